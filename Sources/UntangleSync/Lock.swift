@@ -1,0 +1,188 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+#error("UntangleSync needs Darwin, Glibc or Musl")
+#endif
+
+#if canImport(Darwin)
+@usableFromInline typealias LockPrimitive = os_unfair_lock
+#else
+@usableFromInline typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// A non-recursive mutual-exclusion lock: `pthread_mutex_t` on Linux, `os_unfair_lock` on Darwin.
+///
+/// The primitive lives in a tail allocation of a heap object, so it never moves, however the `Lock`
+/// value itself is copied: every copy of a `Lock` is the same lock.
+///
+/// ```swift
+/// let lock = Lock()
+/// var hits = 0
+/// lock.withLock { hits += 1 }
+/// ```
+///
+/// In debug builds the Linux mutex is created with `PTHREAD_MUTEX_ERRORCHECK`: taking it twice on one thread,
+/// or unlocking it from a thread that does not hold it, stops the program with a message instead of deadlocking.
+///
+/// **Demand:** not applicable (a synchronization primitive, not a stream).
+/// **Thread safety:** every method may be called from any thread. The lock is not recursive: never call out to
+/// code you do not control (a subscriber, a user closure) while holding it; decide under the lock, act after.
+public struct Lock: @unchecked Sendable {
+    @usableFromInline let storage: LockStorage<Void>
+
+    /// Creates an unlocked lock.
+    @inlinable
+    public init() {
+        storage = LockStorage.create(value: ())
+    }
+
+    /// Acquires the lock, waiting while another thread holds it.
+    @inlinable
+    public func lock() { storage.lock() }
+
+    /// Releases the lock. Only the thread that acquired it may release it.
+    @inlinable
+    public func unlock() { storage.unlock() }
+
+    /// Runs `body` with the lock held and returns its result.
+    ///
+    /// - Parameter body: A short critical section. It must not call back into code that may take this lock.
+    @inlinable
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        storage.lock()
+        defer { storage.unlock() }
+        return try body()
+    }
+}
+
+extension Lock {
+    /// The library's own critical sections go through here, so that debug builds can check that no library lock is
+    /// held at a callout point (see ``CalloutCheck``). Users' own uses of `Lock` are not counted.
+    @inlinable
+    package func withCriticalSection<Result>(_ body: () throws -> Result) rethrows -> Result {
+        storage.lock()
+        CalloutCheck.enter()
+        defer {
+            CalloutCheck.leave()
+            storage.unlock()
+        }
+        return try body()
+    }
+
+    /// Takes the lock as a library critical section; pair with ``leaveCriticalSection()``.
+    @inlinable
+    package func enterCriticalSection() {
+        storage.lock()
+        CalloutCheck.enter()
+    }
+
+    /// Leaves a critical section opened by ``enterCriticalSection()``.
+    @inlinable
+    package func leaveCriticalSection() {
+        CalloutCheck.leave()
+        storage.unlock()
+    }
+}
+
+/// The heap object behind ``Lock`` and ``LockedBox``: the protected value in the header, the primitive in the tail.
+@usableFromInline
+final class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
+    @inlinable
+    static func create(value: Value) -> LockStorage<Value> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in value }
+        // `create` is declared to return ManagedBuffer; the dynamic type is Self.
+        let storage = unsafeDowncast(buffer, to: Self.self)
+        storage.withUnsafeMutablePointerToElements { LockPrimitiveOps.initialize($0) }
+        return storage
+    }
+
+    @inlinable
+    func lock() {
+        withUnsafeMutablePointerToElements { LockPrimitiveOps.lock($0) }
+    }
+
+    @inlinable
+    func unlock() {
+        withUnsafeMutablePointerToElements { LockPrimitiveOps.unlock($0) }
+    }
+
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToElements { LockPrimitiveOps.destroy($0) }
+    }
+}
+
+/// The platform calls, in one place.
+@usableFromInline
+enum LockPrimitiveOps {
+    @inlinable
+    static func initialize(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        mutex.initialize(to: os_unfair_lock())
+        #else
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        #if DEBUG
+        pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
+        #endif
+        let error = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        precondition(error == 0, "Lock: pthread_mutex_init failed with error \(error)")
+        #endif
+    }
+
+    @inlinable
+    static func lock(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(mutex)
+        #else
+        let error = pthread_mutex_lock(mutex)
+        if error != 0 {
+            lockFailure(error)
+        }
+        #endif
+    }
+
+    @inlinable
+    static func unlock(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(mutex)
+        #else
+        let error = pthread_mutex_unlock(mutex)
+        if error != 0 {
+            unlockFailure(error)
+        }
+        #endif
+    }
+
+    @inlinable
+    static func destroy(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(mutex)
+        #endif
+        mutex.deinitialize(count: 1)
+    }
+
+    @usableFromInline
+    static func lockFailure(_ error: Int32) -> Never {
+        if error == EDEADLK {
+            preconditionFailure(
+                "Lock: this thread already holds the lock. Lock is not recursive: a callout made while holding it "
+                    + "re-entered the same critical section."
+            )
+        }
+        preconditionFailure("Lock: pthread_mutex_lock failed with error \(error)")
+    }
+
+    @usableFromInline
+    static func unlockFailure(_ error: Int32) -> Never {
+        if error == EPERM {
+            preconditionFailure("Lock: unlock() from a thread that does not hold the lock.")
+        }
+        preconditionFailure("Lock: pthread_mutex_unlock failed with error \(error)")
+    }
+}
