@@ -1,0 +1,144 @@
+/// A type-erasing subscriber.
+///
+/// Use it to hide a subscriber's type, to forward to a subject, or to build a subscriber from closures.
+///
+/// ```swift
+/// let printer = AnySubscriber<Int, Never>(
+///     receiveSubscription: { $0.request(.unlimited) },
+///     receiveValue: { print($0); return .none },
+///     receiveCompletion: { print($0) })
+/// [1, 2].publisher.subscribe(printer)
+/// ```
+///
+/// **Demand:** unchanged: the wrapped subscriber's (closure-based: whatever `receiveValue` returns; the default
+/// closures request nothing). Wrapping a subject requests `.unlimited` through the subject.
+/// **Thread safety:** that of the wrapped subscriber or closures; the eraser adds no state.
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline let box: SubscriberBoxBase<Input, Failure>
+    @usableFromInline let descriptionThunk: () -> String
+
+    /// The identity of the wrapped subscriber (or of this eraser, for closure-based ones).
+    public let combineIdentifier: CombineIdentifier
+
+    /// Creates a type-erasing subscriber to wrap an existing subscriber (an `AnySubscriber` is not wrapped twice).
+    @inlinable
+    public init<S: Subscriber>(_ s: S) where Input == S.Input, Failure == S.Failure {
+        if let erased = s as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        box = SubscriberBox(s)
+        combineIdentifier = s.combineIdentifier
+        descriptionThunk = {
+            (s as? CustomStringConvertible)?.description ?? String(describing: S.self)
+        }
+    }
+
+    /// Creates a type-erasing subscriber that forwards everything to a subject.
+    public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
+        self.init(
+            receiveSubscription: { s.send(subscription: $0) },
+            receiveValue: {
+                s.send($0)
+                return .none
+            },
+            receiveCompletion: { s.send(completion: $0) })
+    }
+
+    /// Creates a type-erasing subscriber that executes the provided closures (missing ones do nothing and request
+    /// nothing).
+    public init(
+        receiveSubscription: ((Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        box = ClosureSubscriberBox(
+            receiveSubscription: receiveSubscription ?? { _ in },
+            receiveValue: receiveValue ?? { _ in .none },
+            receiveCompletion: receiveCompletion ?? { _ in })
+        combineIdentifier = CombineIdentifier()
+        descriptionThunk = { "Anonymous AnySubscriber" }
+    }
+
+    /// Forwards the subscription.
+    @inlinable
+    public func receive(subscription: Subscription) {
+        box.receive(subscription: subscription)
+    }
+
+    /// Forwards the value and returns the wrapped subscriber's demand.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        box.receive(value)
+    }
+
+    /// Forwards the completion.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        box.receive(completion: completion)
+    }
+
+    /// The wrapped subscriber's description.
+    public var description: String { descriptionThunk() }
+    /// A mirror with no children.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The description.
+    public var playgroundDescription: Any { description }
+}
+
+@usableFromInline
+class SubscriberBoxBase<Input, Failure: Error>: @unchecked Sendable {
+    @inlinable
+    init() {}
+    @inlinable
+    func receive(subscription: Subscription) { preconditionFailure("abstract") }
+    @inlinable
+    func receive(_ value: Input) -> Subscribers.Demand { preconditionFailure("abstract") }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { preconditionFailure("abstract") }
+}
+
+@usableFromInline
+final class SubscriberBox<Base: Subscriber>: SubscriberBoxBase<Base.Input, Base.Failure>, @unchecked Sendable {
+    @usableFromInline let base: Base
+
+    @inlinable
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    @inlinable
+    override func receive(subscription: Subscription) { base.receive(subscription: subscription) }
+    @inlinable
+    override func receive(_ value: Base.Input) -> Subscribers.Demand { base.receive(value) }
+    @inlinable
+    override func receive(completion: Subscribers.Completion<Base.Failure>) { base.receive(completion: completion) }
+}
+
+@usableFromInline
+final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input, Failure>, @unchecked Sendable {
+    @usableFromInline let onSubscription: (Subscription) -> Void
+    @usableFromInline let onValue: (Input) -> Subscribers.Demand
+    @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        receiveSubscription: @escaping (Subscription) -> Void,
+        receiveValue: @escaping (Input) -> Subscribers.Demand,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        onSubscription = receiveSubscription
+        onValue = receiveValue
+        onCompletion = receiveCompletion
+    }
+
+    @inlinable
+    override func receive(subscription: Subscription) { onSubscription(subscription) }
+    @inlinable
+    override func receive(_ value: Input) -> Subscribers.Demand { onValue(value) }
+    @inlinable
+    override func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
+}

@@ -1,0 +1,255 @@
+/// What an ``Emitter`` keeps for values that arrive when the subscriber cannot take them yet.
+///
+/// **Demand:** see each case.
+/// **Thread safety:** a value.
+@usableFromInline
+package enum EmitterBufferPolicy: Sendable {
+    /// A value is accepted only if the subscriber has demand not yet reserved by queued values; otherwise it is
+    /// dropped (PassthroughSubject, as in Apple's Combine).
+    case dropWithoutDemand
+    /// Like `dropWithoutDemand`, but one value beyond demand is kept and replaced by newer ones, so the subscriber
+    /// receives the latest value when it next asks (CurrentValueSubject).
+    case keepLatest
+    /// Every value is queued until demand allows it (for sources that only produce what was requested, so the queue
+    /// stays bounded by the requests: merge, flatMap, Future).
+    case unbounded
+}
+
+/// When a completion accepted by an ``Emitter`` is delivered relative to values still queued.
+@usableFromInline
+package enum EmitterCompletionOrder: Sendable {
+    /// After every queued value, waiting for demand if needed.
+    case afterQueuedValues
+    /// After the queued values that demand already covers; the rest are discarded.
+    case afterDemandedValues
+    /// Right away: queued values are discarded.
+    case immediately
+}
+
+/// The pure state machine behind ``Emitter``: it decides, under the emitter's lock, which thread delivers which
+/// signal; it never calls out. Every method returns an action that the caller performs after unlocking.
+///
+/// The model (see ThreadSafety.md): at most one thread, the *owner*, delivers to the downstream at a time. A thread
+/// that signals while another thread owns the emitter queues its signal and returns at once; the owner picks it up
+/// before giving up ownership. A signal from the owner's own thread (made from inside a callout) is delivered nested
+/// when nothing is queued ahead of it, which keeps Apple Combine's depth-first order for reentrant sends.
+///
+/// **Demand:** `demand` counts values the downstream asked for and has not received yet; a queued value consumes
+/// demand when it is delivered. Completion needs no demand.
+/// **Thread safety:** none: a value type always mutated under the emitter's lock.
+@usableFromInline
+package struct EmitterStateMachine<Downstream: Subscriber> {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Completion = Subscribers.Completion<Downstream.Failure>
+
+    /// Actions for a value offered by a producer.
+    @usableFromInline
+    enum OfferAction {
+        /// The caller now owns the emitter: deliver the value, then ``Emitter`` drains what queued meanwhile.
+        case deliverAsOwner(Downstream)
+        /// Same-thread reentrant send with nothing queued ahead: deliver nested, then add the returned demand.
+        case deliverNested(Downstream)
+        /// Queued for the owner (or for a later request), or kept as the latest value.
+        case queued
+        /// Not accepted (no demand, completed or cancelled); the value is handed back to be released outside the lock.
+        case dropped
+    }
+
+    /// Actions for a request or for a completion: start draining, or nothing.
+    @usableFromInline
+    enum DrainAction {
+        case none
+        /// The caller became the owner and must drain.
+        case drain
+        /// The owner's thread asked from inside `receive(subscription:)`: drain now, nested, then hand ownership
+        /// back to the subscription callout.
+        case drainNestedInSubscriptionCallout
+    }
+
+    /// The next thing the owner delivers.
+    @usableFromInline
+    enum Next {
+        case value(Downstream, Input)
+        case completion(Downstream, Completion, discarded: RingBuffer<Input>)
+        /// Nothing deliverable now; ownership was released.
+        case idle
+    }
+
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline let policy: EmitterBufferPolicy
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var queue = RingBuffer<Input>()
+    @usableFromInline var pendingCompletion: Completion?
+    /// No more values are accepted (a completion was accepted, or the downstream cancelled).
+    @usableFromInline var closed = false
+    /// `receive(subscription:)` has started; nothing may be delivered before it.
+    @usableFromInline var subscriptionStarted = false
+    @usableFromInline var owner: ThreadID?
+    @usableFromInline var ownerInSubscriptionCallout = false
+
+    @inlinable
+    package init(downstream: Downstream, policy: EmitterBufferPolicy) {
+        self.downstream = downstream
+        self.policy = policy
+    }
+
+    /// Whether the downstream is gone (cancelled, or completion delivered).
+    @inlinable
+    var isReleased: Bool { downstream == nil }
+
+    /// The owner starts the subscription callout. Returns the downstream to call, or nil if already cancelled.
+    @inlinable
+    mutating func startSubscription(on thread: ThreadID) -> Downstream? {
+        precondition(!subscriptionStarted, "Emitter.start(subscription:) called twice")
+        subscriptionStarted = true
+        guard let downstream else { return nil }
+        owner = thread
+        ownerInSubscriptionCallout = true
+        return downstream
+    }
+
+    /// The subscription callout returned: from here the owner drains like any other.
+    @inlinable
+    mutating func subscriptionCalloutReturned() {
+        ownerInSubscriptionCallout = false
+    }
+
+    @inlinable
+    mutating func offer(_ value: Input, on thread: ThreadID) -> OfferAction {
+        guard !closed, let downstream else { return .dropped }
+        // Demand not yet promised to queued values (`.unlimited` minus anything is still `.unlimited`).
+        let unreserved = demand - queue.count
+        switch policy {
+        case .dropWithoutDemand:
+            if unreserved == .none { return .dropped }
+        case .keepLatest:
+            if unreserved == .none {
+                // The queue holds the values demand covers, plus at most one waiting value: replace the waiting one.
+                if demand < queue.count {
+                    queue.replaceLast(with: value)
+                } else {
+                    queue.append(value)
+                }
+                return .queued
+            }
+        case .unbounded:
+            break
+        }
+        guard subscriptionStarted, queue.isEmpty, demand > .none else {
+            queue.append(value)
+            return .queued
+        }
+        switch owner {
+        case nil:
+            owner = thread
+            demand -= 1
+            return .deliverAsOwner(downstream)
+        case thread?:
+            demand -= 1
+            return .deliverNested(downstream)
+        case _?:
+            queue.append(value)
+            return .queued
+        }
+    }
+
+    @inlinable
+    mutating func complete(_ completion: Completion, order: EmitterCompletionOrder, on thread: ThreadID)
+        -> (DrainAction, discarded: [Input])
+    {
+        guard !closed, downstream != nil else { return (.none, []) }
+        closed = true
+        pendingCompletion = completion
+        var discarded: [Input] = []
+        switch order {
+        case .afterQueuedValues:
+            break
+        case .afterDemandedValues:
+            discarded = queue.truncate(keepingFirst: demand.max ?? queue.count)
+        case .immediately:
+            discarded = queue.truncate(keepingFirst: 0)
+        }
+        return (claimOwnership(on: thread), discarded)
+    }
+
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> DrainAction {
+        guard downstream != nil else { return .none }
+        demand += more
+        return claimOwnership(on: thread)
+    }
+
+    /// Adds the demand a nested delivery returned (no ownership change).
+    @inlinable
+    mutating func addReturnedDemand(_ more: Subscribers.Demand) {
+        if downstream != nil {
+            demand += more
+        }
+    }
+
+    // Ownership is claimed only when there is something to deliver and nobody owns the emitter; a claim from the
+    // owner's own thread is honoured only during the subscription callout (the drain loop is not running yet).
+    // Everywhere else the running owner will see the new state when it next takes the lock.
+    @inlinable
+    mutating func claimOwnership(on thread: ThreadID) -> DrainAction {
+        guard subscriptionStarted, hasDeliverable else { return .none }
+        switch owner {
+        case nil:
+            owner = thread
+            return .drain
+        case thread? where ownerInSubscriptionCallout:
+            ownerInSubscriptionCallout = false
+            return .drainNestedInSubscriptionCallout
+        default:
+            return .none
+        }
+    }
+
+    @inlinable
+    var hasDeliverable: Bool {
+        (!queue.isEmpty && demand > .none) || (pendingCompletion != nil && queue.isEmpty)
+    }
+
+    /// The owner takes the next signal, or releases ownership when there is none. `returnedDemand` is what the
+    /// previous delivery returned (folded in here to save a lock round-trip per value).
+    @inlinable
+    mutating func next(returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool) -> Next {
+        guard let downstream else {
+            releaseOwnership(nestedInSubscriptionCallout)
+            return .idle
+        }
+        demand += returnedDemand
+        if demand > .none, let value = queue.popFirst() {
+            demand -= 1
+            return .value(downstream, value)
+        }
+        if queue.isEmpty, let completion = pendingCompletion {
+            pendingCompletion = nil
+            self.downstream = nil
+            releaseOwnership(nestedInSubscriptionCallout)
+            return .completion(downstream, completion, discarded: queue.takeAll())
+        }
+        releaseOwnership(nestedInSubscriptionCallout)
+        return .idle
+    }
+
+    @inlinable
+    mutating func releaseOwnership(_ nestedInSubscriptionCallout: Bool) {
+        if nestedInSubscriptionCallout {
+            ownerInSubscriptionCallout = true
+        } else {
+            owner = nil
+        }
+    }
+
+    /// Cancels: closes, drops the downstream and the queue. Returns what to release outside the lock, or nil if the
+    /// emitter had already ended.
+    @inlinable
+    mutating func cancel() -> (Downstream, RingBuffer<Input>)? {
+        guard let downstream else { return nil }
+        self.downstream = nil
+        closed = true
+        pendingCompletion = nil
+        return (downstream, queue.takeAll())
+    }
+}

@@ -1,0 +1,58 @@
+/// The pure state machine of a ``SynchronousSourceSubscription``: who emits, how much demand is left, and whether
+/// the subscription has ended. It never calls out; each method returns what the caller should do after unlocking.
+///
+/// **Demand:** `demand` is what the downstream requested and has not received; each element consumes one.
+/// **Thread safety:** none: always mutated under the subscription's lock.
+@usableFromInline
+struct SynchronousSourceStateMachine<Downstream: Subscriber> {
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// A thread is running the emission loop; everybody else only adds demand.
+    @usableFromInline var emitting = false
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// Adds demand; returns the downstream if the caller must become the emitter.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Downstream? {
+        guard let downstream else { return nil }
+        demand += more
+        guard !emitting else { return nil }
+        emitting = true
+        return downstream
+    }
+
+    /// The emitter asks whether it may send one more element (folding in the demand the last one returned).
+    /// Returns false, and gives up emitting, when cancelled or out of demand.
+    @inlinable
+    mutating func takeOne(adding returned: Subscribers.Demand) -> Bool {
+        guard downstream != nil else {
+            emitting = false
+            return false
+        }
+        demand += returned
+        guard demand > .none else {
+            emitting = false
+            return false
+        }
+        demand -= 1
+        return true
+    }
+
+    /// The source ran out: the downstream is released and must get the completion. Nil if cancelled meanwhile.
+    @inlinable
+    mutating func finish() -> Downstream? {
+        emitting = false
+        defer { downstream = nil }
+        return downstream
+    }
+
+    @inlinable
+    mutating func cancel() -> Downstream? {
+        defer { downstream = nil }
+        return downstream
+    }
+}

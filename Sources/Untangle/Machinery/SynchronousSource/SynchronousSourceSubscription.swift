@@ -1,0 +1,93 @@
+import UntangleSync
+
+/// The subscription of every publisher whose elements are already at hand (`Just`, `Publishers.Sequence`, `Record`,
+/// `Optional.Publisher`, `Result.Publisher`): the "drain" half of the threading machinery for synchronous sources.
+///
+/// `request(n)` adds demand; whoever finds nobody emitting becomes the emitter and loops while demand and elements
+/// remain. A `request` made from inside `receive(_:)` only adds demand and returns, so the loop, not the stack,
+/// delivers the next element: a million elements requested one at a time from inside `receive` use constant stack.
+/// A request made from inside `receive(subscription:)` starts the loop there, as Apple's Combine does.
+///
+/// The element after the one being delivered is fetched ahead, so the completion follows the last element at once,
+/// even when the subscriber has no demand left (completion needs no demand).
+///
+/// **Demand:** exactly one element per unit of demand; `.unlimited` streams everything.
+/// **Thread safety:** `request` and `cancel` may be called from any thread, concurrently and reentrantly. The
+/// iterator is advanced only by the emitting thread, outside the lock (it may run user code, e.g. a lazy `map`).
+@usableFromInline
+final class SynchronousSourceSubscription<Downstream: Subscriber, Elements: IteratorProtocol>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Elements.Element == Downstream.Input {
+    @usableFromInline let state: LockedBox<SynchronousSourceStateMachine<Downstream>>
+    // Touched only by the thread that owns `emitting` (handed over through the lock).
+    @usableFromInline var iterator: Elements
+    @usableFromInline var upcoming: Elements.Element?
+    @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let name: String
+
+    @inlinable
+    init(
+        downstream: Downstream, iterator: Elements, first: Elements.Element,
+        completion: Subscribers.Completion<Downstream.Failure>, name: String
+    ) {
+        state = LockedBox(SynchronousSourceStateMachine(downstream: downstream))
+        self.iterator = iterator
+        self.upcoming = first
+        self.completion = completion
+        self.name = name
+    }
+
+    /// Subscribes `downstream` to the elements of `iterator` followed by `completion`. An empty source sends
+    /// `Subscriptions.empty` and the completion at once.
+    @inlinable
+    static func subscribe(
+        _ downstream: Downstream, to iterator: Elements,
+        completion: Subscribers.Completion<Downstream.Failure>, name: String
+    ) {
+        var iterator = iterator
+        CalloutCheck.assertNoLockHeld("a synchronous source starting")
+        guard let first = iterator.next() else {
+            downstream.receive(subscription: Subscriptions.empty)
+            downstream.receive(completion: completion)
+            return
+        }
+        let subscription = SynchronousSourceSubscription(
+            downstream: downstream, iterator: iterator, first: first, completion: completion, name: name)
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        guard let downstream = state.withCriticalSection({ $0.request(demand) }) else { return }
+        emit(to: downstream)
+    }
+
+    // The emission loop: one lock round-trip per element (taking the next unit of demand and adding what the previous
+    // delivery returned share a critical section).
+    @inlinable
+    func emit(to downstream: Downstream) {
+        var returned = Subscribers.Demand.none
+        while state.withCriticalSection({ $0.takeOne(adding: returned) }) {
+            let element = upcoming.take()!
+            upcoming = iterator.next()
+            CalloutCheck.assertNoLockHeld("a synchronous source delivering a value")
+            returned = downstream.receive(element)
+            if upcoming == nil {
+                if let downstream = state.withCriticalSection({ $0.finish() }) {
+                    downstream.receive(completion: completion)
+                }
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        let released = state.withCriticalSection { $0.cancel() }
+        withExtendedLifetime(released) {}
+    }
+
+    @usableFromInline
+    var description: String { name }
+}

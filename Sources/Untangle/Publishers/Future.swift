@@ -1,0 +1,117 @@
+import UntangleSync
+
+/// A publisher that eventually produces a single value and then finishes or fails.
+///
+/// The closure runs once, synchronously in `init`; it receives a promise to call (from any thread, at any time) with
+/// the result. Every subscriber, whenever it subscribes, receives that one result: a value followed by `.finished`,
+/// or the failure. Calls of the promise after the first are ignored.
+///
+/// ```swift
+/// let answer = Future<Int, Never> { promise in
+///     DispatchQueue.global().async { promise(.success(42)) }
+/// }
+/// let cancellable = answer.sink { print($0) }   // prints 42, later
+/// ```
+///
+/// **Demand:** a success value waits for the subscriber's first request, then `.finished` follows at once; a failure
+/// is delivered without demand.
+/// **Thread safety:** the promise, `subscribe`, `request` and `cancel` may be called from any thread, concurrently.
+/// Each subscriber receives its subscription first and the result once, never overlapping. The result is delivered
+/// on the thread that fulfils the promise (for subscribers with demand at that moment) or on the thread whose
+/// request makes delivery possible.
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    /// A function that the closure calls to resolve the future.
+    public typealias Promise = (Result<Output, Failure>) -> Void
+
+    private struct State {
+        var result: Result<Output, Failure>?
+        var conduits: [FutureConduit] = []
+    }
+
+    private let state = LockedBox(State())
+
+    /// Creates a publisher that invokes a promise closure when the publisher emits an element.
+    ///
+    /// - Parameter attemptToFulfill: Runs at once, in this initializer; it receives the promise to call.
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        attemptToFulfill { [self] result in
+            self.resolve(result)
+        }
+    }
+
+    /// Attaches a subscriber, which receives the result once it has demand (values) or at once (failures).
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = FutureSubscription(downstream: subscriber, future: self)
+        let result = state.withCriticalSection { state -> Result<Output, Failure>? in
+            if state.result == nil {
+                state.conduits.append(subscription)
+            }
+            return state.result
+        }
+        subscription.emitter.start(subscription: subscription)
+        if let result {
+            subscription.resolve(result)
+        }
+    }
+
+    private func resolve(_ result: Result<Output, Failure>) {
+        let conduits = state.withCriticalSection { state -> [FutureConduit] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.conduits = [] }
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.resolve(result)
+        }
+    }
+
+    fileprivate func remove(_ conduit: FutureConduit) {
+        let removed = state.withCriticalSection { state -> FutureConduit? in
+            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.conduits.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    fileprivate class FutureConduit {
+        func resolve(_ result: Result<Output, Failure>) {
+            preconditionFailure("FutureConduit.resolve is abstract")
+        }
+    }
+
+    private final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscription,
+        CustomStringConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        let emitter: Emitter<Downstream>
+        weak var future: Future?
+
+        init(downstream: Downstream, future: Future) {
+            emitter = Emitter(downstream: downstream, policy: .unbounded)
+            self.future = future
+        }
+
+        override func resolve(_ result: Result<Output, Failure>) {
+            switch result {
+            case .success(let value):
+                emitter.offer(value)
+                emitter.complete(.finished, order: .afterQueuedValues)
+            case .failure(let error):
+                emitter.complete(.failure(error), order: .immediately)
+            }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.preconditionNonZero()
+            emitter.request(demand)
+        }
+
+        func cancel() {
+            if emitter.cancel() {
+                future?.remove(self)
+            }
+        }
+
+        var description: String { "Future" }
+    }
+}

@@ -1,0 +1,31 @@
+/// A publisher that emits an output to each subscriber just once, and then finishes.
+///
+/// ```swift
+/// let cancellable = Just(42).sink { print($0) }   // prints 42
+/// ```
+///
+/// **Demand:** the value is delivered on the first request (of any positive demand), followed at once by
+/// `.finished`.
+/// **Thread safety:** may be subscribed to from any thread; each subscription's `request` and `cancel` may be called
+/// from any thread, concurrently; the value is delivered once, on the thread whose request starts the delivery.
+public struct Just<Output>: Publisher {
+    /// Just never fails.
+    public typealias Failure = Never
+
+    /// The one element that the publisher emits.
+    public let output: Output
+
+    /// Creates a publisher that emits `output` once and finishes.
+    public init(_ output: Output) {
+        self.output = output
+    }
+
+    /// Attaches a subscriber, which receives the value on its first request.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        SynchronousSourceSubscription.subscribe(
+            subscriber, to: CollectionOfOne(output).makeIterator(), completion: .finished, name: "Just")
+    }
+}
+
+extension Just: Equatable where Output: Equatable {}
+extension Just: Sendable where Output: Sendable {}

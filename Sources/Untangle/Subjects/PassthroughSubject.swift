@@ -1,0 +1,50 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// Unlike ``CurrentValueSubject``, a `PassthroughSubject` has no initial value or buffer of the most recently
+/// published element: a value sent when a subscriber has no outstanding demand is not delivered to that subscriber
+/// (as in Apple's Combine). After a completion, new subscribers receive the completion at once.
+///
+/// ```swift
+/// let taps = PassthroughSubject<Int, Never>()
+/// let cancellable = taps.sink { print("tap", $0) }
+/// taps.send(1)          // prints "tap 1"
+/// taps.send(completion: .finished)
+/// ```
+///
+/// **Demand:** each subscriber's demand is tracked separately; a value is delivered to every subscriber with
+/// outstanding demand and dropped for the others. `send(subscription:)` requests `.unlimited` upstream.
+/// **Thread safety:** `send`, `send(completion:)`, `subscribe` and every subscription's `request`/`cancel` may be
+/// called from any thread, concurrently. Each subscriber receives one signal at a time, never overlapping; a thread
+/// that sends while another thread is delivering to the same subscriber hands its value over and returns without
+/// waiting. A `send` from inside a subscriber's `receive` on the same thread is delivered nested, as in Combine.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    @usableFromInline let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject with no subscribers.
+    public init() {
+        core = SubjectCore(current: nil, policy: .dropWithoutDemand)
+    }
+
+    /// Attaches a subscriber; after a completion it receives that completion at once.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+        core.subscribe(subscriber)
+    }
+
+    /// Sends a value to every subscriber that has outstanding demand. Ignored after a completion.
+    @inlinable
+    public func send(_ input: Output) {
+        core.send(input)
+    }
+
+    /// Sends a completion to every subscriber; the first completion wins, later ones are ignored.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        core.send(completion: completion)
+    }
+
+    /// Requests `.unlimited` from an upstream subscription (used when the subject subscribes to a publisher);
+    /// after a completion the upstream subscription is cancelled instead.
+    public func send(subscription: Subscription) {
+        core.send(subscription: subscription)
+    }
+}

@@ -1,0 +1,80 @@
+import UntangleSync
+
+extension Publisher {
+    /// Attaches the specified subject to this publisher: the subject re-publishes every value and the completion.
+    ///
+    /// ```swift
+    /// let relay = PassthroughSubject<Int, Never>()
+    /// let connection = [1, 2, 3].publisher.subscribe(relay)
+    /// ```
+    ///
+    /// **Demand:** the subject requests `.unlimited` from this publisher.
+    /// **Thread safety:** cancelling the returned cancellable (from any thread) cancels this publisher's
+    /// subscription and releases the subject.
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
+        let forwarder = SubjectForwarder(subject: subject)
+        subscribe(forwarder)
+        return AnyCancellable(forwarder)
+    }
+}
+
+/// Subscribes a subject to a publisher; it is also the subscription the subject sees, so the subject's requests
+/// and cancellations reach the real upstream through it.
+private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Target.Output
+    typealias Failure = Target.Failure
+
+    private struct State {
+        var subject: Target?
+        var upstream: Subscription?
+    }
+
+    private let state: LockedBox<State>
+
+    init(subject: Target) {
+        state = LockedBox(State(subject: subject))
+    }
+
+    func receive(subscription: Subscription) {
+        let subject = state.withCriticalSection { state -> Target? in
+            guard state.subject != nil, state.upstream == nil else { return nil }
+            state.upstream = subscription
+            return state.subject
+        }
+        CalloutCheck.assertNoLockHeld("subscribing a subject")
+        guard let subject else {
+            subscription.cancel()
+            return
+        }
+        subject.send(subscription: self)
+    }
+
+    func receive(_ input: Target.Output) -> Subscribers.Demand {
+        state.withCriticalSection { $0.subject }?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Target.Failure>) {
+        let ended = state.withCriticalSection { state -> State in
+            defer { state = State() }
+            return state
+        }
+        ended.subject?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withCriticalSection { $0.upstream }?.request(demand)
+    }
+
+    func cancel() {
+        let ended = state.withCriticalSection { state -> State in
+            defer { state = State() }
+            return state
+        }
+        ended.upstream?.cancel()
+    }
+
+    var description: String { "Subscribe" }
+}

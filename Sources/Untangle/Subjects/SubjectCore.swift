@@ -1,0 +1,191 @@
+import UntangleSync
+
+/// One subscriber's connection to a subject, seen by the subject without knowing the subscriber's type.
+@usableFromInline
+package class SubjectConduit<Output, Failure: Error> {
+    @inlinable
+    package init() {}
+
+    @inlinable
+    package func offer(_ value: Output) {
+        preconditionFailure("SubjectConduit.offer is abstract")
+    }
+
+    @inlinable
+    package func finish(_ completion: Subscribers.Completion<Failure>) {
+        preconditionFailure("SubjectConduit.finish is abstract")
+    }
+}
+
+/// The shared machinery of ``PassthroughSubject`` and ``CurrentValueSubject``: the list of subscribers, the terminal
+/// state and the upstream subscriptions, behind one lock; delivery goes through each subscriber's ``Emitter``.
+///
+/// **Demand:** per subscriber, through its emitter's policy.
+/// **Thread safety:** every method may be called from any thread. The subject lock is held only to read or change
+/// the list; values are handed to the emitters after unlocking (sends from one thread keep their order; sends from
+/// several threads at once interleave in an unspecified order, and nothing is lost that demand allowed).
+@usableFromInline
+package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var upstreams: [Subscription] = []
+        /// The latest value, for CurrentValueSubject; nil for PassthroughSubject.
+        @usableFromInline var current: Output?
+
+        @inlinable
+        init(current: Output?) {
+            self.current = current
+        }
+    }
+
+    @usableFromInline let state: LockedBox<State>
+    @usableFromInline let policy: EmitterBufferPolicy
+
+    @inlinable
+    package init(current: Output?, policy: EmitterBufferPolicy) {
+        state = LockedBox(State(current: current))
+        self.policy = policy
+    }
+
+    deinit {
+        // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding.
+        let upstreams = state.withCriticalSection { $0.upstreams }
+        for upstream in upstreams {
+            upstream.cancel()
+        }
+    }
+
+    /// The latest value (CurrentValueSubject only).
+    @inlinable
+    package var current: Output {
+        state.withCriticalSection { $0.current! }
+    }
+
+    @inlinable
+    package func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectSubscription(downstream: subscriber, policy: policy, core: self)
+        let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
+            if let completion = state.completion {
+                return completion
+            }
+            if let current = state.current {
+                // Queued (not delivered: the subscription has not started), so no callout happens here.
+                conduit.emitter.offer(current)
+            }
+            state.conduits.append(conduit)
+            return nil
+        }
+        if let completion {
+            CalloutCheck.assertNoLockHeld("subject subscribing after completion")
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        conduit.emitter.start(subscription: conduit)
+    }
+
+    @inlinable
+    package func send(_ value: Output) {
+        let conduits = state.withCriticalSection { state -> [SubjectConduit<Output, Failure>] in
+            guard state.completion == nil else { return [] }
+            if state.current != nil {
+                state.current = value
+            }
+            return state.conduits
+        }
+        for conduit in conduits {
+            conduit.offer(value)
+        }
+    }
+
+    @inlinable
+    package func send(completion: Subscribers.Completion<Failure>) {
+        let (conduits, upstreams) = state.withCriticalSection {
+            state -> ([SubjectConduit<Output, Failure>], [Subscription]) in
+            guard state.completion == nil else { return ([], []) }
+            state.completion = completion
+            defer {
+                state.conduits = []
+                state.upstreams = []
+            }
+            return (state.conduits, state.upstreams)
+        }
+        // Upstream subscriptions are released, not cancelled: a completion sent by hand does not stop them in
+        // Apple's Combine either, and their values are ignored from now on.
+        withExtendedLifetime(upstreams) {}
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    @inlinable
+    package func send(subscription: Subscription) {
+        let accepted = state.withCriticalSection { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.upstreams.append(subscription)
+            return true
+        }
+        CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func remove(_ conduit: SubjectConduit<Output, Failure>) {
+        let removed = state.withCriticalSection { state -> SubjectConduit<Output, Failure>? in
+            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.conduits.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+    }
+}
+
+/// The subscription a subject hands each subscriber.
+@usableFromInline
+final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    @usableFromInline let emitter: Emitter<Downstream>
+    // Weak: a subscription must not keep its subject alive (the subject keeps its subscriptions).
+    @usableFromInline weak var core: SubjectCore<Downstream.Input, Downstream.Failure>?
+
+    @inlinable
+    init(
+        downstream: Downstream, policy: EmitterBufferPolicy,
+        core: SubjectCore<Downstream.Input, Downstream.Failure>
+    ) {
+        emitter = Emitter(downstream: downstream, policy: policy)
+        self.core = core
+    }
+
+    @inlinable
+    override func offer(_ value: Downstream.Input) {
+        emitter.offer(value)
+    }
+
+    @inlinable
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        emitter.complete(completion, order: .afterDemandedValues)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        if emitter.cancel() {
+            core?.remove(self)
+        }
+    }
+
+    @usableFromInline
+    var description: String { "SubjectSubscription" }
+}

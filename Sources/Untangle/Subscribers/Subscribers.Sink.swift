@@ -1,0 +1,137 @@
+import UntangleSync
+
+extension Publisher {
+    /// Attaches a subscriber with closure-based behavior.
+    ///
+    /// The sink requests `.unlimited` values. Keep the returned ``AnyCancellable``: releasing it cancels the
+    /// subscription.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3].publisher.sink(
+    ///     receiveCompletion: { print("completion:", $0) },
+    ///     receiveValue: { print("value:", $0) })
+    /// ```
+    ///
+    /// **Demand:** `.unlimited`, requested once when the subscription arrives.
+    /// **Thread safety:** the closures are called one at a time (never concurrently), on whatever thread the upstream
+    /// delivers on; `cancel()` may be called from any thread.
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(sink)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+    ///
+    /// ```swift
+    /// let cancellable = Just(1).sink { print($0) }
+    /// ```
+    ///
+    /// **Demand:** `.unlimited`.
+    /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:)``.
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}
+
+extension Subscribers {
+    /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// ```swift
+    /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
+    /// subject.subscribe(sink)
+    /// sink.cancel()
+    /// ```
+    ///
+    /// After the completion, the sink releases its closures (and whatever they captured), so a sink stored by the
+    /// object its closures capture does not leak once the stream ends.
+    ///
+    /// **Demand:** `.unlimited`, requested once; a second subscription is cancelled at once.
+    /// **Thread safety:** `receive` calls come from the upstream one at a time (Untangle's publishers guarantee it);
+    /// `cancel()` may be called from any thread, concurrently with delivery, any number of times; it cancels the
+    /// upstream outside the sink's lock.
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
+        // The closures are replaced only in receive(completion:), which the upstream never runs concurrently with
+        // receive(_:); cancel() touches only `status`, under the lock.
+        /// The closure to execute on receipt of a value.
+        public private(set) var receiveValue: (Input) -> Void
+        /// The closure to execute on completion.
+        public private(set) var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+        private enum Status {
+            case awaitingSubscription
+            case subscribed(Subscription)
+            case terminal
+        }
+
+        private let status = LockedBox(Status.awaitingSubscription)
+
+        /// Initializes a sink with the provided closures.
+        public init(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
+            self.receiveCompletion = receiveCompletion
+            self.receiveValue = receiveValue
+        }
+
+        /// Requests `.unlimited` from the first subscription; cancels any later one.
+        public func receive(subscription: Subscription) {
+            let accepted = status.withCriticalSection { status -> Bool in
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            CalloutCheck.assertNoLockHeld("Sink requesting from its subscription")
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            receiveValue(value)
+            return .none
+        }
+
+        /// Calls `receiveCompletion`, then releases both closures and the subscription.
+        public func receive(completion: Subscribers.Completion<Failure>) {
+            let previous = status.withCriticalSection { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            withExtendedLifetime(previous) {}
+            receiveCompletion(completion)
+            receiveValue = { _ in }
+            receiveCompletion = { _ in }
+        }
+
+        /// Cancels the upstream subscription (once; later calls do nothing).
+        public func cancel() {
+            let previous = status.withCriticalSection { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            if case .subscribed(let subscription) = previous {
+                CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
+                subscription.cancel()
+            }
+        }
+
+        /// "Sink".
+        public var description: String { "Sink" }
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+        /// The description.
+        public var playgroundDescription: Any { description }
+    }
+}
