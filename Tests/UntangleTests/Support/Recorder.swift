@@ -1,0 +1,187 @@
+import Foundation
+import Untangle
+import UntangleSync
+import XCTest
+
+/// One signal as a subscriber saw it.
+enum Event<Value, Failure: Error> {
+    case subscription(String)
+    case value(Value)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+extension Event: Equatable where Value: Equatable, Failure: Equatable {}
+
+extension Event: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .subscription(let name): return "subscription(\(name))"
+        case .value(let value): return "value(\(value))"
+        case .completion(.finished): return "finished"
+        case .completion(.failure(let error)): return "failure(\(error))"
+        }
+    }
+}
+
+/// A test subscriber that records every signal (thread-safely) and lets the test drive demand.
+///
+/// - `initialDemand`: requested inside `receive(subscription:)` (nil or `.none`: nothing).
+/// - `onValue`: decides the demand returned from each `receive(_:)` (default `.none`); it may also call back
+///   into the subscription (reentrancy tests).
+final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    private let lock = Lock()
+    private var _events: [Event<Input, Failure>] = []
+    private var _subscription: Subscription?
+    private let initialDemand: Subscribers.Demand?
+    private let onValue: (Recorder, Input) -> Subscribers.Demand
+    private let onSubscription: ((Recorder, Subscription) -> Void)?
+
+    init(
+        initialDemand: Subscribers.Demand? = .unlimited,
+        onSubscription: ((Recorder, Subscription) -> Void)? = nil,
+        onValue: @escaping (Recorder, Input) -> Subscribers.Demand = { _, _ in .none }
+    ) {
+        self.initialDemand = initialDemand
+        self.onValue = onValue
+        self.onSubscription = onSubscription
+    }
+
+    var events: [Event<Input, Failure>] { lock.withLock { _events } }
+    var subscription: Subscription? { lock.withLock { _subscription } }
+
+    var values: [Input] {
+        events.compactMap {
+            if case .value(let value) = $0 { return value }
+            return nil
+        }
+    }
+
+    var completions: [Subscribers.Completion<Failure>] {
+        events.compactMap {
+            if case .completion(let completion) = $0 { return completion }
+            return nil
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+    func cancel() { subscription?.cancel() }
+
+    func receive(subscription: Subscription) {
+        lock.withLock {
+            _events.append(.subscription(String(describing: subscription)))
+            _subscription = subscription
+        }
+        onSubscription?(self, subscription)
+        if let initialDemand, initialDemand > .none {
+            subscription.request(initialDemand)
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock { _events.append(.value(input)) }
+        return onValue(self, input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.withLock { _events.append(.completion(completion)) }
+    }
+}
+
+/// A hand-driven upstream: records every request and cancel made on its subscription, and lets the test send.
+final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    enum UpstreamEvent: Equatable, CustomStringConvertible {
+        case request(Subscribers.Demand)
+        case cancel
+        var description: String {
+            switch self {
+            case .request(let demand): return "request(\(demand))"
+            case .cancel: return "cancel"
+            }
+        }
+    }
+
+    private let lock = Lock()
+    private var _history: [UpstreamEvent] = []
+    private var downstream: AnySubscriber<Output, Failure>?
+
+    var history: [UpstreamEvent] { lock.withLock { _history } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.withLock { downstream = AnySubscriber(subscriber) }
+        subscriber.receive(subscription: ManualSubscription(owner: self))
+    }
+
+    @discardableResult
+    func send(_ value: Output) -> Subscribers.Demand {
+        lock.withLock { downstream }?.receive(value) ?? .none
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        lock.withLock { downstream }?.receive(completion: completion)
+    }
+
+    fileprivate func record(_ event: UpstreamEvent) {
+        lock.withLock {
+            _history.append(event)
+            if case .cancel = event { downstream = nil }
+        }
+    }
+
+    private final class ManualSubscription: Subscription, CustomStringConvertible {
+        let owner: ManualPublisher
+        init(owner: ManualPublisher) { self.owner = owner }
+        func request(_ demand: Subscribers.Demand) { owner.record(.request(demand)) }
+        func cancel() { owner.record(.cancel) }
+        var description: String { "ManualSubscription" }
+    }
+}
+
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let code: Int
+    init(_ code: Int = 1) { self.code = code }
+    var description: String { "TestError(\(code))" }
+}
+
+/// Runs `body(i)` on `threads` dedicated threads released together; fails the test instead of hanging if they have
+/// not all finished within `timeout` seconds.
+func runConcurrently(
+    threads: Int,
+    timeout: TimeInterval = 60,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ body: @escaping @Sendable (Int) -> Void
+) {
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        done.enter()
+        Thread {
+            start.wait()
+            body(index)
+            done.leave()
+        }.start()
+    }
+    for _ in 0..<threads { start.signal() }
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+        XCTFail("watchdog: \(threads) threads did not finish within \(timeout) s (deadlock?)", file: file, line: line)
+    }
+}
+
+/// Runs `body` on a fresh thread and fails (instead of hanging) if it does not return within `timeout` seconds.
+/// Returns whether it finished.
+@discardableResult
+func withWatchdog(
+    _ what: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        done.signal()
+    }.start()
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+        XCTFail("watchdog: \(what) did not finish within \(timeout) s (deadlock?)", file: file, line: line)
+        return false
+    }
+    return true
+}
