@@ -38,8 +38,8 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
 
     init(
         initialDemand: Subscribers.Demand? = .unlimited,
-        onSubscription: ((Recorder, Subscription) -> Void)? = nil,
-        onValue: @escaping (Recorder, Input) -> Subscribers.Demand = { _, _ in .none }
+        onValue: @escaping (Recorder, Input) -> Subscribers.Demand = { _, _ in .none },
+        onSubscription: ((Recorder, Subscription) -> Void)? = nil
     ) {
         self.initialDemand = initialDemand
         self.onValue = onValue

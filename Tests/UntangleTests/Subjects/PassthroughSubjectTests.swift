@@ -1,0 +1,314 @@
+import Foundation
+import Untangle
+import UntangleSync
+import XCTest
+
+final class PassthroughSubjectTests: XCTestCase {
+    func testDeliversToSubscribersWithDemandThenFinishes() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .unlimited)
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        subject.send(3)
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("SubjectSubscription"), .value(1), .value(2), .completion(.finished)])
+    }
+
+    func testValuesSentWithoutDemandAreDroppedAsInCombine() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        subject.subscribe(recorder)
+        subject.send(1)
+        recorder.request(.max(2))
+        subject.send(2)
+        subject.send(3)
+        subject.send(4)
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(2), .value(3)])
+    }
+
+    func testDemandReturnedFromReceiveIsAdded() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none }
+        subject.subscribe(recorder)
+        for value in 1...5 { subject.send(value) }
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+    }
+
+    func testFailureIsDeliveredWithoutDemand() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        subject.subscribe(recorder)
+        subject.send(completion: .failure(TestError(7)))
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .completion(.failure(TestError(7)))])
+    }
+
+    func testLateSubscriberReceivesTheCompletionAtOnce() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError(2)))
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Empty"), .completion(.failure(TestError(2)))])
+    }
+
+    func testOnlyTheFirstCompletionCounts() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        subject.subscribe(recorder)
+        subject.send(completion: .finished)
+        subject.send(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testCancelStopsDeliveryAndIsIdempotent() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        subject.send(2)
+        subject.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(1)])
+    }
+
+    func testCancelFromInsideReceiveStopsFurtherValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never> { recorder, _ in
+            recorder.cancel()
+            return .none
+        }
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(recorder.values, [1])
+    }
+
+    func testEverySubscriberGetsItsOwnDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let eager = Recorder<Int, Never>(initialDemand: .unlimited)
+        let lazy = Recorder<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(eager)
+        subject.subscribe(lazy)
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(eager.values, [1, 2])
+        XCTAssertEqual(lazy.values, [1])
+    }
+
+    // Combine delivers a value sent from inside receive(_:) on the same thread at once (depth-first), before the
+    // outer send returns.
+    func testReentrantSendOnTheSameThreadIsDeliveredNestedAsInCombine() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = LockedBox<[String]>([])
+        let recorder = Recorder<Int, Never> { _, value in
+            log.withLock { $0.append("enter \(value)") }
+            if value == 1 { subject.send(2) }
+            log.withLock { $0.append("exit \(value)") }
+            return .none
+        }
+        subject.subscribe(recorder)
+        subject.send(1)
+        XCTAssertEqual(log.withLock { $0 }, ["enter 1", "enter 2", "exit 2", "exit 1"])
+    }
+
+    // Combine delivers the first value inside the request made from receive(subscription:).
+    func testSendFromInsideReceiveSubscriptionAfterRequestIsDelivered() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in .none }
+        let outer = Recorder<Int, Never>(
+            initialDemand: nil,
+            onSubscription: { _, subscription in
+                subscription.request(.max(1))
+                subject.send(10)
+            })
+        subject.subscribe(recorder)
+        subject.subscribe(outer)
+        XCTAssertEqual(outer.events, [.subscription("SubjectSubscription"), .value(10)])
+        XCTAssertEqual(recorder.values, [], "the first subscriber never asked")
+    }
+
+    func testSubjectSendSubscriptionRequestsUnlimitedUpstream() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(recorder)
+        let connection = upstream.subscribe(subject)
+        upstream.send(5)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(recorder.values, [5])
+        connection.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testSubscriptionReleasesTheSubscriberAfterCancel() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNotNil(weakRecorder)
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder, "cancel must drop every reference to the subscriber")
+        _ = subscription
+    }
+
+    func testSubscriptionReleasesTheSubscriberAfterCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subject.send(completion: .finished)
+        XCTAssertNil(weakRecorder, "completion must drop every reference to the subscriber")
+        _ = subscription
+    }
+
+    func testSubscriptionDoesNotKeepTheSubjectAlive() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let recorder = Recorder<Int, Never>()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            subject.subscribe(recorder)
+        }
+        XCTAssertNil(weakSubject)
+        recorder.cancel()
+    }
+}
+
+final class PassthroughSubjectConcurrencyTests: XCTestCase {
+    /// Seed regression (the custom-publisher article's "concurrent senders"): 8 threads send into one subject;
+    /// every value arrives, each thread's values in order, and the subscriber never sees two calls at once.
+    func testConcurrentSendFromEightThreadsIsSerializedAndLosesNothing() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inside = LockedBox(0)
+        let overlaps = LockedBox(0)
+        let perThread = LockedBox([[Int]](repeating: [], count: 8))
+        let cancellable = subject.sink { value in
+            if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+            perThread.withLock { $0[value / 100_000].append(value % 100_000) }
+            inside.withLock { $0 -= 1 }
+        }
+        let perThreadCount = 5_000
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<perThreadCount { subject.send(thread * 100_000 + i) }
+        }
+        XCTAssertEqual(overlaps.withLock { $0 }, 0, "two threads were inside the subscriber at once")
+        for thread in 0..<8 {
+            XCTAssertEqual(perThread.withLock { $0[thread] }, Array(0..<perThreadCount), "thread \(thread)")
+        }
+        cancellable.cancel()
+    }
+
+    /// Seed regression: two subjects wired into each other, driven from two threads at once. With a lock held
+    /// during delivery (or a recursive lock) each thread holds one subject's lock and waits for the other's: a
+    /// deadlock. The emitter hands the signal over instead.
+    func testCrossWiredSubjectsOnTwoThreadsDoNotDeadlock() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let deliveries = LockedBox(0)
+        let intoB = a.sink { hops in
+            deliveries.withLock { $0 += 1 }
+            if hops > 0 { b.send(hops - 1) }
+        }
+        let intoA = b.sink { hops in
+            deliveries.withLock { $0 += 1 }
+            if hops > 0 { a.send(hops - 1) }
+        }
+        let rounds = 2_000
+        runConcurrently(threads: 2, timeout: 120) { thread in
+            for _ in 0..<rounds {
+                if thread == 0 { a.send(3) } else { b.send(3) }
+            }
+        }
+        // Each chain is 4 deliveries (hops 3, 2, 1, 0), and nothing may be lost: unlimited demand everywhere.
+        XCTAssertEqual(deliveries.withLock { $0 }, rounds * 2 * 4)
+        intoA.cancel()
+        intoB.cancel()
+    }
+
+    /// Seed regression: cancel must return promptly even while another thread is blocked inside the subscriber,
+    /// and nothing is delivered after it returned (but the delivery in progress).
+    func testCancelReturnsPromptlyWhileTheSubscriberIsBlocked() {
+        let subject = PassthroughSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let received = LockedBox<[Int]>([])
+        let recorder = Recorder<Int, Never> { _, value in
+            received.withLock { $0.append(value) }
+            if value == 1 {
+                entered.signal()
+                _ = release.wait(timeout: .now() + 60)
+            }
+            return .none
+        }
+        subject.subscribe(recorder)
+        let senderDone = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            subject.send(2)
+            senderDone.signal()
+        }.start()
+        XCTAssertEqual(entered.wait(timeout: .now() + 30), .success)
+        withWatchdog("cancel() while the subscriber is blocked", timeout: 30) {
+            recorder.cancel()
+        }
+        subject.send(3)
+        release.signal()
+        XCTAssertEqual(senderDone.wait(timeout: .now() + 30), .success, "the sender must return")
+        XCTAssertEqual(received.withLock { $0 }, [1], "nothing may be delivered after cancel() returned")
+    }
+
+    func testConcurrentSubscribeSendAndCancelStaysConsistent() {
+        let subject = PassthroughSubject<Int, Never>()
+        let total = LockedBox(0)
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<500 {
+                if thread % 2 == 0 {
+                    let cancellable = subject.sink { _ in total.withLock { $0 += 1 } }
+                    subject.send(i)
+                    cancellable.cancel()
+                } else {
+                    subject.send(i)
+                }
+            }
+        }
+        // Every subscriber sent to itself at least once while subscribed.
+        XCTAssertGreaterThanOrEqual(total.withLock { $0 }, 4 * 500)
+        subject.send(completion: .finished)
+    }
+
+    /// A subscriber that takes a foreign lock which the sending thread holds: no library lock is held during the
+    /// callout, so the only lock in play is the user's and nothing deadlocks.
+    func testSubscriberTakingAForeignLockHeldBySenderDoesNotDeadlock() {
+        let subject = PassthroughSubject<Int, Never>()
+        let foreign = Lock()
+        let seen = LockedBox(0)
+        let cancellable = subject.sink { _ in
+            foreign.withLock { seen.withLock { $0 += 1 } }
+        }
+        runConcurrently(threads: 4, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    foreign.withLock { _ = i }
+                    subject.send(i)
+                } else {
+                    subject.send(i)
+                }
+            }
+        }
+        XCTAssertEqual(seen.withLock { $0 }, 8_000)
+        cancellable.cancel()
+    }
+}
