@@ -26,3 +26,6 @@ package struct ThreadID: Equatable {
         pthread_equal(lhs.raw, rhs.raw) != 0
     }
 }
+
+// A thread identity is only compared, never dereferenced, so passing it between threads is safe.
+extension ThreadID: @unchecked Sendable {}

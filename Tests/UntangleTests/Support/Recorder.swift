@@ -66,7 +66,14 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
     func cancel() { subscription?.cancel() }
 
+    // Every callout into a Recorder also checks the threading contract's rule 2 independently of the library's own
+    // assertions: the delivering thread holds no library lock.
+    private func checkNoLibraryLockHeld(_ what: String) {
+        precondition(CalloutCheck.heldByCurrentThread == 0, "Recorder: \(what) delivered under a library lock")
+    }
+
     func receive(subscription: Subscription) {
+        checkNoLibraryLockHeld("receive(subscription:)")
         lock.withLock {
             _events.append(.subscription(String(describing: subscription)))
             _subscription = subscription
@@ -78,11 +85,13 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        checkNoLibraryLockHeld("receive(_:)")
         lock.withLock { _events.append(.value(input)) }
         return onValue(self, input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        checkNoLibraryLockHeld("receive(completion:)")
         lock.withLock { _events.append(.completion(completion)) }
     }
 }

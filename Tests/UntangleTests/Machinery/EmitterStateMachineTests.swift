@@ -1,0 +1,160 @@
+import Foundation
+@testable import Untangle
+import UntangleSync
+import XCTest
+
+/// The emitter's decisions, tested as a pure state machine (no threads, no callouts).
+final class EmitterStateMachineTests: XCTestCase {
+    typealias Machine = EmitterStateMachine<Recorder<Int, Never>>
+    let me = ThreadID.current
+    // A thread identity that is not the current thread's: the main thread when tests run elsewhere, or a
+    // finished helper thread's id (only compared, never used).
+    lazy var other: ThreadID = {
+        let id = LockedBox<ThreadID?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            id.withLock { $0 = ThreadID.current }
+            done.signal()
+        }.start()
+        done.wait()
+        return id.withLock { $0! }
+    }()
+
+    func started(_ policy: EmitterBufferPolicy) -> Machine {
+        var machine = Machine(downstream: Recorder(), policy: policy)
+        XCTAssertNotNil(machine.startSubscription(on: me))
+        machine.subscriptionCalloutReturned()
+        XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false))
+        return machine
+    }
+
+    func XCTAssertIsIdle(_ next: Machine.Next, file: StaticString = #filePath, line: UInt = #line) {
+        if case .idle = next { return }
+        XCTFail("expected idle, got \(next)", file: file, line: line)
+    }
+
+    func testValueWithoutDemandIsDroppedUnderDropPolicy() {
+        var machine = started(.dropWithoutDemand)
+        guard case .dropped = machine.offer(1, on: me) else { return XCTFail() }
+    }
+
+    func testValueWithDemandMakesTheCallerTheOwner() {
+        var machine = started(.dropWithoutDemand)
+        guard case .none = machine.request(.max(1), on: me) else { return XCTFail("nothing to drain yet") }
+        guard case .deliverAsOwner = machine.offer(1, on: me) else { return XCTFail() }
+        XCTAssertEqual(machine.owner, me)
+        XCTAssertEqual(machine.demand, .none)
+    }
+
+    func testValueFromAnotherThreadWhileOwnedIsQueuedAndReservesDemand() {
+        var machine = started(.dropWithoutDemand)
+        _ = machine.request(.max(2), on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: me) else { return XCTFail() }
+        guard case .queued = machine.offer(2, on: other) else { return XCTFail() }
+        guard case .dropped = machine.offer(3, on: other) else { return XCTFail("demand 2 was used up by 1 and 2") }
+        guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false))
+        XCTAssertNil(machine.owner)
+    }
+
+    func testSameThreadSendWhileOwningIsDeliveredNested() {
+        var machine = started(.dropWithoutDemand)
+        _ = machine.request(.max(2), on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: me) else { return XCTFail() }
+        guard case .deliverNested = machine.offer(2, on: me) else { return XCTFail() }
+    }
+
+    func testSameThreadSendWithOthersQueuedAheadIsQueuedInOrder() {
+        var machine = started(.unbounded)
+        _ = machine.request(.max(5), on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: me) else { return XCTFail() }
+        guard case .queued = machine.offer(2, on: other) else { return XCTFail() }
+        guard case .queued = machine.offer(3, on: me) else { return XCTFail("2 was accepted first") }
+    }
+
+    func testRequestFromOwnerThreadOutsideSubscriptionCalloutDoesNotStartANestedDrain() {
+        var machine = started(.unbounded)
+        _ = machine.offer(1, on: other)  // queued: no demand
+        _ = machine.request(.max(1), on: me)  // me becomes owner and must drain
+        guard case .value(_, 1) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        _ = machine.offer(2, on: other)
+        // Reentrant request from inside receive(1): only adds demand; the running loop delivers.
+        guard case .none = machine.request(.max(1), on: me) else { return XCTFail() }
+        guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+    }
+
+    func testRequestInsideSubscriptionCalloutDrainsNested() {
+        var machine = Machine(downstream: Recorder(), policy: .keepLatest)
+        _ = machine.offer(7, on: me)
+        XCTAssertNotNil(machine.startSubscription(on: me))
+        guard case .drainNestedInSubscriptionCallout = machine.request(.max(1), on: me) else { return XCTFail() }
+        guard case .value(_, 7) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: true) else {
+            return XCTFail()
+        }
+        XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: true))
+        XCTAssertEqual(machine.owner, me, "ownership goes back to the subscription callout")
+        XCTAssertTrue(machine.ownerInSubscriptionCallout)
+    }
+
+    func testKeepLatestReplacesTheWaitingValue() {
+        var machine = started(.keepLatest)
+        _ = machine.offer(1, on: me)
+        _ = machine.offer(2, on: me)
+        _ = machine.offer(3, on: me)
+        XCTAssertEqual(machine.queue.count, 1)
+        _ = machine.request(.max(1), on: me)
+        guard case .value(_, 3) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+    }
+
+    func testCompletionAfterDemandedValuesDiscardsTheRest() {
+        var machine = started(.unbounded)
+        _ = machine.offer(1, on: other)
+        _ = machine.offer(2, on: other)
+        _ = machine.offer(3, on: other)
+        var demandOne = machine
+        let (_, discarded) = demandOne.complete(.finished, order: .afterDemandedValues, on: me)
+        XCTAssertEqual(discarded, [1, 2, 3], "no demand: every queued value is discarded")
+        let (_, kept) = machine.complete(.finished, order: .afterQueuedValues, on: me)
+        XCTAssertEqual(kept, [])
+        XCTAssertEqual(machine.queue.count, 3)
+    }
+
+    func testCompletionNeedsNoDemandAndReleasesTheDownstream() {
+        var machine = started(.dropWithoutDemand)
+        guard case (.drain, _) = machine.complete(.finished, order: .afterDemandedValues, on: me) else {
+            return XCTFail()
+        }
+        guard case .completion = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        XCTAssertTrue(machine.isReleased)
+        guard case .dropped = machine.offer(1, on: me) else { return XCTFail() }
+    }
+
+    func testCancelReleasesEverythingOnceAndClosesTheEmitter() {
+        var machine = started(.unbounded)
+        _ = machine.offer(1, on: other)
+        XCTAssertNotNil(machine.cancel())
+        XCTAssertNil(machine.cancel(), "cancel is idempotent")
+        XCTAssertTrue(machine.isReleased)
+        guard case .dropped = machine.offer(2, on: me) else { return XCTFail() }
+        guard case .none = machine.request(.max(1), on: me) else { return XCTFail() }
+    }
+
+    func testNothingIsDeliveredBeforeTheSubscriptionStarts() {
+        var machine = Machine(downstream: Recorder(), policy: .unbounded)
+        _ = machine.offer(1, on: other)
+        guard case (.none, _) = machine.complete(.finished, order: .afterQueuedValues, on: other) else {
+            return XCTFail()
+        }
+        XCTAssertNil(machine.owner)
+    }
+}

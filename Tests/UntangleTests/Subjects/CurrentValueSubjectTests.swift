@@ -1,0 +1,129 @@
+import Foundation
+import Untangle
+import UntangleSync
+import XCTest
+
+final class CurrentValueSubjectTests: XCTestCase {
+    func testNewSubscriberReceivesTheCurrentValueOnItsFirstRequest() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription")])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(1)])
+    }
+
+    func testValueSetterSendsAndGetterReads() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(recorder)
+        subject.value = 2
+        subject.send(3)
+        XCTAssertEqual(subject.value, 3)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+    }
+
+    // Combine keeps the latest value for a subscriber without demand and delivers it on the next request.
+    func testSubscriberWithoutDemandGetsTheLatestValueWhenItAsks() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(recorder)
+        subject.send(2)
+        subject.send(3)
+        XCTAssertEqual(recorder.values, [1])
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [1, 3])
+        subject.send(4)
+        XCTAssertEqual(recorder.values, [1, 3, 4])
+    }
+
+    // Combine delivers the current value inside the request made from receive(subscription:), before it returns.
+    func testCurrentValueIsDeliveredInsideTheRequestMadeFromReceiveSubscription() {
+        let subject = CurrentValueSubject<String, Never>("a")
+        let log = LockedBox<[String]>([])
+        let recorder = Recorder<String, Never>(
+            initialDemand: nil,
+            onValue: { _, value in
+                log.withLock { $0.append("value \(value)") }
+                return .none
+            },
+            onSubscription: { _, subscription in
+                log.withLock { $0.append("before request") }
+                subscription.request(.max(1))
+                log.withLock { $0.append("after request") }
+            })
+        subject.subscribe(recorder)
+        XCTAssertEqual(log.withLock { $0 }, ["before request", "value a", "after request"])
+    }
+
+    func testCompletionDropsTheUndemandedValueAndKeepsValueReadable() {
+        let subject = CurrentValueSubject<Int, TestError>(1)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        subject.subscribe(recorder)
+        subject.send(completion: .failure(TestError(3)))
+        subject.send(9)
+        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(subject.value, 1, "value keeps the last value; send after completion is ignored")
+        let late = Recorder<Int, TestError>()
+        subject.subscribe(late)
+        XCTAssertEqual(late.events, [.subscription("Empty"), .completion(.failure(TestError(3)))])
+    }
+
+    func testDemandedValuesAreDeliveredBeforeTheFinish() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .finished)
+        XCTAssertEqual(
+            recorder.events, [.subscription("SubjectSubscription"), .value(0), .value(1), .completion(.finished)])
+    }
+
+    func testCancelReleasesTheSubscriber() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
+        subject.send(1)
+    }
+}
+
+final class CurrentValueSubjectConcurrencyTests: XCTestCase {
+    func testConcurrentSendsKeepTheValueConsistentAndDeliverySerialized() {
+        let subject = CurrentValueSubject<Int, Never>(-1)
+        let inside = LockedBox(0)
+        let overlaps = LockedBox(0)
+        let count = LockedBox(0)
+        let cancellable = subject.sink { _ in
+            if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+            count.withLock { $0 += 1 }
+            inside.withLock { $0 -= 1 }
+        }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<2_000 { subject.send(thread * 10_000 + i) }
+        }
+        XCTAssertEqual(overlaps.withLock { $0 }, 0)
+        XCTAssertEqual(count.withLock { $0 }, 1 + 8 * 2_000, "unlimited demand: every value is delivered")
+        cancellable.cancel()
+    }
+
+    func testRequestsRacingSendsNeverExceedDemand() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        subject.subscribe(recorder)
+        runConcurrently(threads: 4) { thread in
+            for i in 0..<1_000 {
+                if thread == 0 { recorder.request(.max(1)) } else { subject.send(i) }
+            }
+        }
+        XCTAssertLessThanOrEqual(recorder.values.count, 1_000, "never more values than requested")
+        XCTAssertGreaterThan(recorder.values.count, 0)
+    }
+}
