@@ -1,6 +1,7 @@
 import Foundation
 import Untangle
 import UntangleSync
+import UntangleTesting
 import XCTest
 
 /// One signal as a subscriber saw it.
@@ -160,18 +161,7 @@ func runConcurrently(
     line: UInt = #line,
     _ body: @escaping @Sendable (Int) -> Void
 ) {
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<threads {
-        done.enter()
-        Thread {
-            start.wait()
-            body(index)
-            done.leave()
-        }.start()
-    }
-    for _ in 0..<threads { start.signal() }
-    if done.wait(timeout: .now() + timeout) == .timedOut {
+    if !Concurrently.run(threads: threads, timeout: timeout, body) {
         XCTFail("watchdog: \(threads) threads did not finish within \(timeout) s (deadlock?)", file: file, line: line)
     }
 }
@@ -183,12 +173,7 @@ func withWatchdog(
     _ what: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @Sendable () -> Void
 ) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        body()
-        done.signal()
-    }.start()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
+    if !Concurrently.watchdog(timeout: timeout, body) {
         XCTFail("watchdog: \(what) did not finish within \(timeout) s (deadlock?)", file: file, line: line)
         return false
     }
