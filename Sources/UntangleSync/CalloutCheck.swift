@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Debug-build bookkeeping of the library locks held by the current thread.
@@ -18,42 +18,42 @@ import Musl
 @usableFromInline
 package enum CalloutCheck {
     #if DEBUG
-    @usableFromInline
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let error = pthread_key_create(&key, nil)
-        precondition(error == 0, "CalloutCheck: pthread_key_create failed with error \(error)")
-        return key
-    }()
+        @usableFromInline
+        static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            let error = pthread_key_create(&key, nil)
+            precondition(error == 0, "CalloutCheck: pthread_key_create failed with error \(error)")
+            return key
+        }()
 
-    @usableFromInline
-    static var count: Int {
-        get { Int(bitPattern: pthread_getspecific(key)) }
-        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
-    }
+        @usableFromInline
+        static var count: Int {
+            get { Int(bitPattern: pthread_getspecific(key)) }
+            set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+        }
     #endif
 
     /// The number of library critical sections the calling thread is inside (always 0 in release builds).
     @inlinable
     package static var heldByCurrentThread: Int {
         #if DEBUG
-        return count
+            return count
         #else
-        return 0
+            return 0
         #endif
     }
 
     @inlinable
     package static func enter() {
         #if DEBUG
-        count += 1
+            count += 1
         #endif
     }
 
     @inlinable
     package static func leave() {
         #if DEBUG
-        count -= 1
+            count -= 1
         #endif
     }
 
@@ -65,14 +65,14 @@ package enum CalloutCheck {
         line: UInt = #line
     ) {
         #if DEBUG
-        if count != 0 {
-            preconditionFailure(
-                "Untangle threading contract: \(callout()) while holding \(count) library lock(s). "
-                    + "Decide under the lock, act after unlocking.",
-                file: file,
-                line: line
-            )
-        }
+            if count != 0 {
+                preconditionFailure(
+                    "Untangle threading contract: \(callout()) while holding \(count) library lock(s). "
+                        + "Decide under the lock, act after unlocking.",
+                    file: file,
+                    line: line
+                )
+            }
         #endif
     }
 }

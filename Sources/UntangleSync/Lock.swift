@@ -1,17 +1,17 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-#error("UntangleSync needs Darwin, Glibc or Musl")
+    #error("UntangleSync needs Darwin, Glibc or Musl")
 #endif
 
 #if canImport(Darwin)
-@usableFromInline typealias LockPrimitive = os_unfair_lock
+    @usableFromInline typealias LockPrimitive = os_unfair_lock
 #else
-@usableFromInline typealias LockPrimitive = pthread_mutex_t
+    @usableFromInline typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// A non-recursive mutual-exclusion lock: `pthread_mutex_t` on Linux, `os_unfair_lock` on Darwin.
@@ -122,47 +122,47 @@ enum LockPrimitiveOps {
     @inlinable
     static func initialize(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        mutex.initialize(to: os_unfair_lock())
+            mutex.initialize(to: os_unfair_lock())
         #else
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        #if DEBUG
-        pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
-        #endif
-        let error = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(error == 0, "Lock: pthread_mutex_init failed with error \(error)")
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            #if DEBUG
+                pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
+            #endif
+            let error = pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+            precondition(error == 0, "Lock: pthread_mutex_init failed with error \(error)")
         #endif
     }
 
     @inlinable
     static func lock(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        os_unfair_lock_lock(mutex)
+            os_unfair_lock_lock(mutex)
         #else
-        let error = pthread_mutex_lock(mutex)
-        if error != 0 {
-            lockFailure(error)
-        }
+            let error = pthread_mutex_lock(mutex)
+            if error != 0 {
+                lockFailure(error)
+            }
         #endif
     }
 
     @inlinable
     static func unlock(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        os_unfair_lock_unlock(mutex)
+            os_unfair_lock_unlock(mutex)
         #else
-        let error = pthread_mutex_unlock(mutex)
-        if error != 0 {
-            unlockFailure(error)
-        }
+            let error = pthread_mutex_unlock(mutex)
+            if error != 0 {
+                unlockFailure(error)
+            }
         #endif
     }
 
     @inlinable
     static func destroy(_ mutex: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
-        pthread_mutex_destroy(mutex)
+            pthread_mutex_destroy(mutex)
         #endif
         mutex.deinitialize(count: 1)
     }

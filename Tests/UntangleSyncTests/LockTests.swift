@@ -47,7 +47,9 @@ final class LockConcurrencyTests: XCTestCase {
         runConcurrently(threads: 8) { _ in
             for _ in 0..<2_000 {
                 lock.lock()
-                inside.withLock { $0.now += 1; $0.maximum = max($0.maximum, $0.now) }
+                inside.withLock {
+                    $0.now += 1; $0.maximum = max($0.maximum, $0.now)
+                }
                 inside.withLock { $0.now -= 1 }
                 lock.unlock()
             }
@@ -79,7 +81,7 @@ final class LockConcurrencyTests: XCTestCase {
         }
         lock.withCriticalSection {
             #if DEBUG
-            XCTAssertEqual(CalloutCheck.heldByCurrentThread, 1)
+                XCTAssertEqual(CalloutCheck.heldByCurrentThread, 1)
             #endif
         }
         XCTAssertEqual(CalloutCheck.heldByCurrentThread, 0)

@@ -5,7 +5,8 @@ final class SmokeTests: XCTestCase {
     func testSequenceThroughSink() {
         var received: [Int] = []
         var completion: Subscribers.Completion<Never>?
-        let cancellable = [1, 2, 3].publisher.sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
+        let cancellable = [1, 2, 3].publisher.sink(
+            receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
         XCTAssertEqual(received, [1, 2, 3])
         XCTAssertEqual(completion, .finished)
         cancellable.cancel()
@@ -16,6 +17,7 @@ final class SmokeTests: XCTestCase {
         [1, 2, 3].publisher.subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 }

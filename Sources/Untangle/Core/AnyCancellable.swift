@@ -35,10 +35,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Runs the cancellation closure the first time it is called; later calls do nothing.
     public func cancel() {
-        guard let action = action.withCriticalSection({ action -> (() -> Void)? in
-            defer { action = nil }
-            return action
-        }) else { return }
+        guard
+            let action = action.withCriticalSection({ action -> (() -> Void)? in
+                defer { action = nil }
+                return action
+            })
+        else { return }
         CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
         action()
     }

@@ -56,9 +56,11 @@ extension Subscribers.Completion: Decodable where Failure: Decodable {
 extension Subscribers.Completion {
     /// The same completion with the failure transformed; `.finished` stays `.finished`.
     @inlinable
-    package func mapFailure<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<
-        NewFailure
-    > {
+    package func mapFailure<NewFailure: Error>(_ transform: (Failure) -> NewFailure)
+        -> Subscribers.Completion<
+            NewFailure
+        >
+    {
         switch self {
         case .finished: return .finished
         case .failure(let error): return .failure(transform(error))
@@ -69,9 +71,11 @@ extension Subscribers.Completion {
 extension Subscribers.Completion where Failure == Never {
     /// A `Never`-failing completion seen as one of any failure type (it can only be `.finished`).
     @inlinable
-    package func promoted<NewFailure: Error>(to _: NewFailure.Type = NewFailure.self) -> Subscribers.Completion<
-        NewFailure
-    > {
+    package func promoted<NewFailure: Error>(to _: NewFailure.Type = NewFailure.self)
+        -> Subscribers.Completion<
+            NewFailure
+        >
+    {
         .finished
     }
 }

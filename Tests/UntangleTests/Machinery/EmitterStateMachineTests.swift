@@ -1,7 +1,8 @@
 import Foundation
-@testable import Untangle
 import UntangleSync
 import XCTest
+
+@testable import Untangle
 
 /// The emitter's decisions, tested as a pure state machine (no threads, no callouts).
 final class EmitterStateMachineTests: XCTestCase {

@@ -102,7 +102,11 @@ final class CurrentValueSubjectConcurrencyTests: XCTestCase {
         let overlaps = LockedBox(0)
         let count = LockedBox(0)
         let cancellable = subject.sink { _ in
-            if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+            if inside.withLock({
+                $0 += 1; return $0
+            }) > 1 {
+                overlaps.withLock { $0 += 1 }
+            }
             count.withLock { $0 += 1 }
             inside.withLock { $0 -= 1 }
         }

@@ -196,7 +196,11 @@ final class PassthroughSubjectConcurrencyTests: XCTestCase {
         let overlaps = LockedBox(0)
         let perThread = LockedBox([[Int]](repeating: [], count: 8))
         let cancellable = subject.sink { value in
-            if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+            if inside.withLock({
+                $0 += 1; return $0
+            }) > 1 {
+                overlaps.withLock { $0 += 1 }
+            }
             perThread.withLock { $0[value / 100_000].append(value % 100_000) }
             inside.withLock { $0 -= 1 }
         }
