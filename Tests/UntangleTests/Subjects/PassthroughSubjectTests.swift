@@ -293,20 +293,25 @@ final class PassthroughSubjectConcurrencyTests: XCTestCase {
         subject.send(completion: .finished)
     }
 
-    /// A subscriber that takes a foreign lock which the sending thread holds: no library lock is held during the
-    /// callout, so the only lock in play is the user's and nothing deadlocks.
+    /// Lock inversion: thread 0 holds a user lock while it sends; the subscriber, delivering on another thread,
+    /// takes that lock. A design that makes thread 0 wait for the other thread's delivery deadlocks here; the
+    /// emitter hands thread 0's value over and returns. (The user lock is recursive so a sender that delivers on its
+    /// own thread may take it again.)
     func testSubscriberTakingAForeignLockHeldBySenderDoesNotDeadlock() {
         let subject = PassthroughSubject<Int, Never>()
-        let foreign = Lock()
+        let foreign = NSRecursiveLock()
         let seen = LockedBox(0)
         let cancellable = subject.sink { _ in
-            foreign.withLock { seen.withLock { $0 += 1 } }
+            foreign.lock()
+            seen.withLock { $0 += 1 }
+            foreign.unlock()
         }
         runConcurrently(threads: 4, timeout: 60) { thread in
             for i in 0..<2_000 {
                 if thread == 0 {
-                    foreign.withLock { _ = i }
+                    foreign.lock()
                     subject.send(i)
+                    foreign.unlock()
                 } else {
                     subject.send(i)
                 }
