@@ -32,6 +32,12 @@ extension RunLoop: Scheduler {
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let action = ScheduledAction(action)
         perform { action.run() }
+        #if !canImport(Darwin)
+            // swift-corelibs-foundation's `perform` queues the block (CFRunLoopPerformBlock) without waking the run
+            // loop, so a loop sleeping until its next timer would not see it. Adding a timer that is already due re-arms
+            // the run loop's timer and wakes it; the loop then runs queued blocks on that pass.
+            add(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, forMode: .default)
+        #endif
     }
 
     /// Performs the action from a one-shot `Timer` firing at `date`, added in the `.default` mode, with `tolerance`

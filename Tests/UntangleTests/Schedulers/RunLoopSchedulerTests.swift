@@ -12,7 +12,8 @@ private final class RunLoopThread: @unchecked Sendable {
     private(set) var runLoop: RunLoop!
     private(set) var thread: Thread!
 
-    init() {
+    /// - Parameter slice: how long each `run(mode:before:)` call may sleep; the thread checks for `stop()` between calls.
+    init(slice: TimeInterval = 0.05) {
         let started = DispatchSemaphore(value: 0)
         let stopped = stopped
         let exited = exited
@@ -25,7 +26,7 @@ private final class RunLoopThread: @unchecked Sendable {
             RunLoop.current.add(keepAlive, forMode: .default)
             started.signal()
             while !stopped.withLock({ $0 }) {
-                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: slice))
             }
             keepAlive.invalidate()
             exited.signal()
@@ -35,8 +36,10 @@ private final class RunLoopThread: @unchecked Sendable {
         (runLoop, self.thread) = captured!
     }
 
-    func stop() {
+    /// Asks the thread to stop after its current slice and, if `waitForExit`, waits for that (30 s watchdog).
+    func stop(waitForExit: Bool = true) {
         stopped.withLock { $0 = true }
+        guard waitForExit else { return }
         XCTAssertEqual(exited.wait(timeout: .now() + 30), .success, "run loop thread did not stop")
     }
 }
@@ -54,6 +57,16 @@ final class RunLoopSchedulerTests: XCTestCase {
             XCTAssertTrue(Thread.current === thread)
             ran.fulfill()
         }
+        wait(for: [ran], timeout: 30)
+    }
+
+    func testScheduleWakesARunLoopSleepingUntilItsNextTimer() {
+        // Regression: swift-corelibs-foundation's `RunLoop.perform` does not wake the loop, so without an explicit
+        // wake-up the action waited for the loop's next timer (here an hour away) and the watchdog expired.
+        let loop = RunLoopThread(slice: 3600)
+        defer { loop.stop(waitForExit: false) }
+        let ran = expectation(description: "ran")
+        loop.runLoop.schedule { ran.fulfill() }
         wait(for: [ran], timeout: 30)
     }
 
