@@ -1,0 +1,70 @@
+import Dispatch
+
+extension DispatchQueue {
+    /// The scheduler time type used by the dispatch queue: a `DispatchTime` on the uptime clock.
+    ///
+    /// Distances are in nanoseconds of uptime. Any distance to or from `DispatchTime.distantFuture` (other than from
+    /// it to itself) is `.nanoseconds(.max)`, and advancing by `.nanoseconds(.max)` gives `distantFuture`. It encodes as
+    /// a single unsigned integer, the uptime in nanoseconds.
+    ///
+    /// ```swift
+    /// let start = DispatchQueue.main.now
+    /// let later = start.advanced(by: .milliseconds(250))
+    /// // start.distance(to: later) == .milliseconds(250)
+    /// ```
+    ///
+    /// **Demand:** not applicable.
+    /// **Thread safety:** a value type; use it from any thread.
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The dispatch time represented by this type.
+        public var dispatchTime: DispatchTime
+
+        /// Creates a dispatch queue time type instance.
+        public init(_ time: DispatchTime) {
+            dispatchTime = time
+        }
+
+        /// Creates a value by decoding the uptime in nanoseconds from a single-value container.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
+        }
+
+        /// Encodes the uptime in nanoseconds into a single-value container.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(dispatchTime.uptimeNanoseconds)
+        }
+
+        /// Returns the distance to another dispatch queue time, in nanoseconds, clamped to `Int`'s range.
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            let start = dispatchTime.uptimeNanoseconds
+            let end = other.dispatchTime.uptimeNanoseconds
+            if start == end { return .nanoseconds(0) }
+            if dispatchTime == .distantFuture || other.dispatchTime == .distantFuture { return .nanoseconds(.max) }
+            if end > start {
+                return .nanoseconds(Int(clamping: end - start))
+            }
+            let backwards = start - end
+            return .nanoseconds(backwards > UInt64(Int.max) ? .min : -Int(backwards))
+        }
+
+        /// Returns the time advanced by `n`; advancing by `.nanoseconds(.max)` gives `DispatchTime.distantFuture`.
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            if n.magnitude == .max { return SchedulerTimeType(.distantFuture) }
+            return SchedulerTimeType(dispatchTime + n.timeInterval)
+        }
+
+        public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime == rhs.dispatchTime
+        }
+
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime < rhs.dispatchTime
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(dispatchTime.rawValue)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+extension OperationQueue {
+    /// Options that affect the operation of the operation queue scheduler: there are none (as in Apple's API, the type has
+    /// no public initializer; pass `nil`).
+    ///
+    /// ```swift
+    /// OperationQueue.main.schedule(options: nil) { print("soon") }
+    /// ```
+    ///
+    /// **Demand:** not applicable.
+    /// **Thread safety:** a value type with no state; use it from any thread.
+    public struct SchedulerOptions: Sendable {}
+}
