@@ -73,6 +73,7 @@ extension DispatchQueue.SchedulerTimeType {
             self = .seconds(seconds)
         }
 
+        /// Orders strides by magnitude.
         public static func < (lhs: Stride, rhs: Stride) -> Bool {
             lhs.magnitude < rhs.magnitude
         }
@@ -89,26 +90,32 @@ extension DispatchQueue.SchedulerTimeType {
             return Stride(nanoseconds: Int.nanosecondsPerSecond.dividingFullWidth(product).quotient)
         }
 
+        /// Adds two strides.
         public static func + (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
         }
 
+        /// Subtracts one stride from another.
         public static func - (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
         }
 
+        /// Multiplies a stride in place.
         public static func *= (lhs: inout Stride, rhs: Stride) {
             lhs = lhs * rhs
         }
 
+        /// Adds to a stride in place.
         public static func += (lhs: inout Stride, rhs: Stride) {
             lhs = lhs + rhs
         }
 
+        /// Subtracts from a stride in place.
         public static func -= (lhs: inout Stride, rhs: Stride) {
             lhs = lhs - rhs
         }
 
+        /// A stride of the given number of seconds.
         public static func seconds(_ s: Double) -> Stride {
             let nanoseconds = s * 1e9
             // `Double(Int.max)` rounds up to 2^63, which does not fit: compare with `>=`.
@@ -118,18 +125,22 @@ extension DispatchQueue.SchedulerTimeType {
             return Stride(nanoseconds: Int(nanoseconds))
         }
 
+        /// A stride of the given number of seconds.
         public static func seconds(_ s: Int) -> Stride {
             Stride(nanoseconds: s.clampedProduct(Int.nanosecondsPerSecond))
         }
 
+        /// A stride of the given number of milliseconds.
         public static func milliseconds(_ ms: Int) -> Stride {
             Stride(nanoseconds: ms.clampedProduct(1_000_000))
         }
 
+        /// A stride of the given number of microseconds.
         public static func microseconds(_ us: Int) -> Stride {
             Stride(nanoseconds: us.clampedProduct(1_000))
         }
 
+        /// A stride of the given number of nanoseconds.
         public static func nanoseconds(_ ns: Int) -> Stride {
             Stride(nanoseconds: ns)
         }

@@ -55,14 +55,17 @@ extension DispatchQueue {
             return SchedulerTimeType(dispatchTime + n.timeInterval)
         }
 
+        /// Whether two values are equal.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime == rhs.dispatchTime
         }
 
+        /// Orders strides by magnitude.
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime < rhs.dispatchTime
         }
 
+        /// Hashes the time.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.rawValue)
         }

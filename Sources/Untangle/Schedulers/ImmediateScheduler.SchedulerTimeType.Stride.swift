@@ -50,12 +50,19 @@ extension ImmediateScheduler.SchedulerTimeType {
             self.init(value)
         }
 
+        /// Orders strides by magnitude.
         public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+        /// Multiplies two strides.
         public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+        /// Adds two strides.
         public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+        /// Subtracts one stride from another.
         public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+        /// Multiplies a stride in place.
         public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+        /// Adds to a stride in place.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+        /// Subtracts from a stride in place.
         public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
 
         /// Zero: no time passes on the immediate scheduler.

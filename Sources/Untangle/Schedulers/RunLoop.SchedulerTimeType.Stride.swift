@@ -56,18 +56,30 @@ extension RunLoop.SchedulerTimeType {
             magnitude = value
         }
 
+        /// Orders strides by magnitude.
         public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+        /// Multiplies two strides.
         public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+        /// Adds two strides.
         public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+        /// Subtracts one stride from another.
         public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+        /// Multiplies a stride in place.
         public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+        /// Adds to a stride in place.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+        /// Subtracts from a stride in place.
         public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
 
+        /// A stride of the given number of seconds.
         public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
+        /// A stride of the given number of seconds.
         public static func seconds(_ s: Double) -> Stride { Stride(s) }
+        /// A stride of the given number of milliseconds.
         public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
+        /// A stride of the given number of microseconds.
         public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
+        /// A stride of the given number of nanoseconds.
         public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
     }
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Checks the house documentation rules on Sources/:
+
+- every `public` (or `open`) declaration has a `///` doc comment right above it (attributes may sit in between);
+- every public type (class, struct, enum, protocol, actor) has the two house lines `**Demand:**` and
+  `**Thread safety:**` in its doc comment.
+
+Members that only satisfy a protocol requirement still need a one-line summary. Exit status 1 lists offenders.
+"""
+import pathlib
+import re
+import sys
+
+DECL = re.compile(
+    r"^\s*(?:@[\w().:, ]+\s+)*(?:public|open)\s+(?:(?:final|static|class|override|mutating|nonmutating|"
+    r"convenience|required|indirect|nonisolated|lazy)\s+)*(class|struct|enum|protocol|actor|func|var|let|init|"
+    r"subscript|typealias|case|associatedtype|static)\b")
+TYPE_KINDS = {"class", "struct", "enum", "protocol", "actor"}
+
+
+def doc_block(lines, index):
+    """The `///` lines directly above line `index`, skipping attribute lines and blank-free `//` comments."""
+    block = []
+    i = index - 1
+    while i >= 0:
+        stripped = lines[i].strip()
+        if stripped.startswith("///"):
+            block.append(stripped)
+        elif stripped.startswith("@") or (stripped.startswith("//") and not block):
+            pass
+        else:
+            break
+        i -= 1
+    return list(reversed(block))
+
+
+def main(root):
+    problems = []
+    for path in sorted(pathlib.Path(root).rglob("*.swift")):
+        if path.parts[1:2] == ("untangle",):
+            continue  # the command-line tool is not a library
+        lines = path.read_text().splitlines()
+        for index, line in enumerate(lines):
+            match = DECL.match(line)
+            if not match:
+                continue
+            kind = match.group(1)
+            block = doc_block(lines, index)
+            where = f"{path}:{index + 1}: {line.strip()[:90]}"
+            if not block:
+                problems.append(f"{where}\n    missing /// documentation")
+                continue
+            if kind in TYPE_KINDS:
+                text = " ".join(block)
+                for required in ("**Demand:**", "**Thread safety:**"):
+                    if required not in text:
+                        problems.append(f"{where}\n    public type without a {required} line")
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} documentation problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "Sources"))
