@@ -55,12 +55,12 @@ extension DispatchQueue {
             return SchedulerTimeType(dispatchTime + n.timeInterval)
         }
 
-        /// Whether two values are equal.
+        /// Whether two times are the same instant.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime == rhs.dispatchTime
         }
 
-        /// Orders strides by magnitude.
+        /// Orders times chronologically.
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime < rhs.dispatchTime
         }
