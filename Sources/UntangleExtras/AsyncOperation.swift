@@ -35,7 +35,8 @@ import UntangleSync
 /// On Linux this was verified against swift-corelibs-foundation's `OperationQueue` (see `AsyncOperationTests`): an
 /// operation that depends on an `AsyncOperation` starts only after ``finish()``, and the queue's slot is freed by
 /// ``finish()``, with no `waitUntilAllOperationsAreFinished` needed. There, `willChangeValue(forKey:)` does nothing
-/// and `didChangeValue(forKey: "isFinished")` is what makes the queue read `isFinished` and release dependents.
+/// and `didChangeValue(forKey: "isFinished")` is what makes the queue read `isFinished` and release dependents
+/// (checked: with that one call removed from ``finish()``, the dependency test times out).
 ///
 /// **Demand:** not applicable (not a stream).
 /// **Thread safety:** ``finish()`` and `cancel()` may be called from any thread, any number of times; `isExecuting`

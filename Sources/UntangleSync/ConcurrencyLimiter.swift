@@ -38,7 +38,8 @@ import Dispatch
 /// may starve that pool by blocking its threads (on Linux, measured: after 64 work items blocked on a semaphore,
 /// 1,000 further trivial global work items had not run 20 s later), pass a queue you own, such as a serial
 /// `DispatchQueue(label:)`, which is served by a thread of its own. The limiter itself never blocks a thread, so it
-/// never adds to such starvation.
+/// never adds to such starvation. `async` jobs are not started on `queue`: they run on the Swift concurrency
+/// executor, which on Linux is served by the same libdispatch pool, so a starved pool delays them too.
 ///
 /// **Demand:** not applicable (a scheduling primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently, including from inside a running job.

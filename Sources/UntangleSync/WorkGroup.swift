@@ -24,7 +24,7 @@ import Dispatch
 /// ```
 ///
 /// Rules, all checked:
-/// - ``notify(queue:_:)`` and ``wait()`` *seal* the group: they mean "these are all the tasks". Calling
+/// - ``notify(queue:_:)`` and ``wait(isolation:)`` *seal* the group: they mean "these are all the tasks". Calling
 ///   ``add(_:)`` or ``add(priority:_:)`` after either one is a precondition failure (the results may already have
 ///   been delivered, and a group that can grow after `notify` is the early-`notify` race again). Add every task
 ///   first; a task that fans out further uses a group of its own.
@@ -65,8 +65,8 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// ```
     ///
     /// The task is registered before `task` runs, so a completion called synchronously inside `task` is fine.
-    /// Calling `add` after ``notify(queue:_:)`` or ``wait()`` is a precondition failure; calling a completion twice
-    /// is a precondition failure.
+    /// Calling `add` after ``notify(queue:_:)`` or ``wait(isolation:)`` is a precondition failure; calling a
+    /// completion twice is a precondition failure.
     ///
     /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; `task` runs on the calling thread with no lock held; the
@@ -85,8 +85,8 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// ```
     ///
     /// **Demand:** not applicable.
-    /// **Thread safety:** may be called from any thread. Calling it after ``notify(queue:_:)`` or ``wait()`` is a
-    /// precondition failure.
+    /// **Thread safety:** may be called from any thread. Calling it after ``notify(queue:_:)`` or
+    /// ``wait(isolation:)`` is a precondition failure.
     public func add(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws -> Success) {
         let index = register()
         Task(priority: priority) {
