@@ -217,6 +217,7 @@ public final class ConcurrencyLimiter: Sendable {
                 removed.append(work)
                 state.queued[id] = nil
             }
+            state.dropOrderIfNothingQueued()
             var tasks: [Task<Void, Never>] = []
             for id in state.running.keys {
                 state.running[id]!.cancelRequested = true
@@ -262,6 +263,14 @@ public final class ConcurrencyLimiter: Sendable {
             order.append(id)
         }
 
+        /// Cancelled ids linger in `order` until `dequeue` walks past them; when nothing is queued, none is needed.
+        mutating func dropOrderIfNothingQueued() {
+            if queued.isEmpty {
+                order.removeAll(keepingCapacity: order.count <= 1_024)
+                head = 0
+            }
+        }
+
         mutating func dequeue() -> (UInt64, Work)? {
             defer {
                 if head > 64 && head * 2 > order.count {
@@ -276,10 +285,7 @@ public final class ConcurrencyLimiter: Sendable {
                     return (id, work)
                 }
             }
-            if queued.isEmpty {
-                order.removeAll(keepingCapacity: true)
-                head = 0
-            }
+            dropOrderIfNothingQueued()
             return nil
         }
     }
@@ -354,6 +360,7 @@ public final class ConcurrencyLimiter: Sendable {
         }
         let action = state.withCriticalSection { state -> Action in
             if let work = state.queued.removeValue(forKey: id) {
+                state.dropOrderIfNothingQueued()
                 return .removed(work)
             }
             guard state.running[id] != nil else { return .nothing }
