@@ -32,8 +32,11 @@ let package = Package(
         ),
         .testTarget(name: "UntangleSyncTests", dependencies: ["UntangleSync"]),
         .testTarget(name: "UntangleTests", dependencies: ["Untangle", "UntangleSync", "UntangleTesting"]),
-        .testTarget(name: "UntangleExtrasTests", dependencies: ["UntangleExtras", "Untangle", "UntangleTesting"]),
-        .testTarget(name: "UntangleTestingTests", dependencies: ["UntangleTesting", "Untangle"]),
+        .testTarget(
+            name: "UntangleExtrasTests",
+            dependencies: ["UntangleExtras", "Untangle", "UntangleSync", "UntangleTesting"]),
+        .testTarget(
+            name: "UntangleTestingTests", dependencies: ["UntangleTesting", "Untangle", "UntangleSync"]),
     ],
     swiftLanguageModes: [.v6]
 )

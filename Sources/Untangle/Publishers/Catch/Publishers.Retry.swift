@@ -42,10 +42,12 @@ extension Publishers {
         }
 
         /// Attaches the subscriber.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let upstream = self.upstream
             let budget = RetryBudget(retries)
-            let subscription = ReplacingUpstreamSubscription<Output, Failure, S>(downstream: subscriber, name: "Retry") {
+            let subscription = ReplacingUpstreamSubscription<Output, Failure, S>(downstream: subscriber, name: "Retry")
+            {
                 error in
                 if let remaining = budget.remaining {
                     guard remaining > 0 else { return .complete(.failure(error)) }
