@@ -4,9 +4,9 @@ import UntangleSync
 /// `compactMap`, `prefix(while:)`, `first(where:)`, `removeDuplicates` and the like. It is both the subscriber it
 /// gives the upstream and the subscription it gives the downstream.
 ///
-/// The per-value path takes no lock: upstream signals are serialized (the contract), and the `ended` flag is only
-/// touched by them. The lock guards the upstream subscription, which `request` and `cancel` (from any thread) and
-/// an ending step race for.
+/// Upstream signals are serialized (the contract), so the `ended` flag is touched only by them, without a lock. The
+/// lock guards the upstream subscription and the downstream reference, which `request` and `cancel` (from any
+/// thread) and an ending step race for; `cancel` releases the downstream.
 ///
 /// ```swift
 /// upstream.subscribe(StepSubscription(downstream: subscriber, name: "Filter",
@@ -31,11 +31,35 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         case ended
     }
 
-    @usableFromInline let downstream: Downstream
+    @usableFromInline
+    struct State {
+        @usableFromInline var upstream = Upstream.awaiting
+        /// Released on cancel and after the completion, so the subscription never keeps its subscriber alive.
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        /// Ends everything; returns what to cancel and to release (or to deliver a last signal to) after unlocking.
+        @inlinable
+        mutating func end() -> (Subscription?, Downstream?) {
+            defer {
+                upstream = .ended
+                downstream = nil
+            }
+            if case .subscribed(let subscription) = upstream {
+                return (subscription, downstream)
+            }
+            return (nil, downstream)
+        }
+    }
+
     @usableFromInline let step: (UpstreamOutput) -> OperatorStep<Downstream.Input, Downstream.Failure>
     @usableFromInline let mapCompletion:
         (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
-    @usableFromInline let upstream = LockedBox(Upstream.awaiting)
+    @usableFromInline let state: LockedBox<State>
     /// Set by an ending step or the upstream's completion; read only on the (serialized) upstream signal path.
     @usableFromInline var ended = false
     @usableFromInline let name: String
@@ -46,7 +70,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         step: @escaping (UpstreamOutput) -> OperatorStep<Downstream.Input, Downstream.Failure>,
         completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
-        self.downstream = downstream
+        state = LockedBox(State(downstream: downstream))
         self.name = name
         self.step = step
         self.mapCompletion = completion
@@ -54,22 +78,24 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
 
     @inlinable
     func receive(subscription: Subscription) {
-        let accepted = upstream.withCriticalSection { state -> Bool in
-            guard case .awaiting = state else { return false }
-            state = .subscribed(subscription)
-            return true
+        let downstream = state.withCriticalSection { state -> Downstream? in
+            guard case .awaiting = state.upstream, let downstream = state.downstream else { return nil }
+            state.upstream = .subscribed(subscription)
+            return downstream
         }
         CalloutCheck.assertNoLockHeld("an operator passing on its subscription")
-        guard accepted else {
+        guard let downstream else {
             subscription.cancel()
             return
         }
         downstream.receive(subscription: self)
     }
 
+    // One lock round-trip per value: the downstream reference must be read under the lock because `cancel()` (from
+    // any thread) releases it. The step itself (user code) runs outside the lock.
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
-        guard !ended else { return .none }
+        guard !ended, let downstream = state.withCriticalSection({ $0.downstream }) else { return .none }
         switch step(input) {
         case .emit(let value):
             return downstream.receive(value)
@@ -77,17 +103,21 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
             return .max(1)
         case .emitThenFinish(let value):
             ended = true
-            cancelUpstream()
+            let (upstream, downstream) = state.withCriticalSection { $0.end() }
+            upstream?.cancel()
+            guard let downstream else { return .none }
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
         case .finish:
             ended = true
-            cancelUpstream()
-            downstream.receive(completion: .finished)
+            let (upstream, downstream) = state.withCriticalSection { $0.end() }
+            upstream?.cancel()
+            downstream?.receive(completion: .finished)
         case .fail(let error):
             ended = true
-            cancelUpstream()
-            downstream.receive(completion: .failure(error))
+            let (upstream, downstream) = state.withCriticalSection { $0.end() }
+            upstream?.cancel()
+            downstream?.receive(completion: .failure(error))
         }
         return .none
     }
@@ -96,37 +126,25 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         guard !ended else { return }
         ended = true
-        let released = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
-        }
-        withExtendedLifetime(released) {}
-        downstream.receive(completion: mapCompletion(completion))
+        let (_, downstream) = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("an operator passing on a completion")
+        downstream?.receive(completion: mapCompletion(completion))
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        guard case .subscribed(let subscription) = upstream.withCriticalSection({ $0 }) else { return }
+        guard case .subscribed(let subscription) = state.withCriticalSection({ $0.upstream }) else { return }
         CalloutCheck.assertNoLockHeld("an operator requesting upstream")
         subscription.request(demand)
     }
 
     @inlinable
     func cancel() {
-        cancelUpstream()
-    }
-
-    @inlinable
-    func cancelUpstream() {
-        let previous = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
-        }
-        if case .subscribed(let subscription) = previous {
-            CalloutCheck.assertNoLockHeld("an operator cancelling upstream")
-            subscription.cancel()
-        }
+        let (upstream, downstream) = state.withCriticalSection { $0.end() }
+        withExtendedLifetime(downstream) {}
+        CalloutCheck.assertNoLockHeld("an operator cancelling upstream")
+        upstream?.cancel()
     }
 
     @usableFromInline

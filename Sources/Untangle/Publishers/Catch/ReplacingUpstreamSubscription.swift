@@ -19,37 +19,48 @@ where Downstream.Input == Input {
         case complete(Subscribers.Completion<Downstream.Failure>)
     }
 
-    private let downstream: Downstream
-    private let state = LockedBox(ReplacingUpstreamStateMachine())
+    private struct State {
+        var machine = ReplacingUpstreamStateMachine()
+        /// Released on cancel and with the completion: the subscription never keeps its subscriber alive.
+        var downstream: Downstream?
+    }
+
+    private let state: LockedBox<State>
     private let onFailure: (UpstreamFailure) -> Decision
     private let name: String
 
     init(downstream: Downstream, name: String, onFailure: @escaping (UpstreamFailure) -> Decision) {
-        self.downstream = downstream
+        state = LockedBox(State(downstream: downstream))
         self.name = name
         self.onFailure = onFailure
     }
 
     /// Gives the downstream this subscription, then subscribes the first upstream with `subscribeFirst`.
     func start(_ subscribeFirst: (Inner) -> Void) {
+        guard let downstream = state.withCriticalSection({ $0.downstream }) else { return }
         downstream.receive(subscription: self)
         subscribeFirst(Inner(owner: self, generation: 0))
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        let upstream = state.withCriticalSection { $0.request(demand) }
+        let upstream = state.withCriticalSection { $0.machine.request(demand) }
         CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
         upstream?.request(demand)
     }
 
     func cancel() {
-        let upstream = state.withCriticalSection { $0.end() }
+        let (upstream, downstream) = state.withCriticalSection { state in
+            defer { state.downstream = nil }
+            return (state.machine.end(), state.downstream)
+        }
+        withExtendedLifetime(downstream) {}
         upstream?.cancel()
     }
 
     fileprivate func upstream(_ generation: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.subscribed(subscription, generation: generation) }) else {
+        guard let demand = state.withCriticalSection({ $0.machine.subscribed(subscription, generation: generation) })
+        else {
             subscription.cancel()
             return
         }
@@ -59,37 +70,48 @@ where Downstream.Input == Input {
     }
 
     fileprivate func upstream(_ generation: Int, received input: Input) -> Subscribers.Demand {
-        guard state.withCriticalSection({ $0.deliver(generation: generation) }) else { return .none }
+        guard
+            let downstream = state.withCriticalSection({
+                $0.machine.deliver(generation: generation) ? $0.downstream : nil
+            })
+        else { return .none }
         let more = downstream.receive(input)
         // Demand returned here goes to the current upstream through the return value; it is also outstanding.
-        state.withCriticalSection { $0.add(more) }
+        state.withCriticalSection { $0.machine.add(more) }
         return more
     }
 
     fileprivate func upstream(_ generation: Int, completed completion: Subscribers.Completion<UpstreamFailure>) {
         switch completion {
         case .finished:
-            guard state.withCriticalSection({ $0.endFromUpstream(generation: generation) }) else { return }
-            downstream.receive(completion: .finished)
+            end(generation)?.receive(completion: .finished)
         case .failure(let error):
-            guard state.withCriticalSection({ $0.generation == generation }) else { return }
+            guard state.withCriticalSection({ $0.machine.generation == generation }) else { return }
             // The user's handler runs outside the lock; a cancel racing it wins (the replacement is then cancelled
             // when its subscription arrives, because the state has ended).
             switch onFailure(error) {
             case .replace(let subscribe):
-                guard state.withCriticalSection({ $0.replace(generation: generation) }) else { return }
+                guard state.withCriticalSection({ $0.machine.replace(generation: generation) }) else { return }
                 subscribe(Inner(owner: self, generation: generation + 1))
             case .complete(let completion):
-                guard state.withCriticalSection({ $0.endFromUpstream(generation: generation) }) else { return }
-                downstream.receive(completion: completion)
+                end(generation)?.receive(completion: completion)
             }
         }
     }
 
     /// A replacement publisher (whose failure is final) completed.
     func replacementCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
-        guard state.withCriticalSection({ $0.endFromUpstream(generation: generation) }) else { return }
-        downstream.receive(completion: completion)
+        end(generation)?.receive(completion: completion)
+    }
+
+    /// Ends the subscription because generation `generation` completed; returns the downstream to complete (nil if
+    /// that generation is stale or the subscription already ended).
+    private func end(_ generation: Int) -> Downstream? {
+        state.withCriticalSection { state in
+            guard state.machine.endFromUpstream(generation: generation) else { return nil }
+            defer { state.downstream = nil }
+            return state.downstream
+        }
     }
 
     var description: String { name }
