@@ -27,6 +27,19 @@ final class AnyCancellableTests: XCTestCase {
         XCTAssertEqual(calls.value, 1)
     }
 
+    func testCancelFromInsideTheClosureDoesNotRunItAgain() {
+        let calls = Counter()
+        var cancellable: AnyCancellable?
+        cancellable = AnyCancellable {
+            calls.increment()
+            cancellable?.cancel()
+        }
+        cancellable?.cancel()
+        XCTAssertEqual(calls.value, 1)
+        cancellable = nil
+        XCTAssertEqual(calls.value, 1)
+    }
+
     func testTheClosureIsReleasedAfterCancel() {
         weak var weakToken: Token?
         let cancellable: AnyCancellable

@@ -147,6 +147,30 @@ final class FutureTests: XCTestCase {
         XCTAssertEqual(recorder.events, success)
     }
 
+    func testPromiseFulfilledInsideReceiveSubscriptionIsDeliveredOnceDemandArrives() {
+        let box = PromiseBox<Int, TestError>()
+        let future = box.makeFuture()
+        // The recorder requests `.unlimited` right after `onSubscription` returns, still inside receive(subscription:).
+        let recorder = Recorder<Int, TestError>(
+            initialDemand: .unlimited, onSubscription: { _, _ in box.fulfil(.success(42)) })
+        future.subscribe(recorder)
+        XCTAssertEqual(recorder.events, success)
+    }
+
+    func testCancelInsideReceiveOfALateResolutionSuppressesFinished() {
+        let box = PromiseBox<Int, TestError>()
+        let future = box.makeFuture()
+        let recorder = Recorder<Int, TestError>(
+            initialDemand: .unlimited,
+            onValue: { recorder, _ in
+                recorder.cancel()
+                return .none
+            })
+        future.subscribe(recorder)
+        box.fulfil(.success(42))
+        XCTAssertEqual(recorder.events, [.subscription("Future"), .value(42)])
+    }
+
     // MARK: Several subscribers
 
     func testMultipleSubscribersEachGetTheResultOnce() {

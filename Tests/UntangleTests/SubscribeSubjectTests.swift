@@ -114,4 +114,32 @@ final class SubscribeSubjectTests: XCTestCase {
         XCTAssertNil(weakSubject, "the subject outlived the completed connection")
         withExtendedLifetime(connection) {}
     }
+
+    func testACancelledConnectionIsNotKeptAliveByALongLivedSubject() throws {
+        try skipKnownBug(
+            "SubjectCore.send(subscription:) keeps every upstream subscription until the subject completes, so "
+                + "connect/cancel cycles on a long-lived subject grow its `upstreams` without bound")
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = SubscriberCapturingPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertNotNil(upstream.subscriber)
+        connection.cancel()
+        XCTAssertNil(upstream.subscriber, "the subject still retains the cancelled connection")
+        withExtendedLifetime(subject) {}
+    }
+}
+
+/// A publisher that keeps only a weak reference to its (class) subscriber, to observe the subscriber's lifetime.
+private final class SubscriberCapturingPublisher<Output, Failure: Error>: Publisher {
+    private final class NoOpSubscription: Subscription {
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
+
+    weak var subscriber: AnyObject?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = subscriber as AnyObject
+        subscriber.receive(subscription: NoOpSubscription())
+    }
 }
