@@ -1,0 +1,123 @@
+import Untangle
+import XCTest
+
+private final class Target: @unchecked Sendable {
+    var text = ""
+    var history: [String] = []
+    var observed: String = "" {
+        didSet { history.append(observed) }
+    }
+}
+
+final class AssignTests: XCTestCase {
+    func testAssignsEveryValueToTheProperty() {
+        let target = Target()
+        let cancellable = ["a", "b", "c"].publisher.assign(to: \.observed, on: target)
+        XCTAssertEqual(target.observed, "c")
+        XCTAssertEqual(target.history, ["a", "b", "c"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testRequestsUnlimitedAndAssignsWhatTheUpstreamSends() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        let upstream = ManualPublisher<String, Never>()
+        upstream.subscribe(assign)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.send("x"), .none)
+        XCTAssertEqual(target.text, "x")
+        upstream.send("y")
+        XCTAssertEqual(target.text, "y")
+        XCTAssertTrue(assign.object === target)
+        XCTAssertEqual(assign.keyPath, \Target.text)
+    }
+
+    func testSecondSubscriptionIsCancelled() {
+        let assign = Subscribers.Assign(object: Target(), keyPath: \Target.text)
+        let first = ManualPublisher<String, Never>()
+        let second = ManualPublisher<String, Never>()
+        first.subscribe(assign)
+        second.subscribe(assign)
+        XCTAssertEqual(first.history, [.request(.unlimited)])
+        XCTAssertEqual(second.history, [.cancel])
+    }
+
+    func testCancelForwardsOneCancelAndStopsAssigning() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        let upstream = ManualPublisher<String, Never>()
+        upstream.subscribe(assign)
+        upstream.send("x")
+        assign.cancel()
+        assign.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertNil(assign.object)
+        _ = assign.receive("late")
+        XCTAssertEqual(target.text, "x")
+    }
+
+    func testCancelBeforeSubscriptionCancelsTheSubscriptionWhenItArrives() {
+        let assign = Subscribers.Assign(object: Target(), keyPath: \Target.text)
+        assign.cancel()
+        let upstream = ManualPublisher<String, Never>()
+        upstream.subscribe(assign)
+        XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testCancelAfterCompletionForwardsNothing() {
+        let assign = Subscribers.Assign(object: Target(), keyPath: \Target.text)
+        let upstream = ManualPublisher<String, Never>()
+        upstream.subscribe(assign)
+        upstream.send(completion: .finished)
+        assign.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testObjectIsReleasedAfterCompletion() {
+        weak var weakTarget: Target?
+        let assign: Subscribers.Assign<Target, String>
+        do {
+            let target = Target()
+            weakTarget = target
+            assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        }
+        XCTAssertNotNil(weakTarget, "Assign does not hold its object")
+        Just("done").subscribe(assign)
+        XCTAssertNil(weakTarget, "Assign still holds its object after the completion")
+        XCTAssertNil(assign.object)
+    }
+
+    func testObjectIsReleasedAfterCancel() {
+        weak var weakTarget: Target?
+        let upstream = ManualPublisher<String, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let target = Target()
+            weakTarget = target
+            cancellable = upstream.assign(to: \.text, on: target)
+        }
+        upstream.send("x")
+        XCTAssertEqual(weakTarget?.text, "x")
+        cancellable?.cancel()
+        XCTAssertNil(weakTarget, "the object outlived cancellation")
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testReleasingTheCancellableCancelsUpstream() {
+        let upstream = ManualPublisher<String, Never>()
+        var cancellable: AnyCancellable? = upstream.assign(to: \.text, on: Target())
+        withExtendedLifetime(cancellable) {}
+        cancellable = nil
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testDescriptionAndMirror() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        XCTAssertEqual(assign.description, "Assign Target.")
+        XCTAssertEqual(assign.playgroundDescription as? String, "Assign Target.")
+        let labels = assign.customMirror.children.map(\.label)
+        XCTAssertEqual(labels, ["object", "keyPath"])
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Untangle
+import XCTest
+
+final class RecordTests: XCTestCase {
+    private let record = Record<Int, TestError>(output: [1, 2, 3], completion: .failure(TestError(7)))
+
+    func testWithoutDemandOnlyTheSubscriptionArrivesThenRequestsReplay() {
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Record")])
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2)])
+        recorder.request(.max(1))
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
+    }
+
+    func testDemandOfOne() {
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1)])
+    }
+
+    func testUnlimitedDemand() {
+        let recorder = Recorder<Int, TestError>(initialDemand: .unlimited)
+        record.subscribe(recorder)
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
+    }
+
+    func testDemandReturnedFromReceiveIsAdded() {
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1), onValue: { _, _ in .max(1) })
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(recorder.completions, [.failure(TestError(7))])
+    }
+
+    func testEmptyOutputCompletesAtSubscriptionWithoutDemand() {
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        Record<Int, TestError>(output: [], completion: .failure(TestError(2))).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Empty"), .completion(.failure(TestError(2)))])
+    }
+
+    func testCancelInsideReceiveStopsTheReplay() {
+        let recorder = Recorder<Int, TestError>(
+            initialDemand: .unlimited,
+            onValue: { recorder, value in
+                if value == 2 { recorder.cancel() }
+                return .none
+            })
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2)])
+    }
+
+    func testCancelBeforeAndAfterEmission() {
+        let before = Recorder<Int, TestError>(initialDemand: nil)
+        record.subscribe(before)
+        before.cancel()
+        before.request(.unlimited)
+        XCTAssertEqual(before.events, [.subscription("Record")])
+
+        let after = Recorder<Int, TestError>(initialDemand: .max(1))
+        record.subscribe(after)
+        after.cancel()
+        after.request(.unlimited)
+        XCTAssertEqual(after.events, [.subscription("Record"), .value(1)])
+    }
+
+    func testReentrantRequestsReplayOneAtATime() {
+        let gauge = OverlapGauge()
+        let recorder = Recorder<Int, TestError>(
+            initialDemand: .max(1),
+            onValue: { recorder, _ in
+                gauge.enter()
+                recorder.request(.max(1))
+                gauge.leave()
+                return .none
+            })
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(recorder.completions, [.failure(TestError(7))])
+        XCTAssertEqual(gauge.maximum, 1)
+    }
+
+    func testEverySubscriberGetsTheWholeRecording() {
+        let first = Recorder<Int, TestError>()
+        let second = Recorder<Int, TestError>()
+        record.subscribe(first)
+        record.subscribe(second)
+        XCTAssertEqual(first.events, second.events)
+        XCTAssertEqual(first.values, [1, 2, 3])
+    }
+
+    func testSubscriptionReleasesSubscriber() {
+        assertSubscriptionReleasesSubscriber(record)
+        assertSubscriptionReleasesSubscriber(record, initialDemand: .max(1)) { $0.cancel() }
+    }
+
+    // MARK: Recording
+
+    func testRecordingClosure() {
+        let record = Record<String, TestError> { recording in
+            recording.receive("a")
+            recording.receive("b")
+            recording.receive(completion: .failure(TestError(1)))
+        }
+        XCTAssertEqual(record.recording.output, ["a", "b"])
+        XCTAssertEqual(record.recording.completion, .failure(TestError(1)))
+        let recorder = Recorder<String, TestError>()
+        record.subscribe(recorder)
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("Record"), .value("a"), .value("b"), .completion(.failure(TestError(1)))])
+    }
+
+    func testRecordingWithoutACompletionFinishes() {
+        let record = Record<Int, TestError> { recording in
+            recording.receive(1)
+        }
+        XCTAssertEqual(record.recording.completion, .finished)
+        let recorder = Recorder<Int, TestError>()
+        record.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .completion(.finished)])
+    }
+
+    func testEmptyRecordingFinishes() {
+        let recording = Record<Int, Never>.Recording()
+        XCTAssertEqual(recording.output, [])
+        XCTAssertEqual(recording.completion, .finished)
+    }
+
+    func testInitFromRecording() {
+        let recording = Record<Int, TestError>.Recording(output: [4, 5])
+        XCTAssertEqual(recording.completion, .finished)
+        let record = Record(recording: recording)
+        XCTAssertEqual(record.recording, recording)
+        XCTAssertEqual(record, Record<Int, TestError>(output: [4, 5], completion: .finished))
+        XCTAssertNotEqual(record, Record<Int, TestError>(output: [4, 5], completion: .failure(TestError())))
+    }
+
+    // Recording after the completion stops the program (as in Apple's Combine); not tested in-process.
+
+    func testCodableRoundTrip() throws {
+        let records = [
+            Record<Int, CodableError>(output: [1, 2], completion: .finished),
+            Record<Int, CodableError>(output: [], completion: .failure(CodableError(code: 3))),
+        ]
+        let data = try JSONEncoder().encode(records)
+        XCTAssertEqual(try JSONDecoder().decode([Record<Int, CodableError>].self, from: data), records)
+    }
+
+    func testDecodedUnfinishedRecordingStillAcceptsInput() throws {
+        var recording = Record<Int, CodableError>.Recording()
+        recording.receive(1)
+        let data = try JSONEncoder().encode(recording)
+        var decoded = try JSONDecoder().decode(Record<Int, CodableError>.Recording.self, from: data)
+        decoded.receive(2)
+        decoded.receive(completion: .finished)
+        XCTAssertEqual(decoded.output, [1, 2])
+    }
+}
+
+struct CodableError: Error, Codable, Equatable, Hashable {
+    let code: Int
+}

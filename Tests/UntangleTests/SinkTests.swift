@@ -1,0 +1,194 @@
+import Untangle
+import UntangleSync
+import XCTest
+
+final class SinkTests: XCTestCase {
+    private func makeSink(
+        values: LockedBox<[Int]>, completions: LockedBox<[Subscribers.Completion<TestError>]>
+    ) -> Subscribers.Sink<Int, TestError> {
+        Subscribers.Sink(
+            receiveCompletion: { completion in completions.withLock { $0.append(completion) } },
+            receiveValue: { value in values.withLock { $0.append(value) } })
+    }
+
+    func testRequestsUnlimitedOnceAndCallsTheClosures() {
+        let values = LockedBox<[Int]>([])
+        let completions = LockedBox<[Subscribers.Completion<TestError>]>([])
+        let sink = makeSink(values: values, completions: completions)
+        let upstream = ManualPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(upstream.send(2), .none)
+        upstream.send(completion: .failure(TestError(4)))
+        XCTAssertEqual(values.withLock { $0 }, [1, 2])
+        XCTAssertEqual(completions.withLock { $0 }, [.failure(TestError(4))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testSinkMethodDeliversASynchronousPublisherBeforeReturning() {
+        var values: [Int] = []
+        var completions: [Subscribers.Completion<Never>] = []
+        let cancellable = [1, 2, 3].publisher.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        XCTAssertEqual(values, [1, 2, 3])
+        XCTAssertEqual(completions, [.finished])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testSinkReceiveValueOnlyForNeverFailingPublishers() {
+        var values: [String] = []
+        let cancellable = Just("x").sink { values.append($0) }
+        XCTAssertEqual(values, ["x"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testSecondSubscriptionIsCancelled() {
+        let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let first = ManualPublisher<Int, TestError>()
+        let second = ManualPublisher<Int, TestError>()
+        first.subscribe(sink)
+        second.subscribe(sink)
+        XCTAssertEqual(first.history, [.request(.unlimited)])
+        XCTAssertEqual(second.history, [.cancel])
+    }
+
+    func testCancelForwardsExactlyOneCancelUpstreamEvenIfCalledTwice() {
+        let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let upstream = ManualPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        sink.cancel()
+        sink.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testCancelBeforeSubscriptionCancelsTheSubscriptionWhenItArrives() {
+        let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.cancel()
+        let upstream = ManualPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testCancelAfterCompletionForwardsNothing() {
+        let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let upstream = ManualPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        upstream.send(completion: .finished)
+        sink.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testCancelInsideReceiveValueStopsASynchronousPublisher() {
+        var values: [Int] = []
+        var completions: [Subscribers.Completion<Never>] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        sink = Subscribers.Sink(
+            receiveCompletion: { completions.append($0) },
+            receiveValue: { value in
+                values.append(value)
+                if value == 2 { sink?.cancel() }
+            })
+        [1, 2, 3].publisher.subscribe(sink!)
+        XCTAssertEqual(values, [1, 2])
+        XCTAssertEqual(completions, [])
+        sink = nil
+    }
+
+    func testReleasingTheAnyCancellableCancelsUpstream() {
+        let upstream = ManualPublisher<Int, TestError>()
+        var cancellable: AnyCancellable? = upstream.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        withExtendedLifetime(cancellable) {}
+        cancellable = nil
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testValuesAfterCompletionDoNotReachTheClosure() {
+        let values = LockedBox<[Int]>([])
+        let completions = LockedBox<[Subscribers.Completion<TestError>]>([])
+        let sink = makeSink(values: values, completions: completions)
+        let upstream = ManualPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.send(2)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(values.withLock { $0 }, [1])
+        XCTAssertEqual(completions.withLock { $0 }, [.finished])
+    }
+
+    func testClosuresAreReleasedAfterCompletion() {
+        weak var weakToken: Token?
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let token = Token()
+            weakToken = token
+            sink = Subscribers.Sink(
+                receiveCompletion: { _ in withExtendedLifetime(token) {} },
+                receiveValue: { _ in withExtendedLifetime(token) {} })
+        }
+        XCTAssertNotNil(weakToken, "the sink does not hold its closures")
+        Just(1).subscribe(sink)
+        XCTAssertNil(weakToken, "the sink still holds its closures after the completion")
+        withExtendedLifetime(sink) {}
+    }
+
+    func testTheSinkIsReleasedWhenTheCancellableIsCancelled() {
+        weak var weakToken: Token?
+        let upstream = ManualPublisher<Int, TestError>()
+        var cancellable: AnyCancellable?
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = upstream.sink(
+                receiveCompletion: { _ in withExtendedLifetime(token) {} },
+                receiveValue: { _ in withExtendedLifetime(token) {} })
+        }
+        XCTAssertNotNil(weakToken)
+        cancellable?.cancel()
+        XCTAssertNil(weakToken, "the sink or its closures outlived cancellation")
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testDescriptionAndMirror() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        XCTAssertEqual(sink.description, "Sink")
+        XCTAssertEqual(sink.playgroundDescription as? String, "Sink")
+        XCTAssertEqual(sink.customMirror.children.count, 0)
+        XCTAssertEqual(sink.combineIdentifier, CombineIdentifier(sink))
+    }
+}
+
+final class SinkConcurrencyTests: XCTestCase {
+    func testCancelFromEightThreadsForwardsExactlyOneCancel() {
+        for _ in 0..<50 {
+            let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let upstream = ManualPublisher<Int, TestError>()
+            upstream.subscribe(sink)
+            runConcurrently(threads: 8) { _ in sink.cancel() }
+            XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        }
+    }
+
+    func testCancelRacingDeliveryFromAnotherThread() {
+        for _ in 0..<20 {
+            let received = Counter()
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in }, receiveValue: { _ in received.increment() })
+            let subject = PassthroughSubject<Int, Never>()
+            subject.subscribe(sink)
+            runConcurrently(threads: 2) { index in
+                if index == 0 {
+                    for value in 0..<1000 { subject.send(value) }
+                } else {
+                    sink.cancel()
+                }
+            }
+            let afterCancel = received.value
+            subject.send(-1)
+            XCTAssertEqual(received.value, afterCancel, "a value reached the sink after cancel")
+        }
+    }
+}

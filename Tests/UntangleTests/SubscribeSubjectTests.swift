@@ -1,0 +1,145 @@
+import Untangle
+import XCTest
+
+final class SubscribeSubjectTests: XCTestCase {
+    func testSynchronousPublisherIsRelayedThroughTheSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let downstream = Recorder<Int, Never>()
+        subject.subscribe(downstream)
+        let connection = [1, 2, 3].publisher.subscribe(subject)
+        XCTAssertEqual(
+            downstream.events,
+            [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3), .completion(.finished)])
+        withExtendedLifetime(connection) {}
+    }
+
+    func testRequestsUnlimitedUpstreamAndRelaysValuesAndFailure() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let downstream = Recorder<Int, TestError>()
+        subject.subscribe(downstream)
+        let upstream = ManualPublisher<Int, TestError>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.send(1), .none)
+        upstream.send(completion: .failure(TestError(5)))
+        XCTAssertEqual(
+            downstream.events,
+            [.subscription("SubjectSubscription"), .value(1), .completion(.failure(TestError(5)))])
+        connection.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "cancelling after the completion reached upstream")
+    }
+
+    func testCancellingTheConnectionCancelsUpstreamOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let downstream = Recorder<Int, Never>()
+        subject.subscribe(downstream)
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        upstream.send(1)
+        connection.cancel()
+        connection.cancel()
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(downstream.events, [.subscription("SubjectSubscription"), .value(1)])
+        subject.send(2)
+        XCTAssertEqual(downstream.values, [1, 2], "the subject itself must keep working")
+    }
+
+    func testReleasingTheConnectionCancelsUpstream() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
+        var connection: AnyCancellable? = upstream.subscribe(subject)
+        withExtendedLifetime(connection) {}
+        connection = nil
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testACompletedSubjectCancelsTheNewUpstream() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.history, [.cancel])
+        withExtendedLifetime(connection) {}
+    }
+
+    func testFirstCompletionFromSeveralUpstreamsWins() {
+        let subject = PassthroughSubject<Int, Never>()
+        let downstream = Recorder<Int, Never>()
+        subject.subscribe(downstream)
+        let first = ManualPublisher<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        let connections = [first.subscribe(subject), second.subscribe(subject)]
+        first.send(1)
+        second.send(2)
+        first.send(completion: .finished)
+        second.send(3)
+        second.send(completion: .finished)
+        XCTAssertEqual(
+            downstream.events,
+            [.subscription("SubjectSubscription"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(first.history, [.request(.unlimited)])
+        XCTAssertEqual(second.history, [.request(.unlimited)])
+        withExtendedLifetime(connections) {}
+    }
+
+    func testCurrentValueSubjectTakesTheLatestValue() {
+        let subject = CurrentValueSubject<String, Never>("initial")
+        let connection = ["a", "b"].publisher.subscribe(subject)
+        XCTAssertEqual(subject.value, "b")
+        withExtendedLifetime(connection) {}
+    }
+
+    func testTheSubjectIsReleasedAfterCancel() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = ManualPublisher<Int, Never>()
+        let connection: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = upstream.subscribe(subject)
+        }
+        XCTAssertNotNil(weakSubject, "the connection must keep the subject alive while connected")
+        connection.cancel()
+        XCTAssertNil(weakSubject, "the subject outlived the cancelled connection")
+    }
+
+    func testTheSubjectIsReleasedAfterCompletion() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let connection: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = [1].publisher.subscribe(subject)
+        }
+        XCTAssertNil(weakSubject, "the subject outlived the completed connection")
+        withExtendedLifetime(connection) {}
+    }
+
+    func testACancelledConnectionIsNotKeptAliveByALongLivedSubject() throws {
+        try skipKnownBug(
+            "SubjectCore.send(subscription:) keeps every upstream subscription until the subject completes, so "
+                + "connect/cancel cycles on a long-lived subject grow its `upstreams` without bound")
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = SubscriberCapturingPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertNotNil(upstream.subscriber)
+        connection.cancel()
+        XCTAssertNil(upstream.subscriber, "the subject still retains the cancelled connection")
+        withExtendedLifetime(subject) {}
+    }
+}
+
+/// A publisher that keeps only a weak reference to its (class) subscriber, to observe the subscriber's lifetime.
+private final class SubscriberCapturingPublisher<Output, Failure: Error>: Publisher {
+    private final class NoOpSubscription: Subscription {
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
+
+    weak var subscriber: AnyObject?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = subscriber as AnyObject
+        subscriber.receive(subscription: NoOpSubscription())
+    }
+}
