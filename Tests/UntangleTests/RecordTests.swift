@@ -152,6 +152,15 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([Record<Int, CodableError>].self, from: data), records)
     }
 
+    func testRecordingDecodesFromOutputAndCompletionAloneAsComplete() throws {
+        let json = #"{"output": [1, 2], "completion": {"success": true}}"#
+        let decoded = try JSONDecoder().decode(Record<Int, CodableError>.Recording.self, from: Data(json.utf8))
+        XCTAssertEqual(decoded, Record<Int, CodableError>.Recording(output: [1, 2], completion: .finished))
+        let recorder = Recorder<Int, CodableError>()
+        Record(recording: decoded).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2), .completion(.finished)])
+    }
+
     func testDecodedUnfinishedRecordingStillAcceptsInput() throws {
         var recording = Record<Int, CodableError>.Recording()
         recording.receive(1)

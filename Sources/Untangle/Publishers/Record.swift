@@ -88,5 +88,36 @@ extension Record: Equatable where Output: Equatable, Failure: Equatable {}
 extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
 extension Record: Sendable where Output: Sendable, Failure: Sendable {}
 
-extension Record.Recording: Codable where Output: Codable, Failure: Codable {}
+private enum RecordingCodingKeys: String, CodingKey {
+    case output
+    case completion
+    case isComplete
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    /// Decodes `{"output": [...], "completion": ...}`; a recording still open when it was encoded carries
+    /// `"isComplete": false` and stays open (a missing key means complete).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: RecordingCodingKeys.self)
+        let output = try container.decode([Output].self, forKey: .output)
+        if try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? true {
+            self.init(
+                output: output,
+                completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+        } else {
+            self.init()
+            self.output = output
+        }
+    }
+
+    /// Encodes the output and the completion, plus `"isComplete": false` for a recording still open.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: RecordingCodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+        if !isComplete {
+            try container.encode(false, forKey: .isComplete)
+        }
+    }
+}
 extension Record: Codable where Output: Codable, Failure: Codable {}

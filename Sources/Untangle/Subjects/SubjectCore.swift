@@ -30,7 +30,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     struct State {
         @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams: [Subscription] = []
+        @usableFromInline var upstreams: [UpstreamReference] = []
         /// The latest value, for CurrentValueSubject; nil for PassthroughSubject.
         @usableFromInline var current: Output?
 
@@ -53,7 +53,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding.
         let upstreams = state.withCriticalSection { $0.upstreams }
         for upstream in upstreams {
-            upstream.cancel()
+            upstream.subscription?.cancel()
         }
     }
 
@@ -110,7 +110,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                 state.conduits = []
                 state.upstreams = []
             }
-            return (state.conduits, state.upstreams)
+            return (state.conduits, state.upstreams.compactMap(\.subscription))
         }
         // Upstream subscriptions are released, not cancelled: a completion sent by hand does not stop them in
         // Apple's Combine either, and their values are ignored from now on.
@@ -124,7 +124,11 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     package func send(subscription: Subscription) {
         let accepted = state.withCriticalSection { state -> Bool in
             guard state.completion == nil else { return false }
-            state.upstreams.append(subscription)
+            // Class-based subscriptions (every Untangle one) are held weakly: a connection cancelled elsewhere must
+            // not stay alive in a long-lived subject. Dead entries are pruned here, so the list stays as long as
+            // the number of live connections.
+            state.upstreams.removeAll { $0.isGone }
+            state.upstreams.append(UpstreamReference(subscription))
             return true
         }
         CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
@@ -188,4 +192,31 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
     @usableFromInline
     var description: String { "SubjectSubscription" }
+}
+
+/// A subject's reference to an upstream subscription it was given with `send(subscription:)`: weak for classes (so
+/// cancelled connections are not kept alive), strong for value types (which nothing else would keep).
+@usableFromInline
+struct UpstreamReference {
+    @usableFromInline weak var object: AnyObject?
+    @usableFromInline let value: Subscription?
+
+    @inlinable
+    init(_ subscription: Subscription) {
+        if type(of: subscription) is AnyClass {
+            object = subscription as AnyObject
+            value = nil
+        } else {
+            object = nil
+            value = subscription
+        }
+    }
+
+    @inlinable
+    var subscription: Subscription? {
+        value ?? (object as? Subscription)
+    }
+
+    @inlinable
+    var isGone: Bool { value == nil && object == nil }
 }

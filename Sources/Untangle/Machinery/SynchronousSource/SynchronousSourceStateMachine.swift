@@ -9,6 +9,8 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     @usableFromInline var demand = Subscribers.Demand.none
     /// A thread is running the emission loop; everybody else only adds demand.
     @usableFromInline var emitting = false
+    /// The iterator and read-ahead element have been released (or handed to the thread releasing them).
+    @usableFromInline var elementsReleased = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -46,8 +48,17 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func finish() -> Downstream? {
         emitting = false
+        elementsReleased = true
         defer { downstream = nil }
         return downstream
+    }
+
+    /// Once the subscription is over and nobody emits, exactly one caller gets to release the elements.
+    @inlinable
+    mutating func claimElementRelease() -> Bool {
+        guard downstream == nil, !emitting, !elementsReleased else { return false }
+        elementsReleased = true
+        return true
     }
 
     @inlinable

@@ -19,8 +19,10 @@ final class SynchronousSourceSubscription<Downstream: Subscriber, Elements: Iter
     CustomStringConvertible, @unchecked Sendable
 where Elements.Element == Downstream.Input {
     @usableFromInline let state: LockedBox<SynchronousSourceStateMachine<Downstream>>
-    // Touched only by the thread that owns `emitting` (handed over through the lock).
-    @usableFromInline var iterator: Elements
+    // Touched only by the thread that owns `emitting` (handed over through the lock), or, once the subscription is
+    // over and nobody emits, by the one caller that claimed their release (so a cancelled `Just(bigObject)` frees
+    // the object even while its subscriber still holds the subscription).
+    @usableFromInline var iterator: Elements?
     @usableFromInline var upcoming: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let name: String
@@ -65,27 +67,51 @@ where Elements.Element == Downstream.Input {
 
     // The emission loop: one lock round-trip per element (taking the next unit of demand and adding what the previous
     // delivery returned share a critical section).
+    //
+    // The element to deliver was fetched ahead, so between taking demand and delivering no user code runs: a
+    // `cancel()` on another thread can only slip into that gap of a few instructions (a delivery already begun,
+    // which the contract allows). The next element is fetched after the delivery, outside the lock, so a slow or
+    // blocking iterator never holds up `cancel()` and never delays a value past it.
     @inlinable
     func emit(to downstream: Downstream) {
         var returned = Subscribers.Demand.none
         while state.withCriticalSection({ $0.takeOne(adding: returned) }) {
             let element = upcoming.take()!
-            upcoming = iterator.next()
             CalloutCheck.assertNoLockHeld("a synchronous source delivering a value")
             returned = downstream.receive(element)
+            upcoming = iterator?.next()
             if upcoming == nil {
+                iterator = nil
                 if let downstream = state.withCriticalSection({ $0.finish() }) {
                     downstream.receive(completion: completion)
                 }
                 return
             }
         }
+        releaseElementsIfCancelled()
     }
 
     @inlinable
     func cancel() {
-        let released = state.withCriticalSection { $0.cancel() }
+        let (released, mayRelease) = state.withCriticalSection { ($0.cancel(), $0.claimElementRelease()) }
         withExtendedLifetime(released) {}
+        if mayRelease {
+            releaseElements()
+        }
+    }
+
+    // After the loop gave up emitting: if that was because of a cancel, nobody will ever touch the elements again.
+    @inlinable
+    func releaseElementsIfCancelled() {
+        if state.withCriticalSection({ $0.claimElementRelease() }) {
+            releaseElements()
+        }
+    }
+
+    @inlinable
+    func releaseElements() {
+        iterator = nil
+        upcoming = nil
     }
 
     @usableFromInline
