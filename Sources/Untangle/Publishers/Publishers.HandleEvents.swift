@@ -71,7 +71,8 @@ extension Publishers {
         }
 
         /// Attaches the subscriber.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(
                 EventsSubscription(
                     downstream: subscriber, name: "HandleEvents",
@@ -81,4 +82,3 @@ extension Publishers {
         }
     }
 }
-

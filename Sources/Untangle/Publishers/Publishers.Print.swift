@@ -1,3 +1,7 @@
+/// Where `print` writes: a copy of the user's stream (a value type, so each subscription has its own) or standard
+/// output.
+import UntangleSync
+
 extension Publisher {
     /// Prints log messages for all publishing events.
     ///
@@ -47,7 +51,8 @@ extension Publishers {
         }
 
         /// Attaches the subscriber.
-        public func receive<S: Subscriber>(subscriber: S) where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let log = PrintLog(prefix: prefix, stream: stream)
             upstream.subscribe(
                 EventsSubscription(
@@ -67,10 +72,6 @@ extension Publishers {
         }
     }
 }
-
-/// Where `print` writes: a copy of the user's stream (a value type, so each subscription has its own) or standard
-/// output.
-import UntangleSync
 
 private final class PrintLog: @unchecked Sendable {
     // Events of one subscription are serialized except request/cancel, which may race a delivery; the stream is
