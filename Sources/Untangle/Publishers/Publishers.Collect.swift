@@ -1,0 +1,62 @@
+extension Publisher {
+    /// Collects all received elements, and emits a single array of the collection when the upstream publisher
+    /// finishes.
+    ///
+    /// If the upstream fails, the collected elements are discarded and the failure is forwarded. The memory
+    /// used grows with the number of elements: it is unbounded.
+    ///
+    /// ```swift
+    /// let cancellable = (1...3).publisher
+    ///     .collect()
+    ///     .sink { print($0) }   // [1, 2, 3]
+    /// ```
+    ///
+    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the array is delivered
+    /// when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
+    /// array goes downstream exactly once.
+    public func collect() -> Publishers.Collect<Self> {
+        Publishers.Collect(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers items.
+    ///
+    /// **Demand:** see ``Publisher/collect()``.
+    /// **Thread safety:** see ``Publisher/collect()``.
+    public struct Collect<Upstream: Publisher>: Publisher {
+        /// All the upstream's elements, in order.
+        public typealias Output = [Upstream.Output]
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates the publisher.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
+            var elements: [Upstream.Output] = []
+            upstream.subscribe(
+                ReducerSubscription(
+                    downstream: subscriber, name: "Collect", policy: .unlimitedOnFirstRequest,
+                    onValue: { value in
+                        elements.append(value)
+                        return .absorb
+                    },
+                    onCompletion: { completion in
+                        defer { elements = [] }
+                        guard case .finished = completion else { return (nil, completion) }
+                        return (elements, .finished)
+                    }))
+        }
+    }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}

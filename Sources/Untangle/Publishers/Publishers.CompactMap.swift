@@ -1,0 +1,127 @@
+extension Publisher {
+    /// Calls a closure with each received element and publishes any returned optional that has a value.
+    ///
+    /// ```swift
+    /// let cancellable = ["1", "x", "3"].publisher
+    ///     .compactMap { Int($0) }
+    ///     .sink { print($0) }   // 1, 3
+    /// ```
+    ///
+    /// **Demand:** passed through; each `nil` result asks the upstream for one more value in its place.
+    /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
+    /// `request`/`cancel` may be called from any thread.
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform)
+    }
+
+    /// Calls an error-throwing closure with each received element and publishes any returned optional that has a
+    /// value.
+    ///
+    /// If the closure throws, the publisher cancels the upstream and fails with the error.
+    ///
+    /// ```swift
+    /// let cancellable = ["1", "", "3"].publisher
+    ///     .tryCompactMap { text -> Int? in
+    ///         guard !text.isEmpty else { throw EmptyText() }
+    ///         return Int(text)
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 1, then failure
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/compactMap(_:)``.
+    /// **Thread safety:** as ``Publisher/compactMap(_:)``; after a throw the upstream is cancelled exactly once and
+    /// nothing more reaches the subscriber.
+    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
+        Publishers.TryCompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes all non-nil results of calling a closure with each received element.
+    ///
+    /// **Demand:** see ``Publisher/compactMap(_:)``.
+    /// **Thread safety:** see ``Publisher/compactMap(_:)``.
+    public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// A closure that receives values from the upstream publisher and returns optional values.
+        public let transform: (Upstream.Output) -> Output?
+
+        /// Creates a publisher that republishes all non-`nil` results of calling a closure with each received
+        /// element.
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+            let transform = self.transform
+            upstream.subscribe(
+                StepSubscription(
+                    downstream: subscriber, name: "CompactMap",
+                    step: { value in transform(value).map { .emit($0) } ?? .skip },
+                    completion: { $0 }))
+        }
+    }
+
+    /// A publisher that republishes all non-nil results of calling an error-throwing closure with each received
+    /// element.
+    ///
+    /// **Demand:** see ``Publisher/tryCompactMap(_:)``.
+    /// **Thread safety:** see ``Publisher/tryCompactMap(_:)``.
+    public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or the one the closure threw.
+        public typealias Failure = Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// An error-throwing closure that receives values from the upstream publisher and returns optional values.
+        public let transform: (Upstream.Output) throws -> Output?
+
+        /// Creates the publisher.
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
+            let transform = self.transform
+            upstream.subscribe(
+                StepSubscription(
+                    downstream: subscriber, name: "TryCompactMap",
+                    step: { value in
+                        do { return try transform(value).map { .emit($0) } ?? .skip } catch { return .fail(error) }
+                    },
+                    completion: { $0.mapFailure { $0 as Error } }))
+        }
+    }
+}
+
+extension Publishers.CompactMap {
+    /// Fuses two compact maps into one stage.
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// Fuses a compact map followed by a map into one stage.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
+    }
+}
+
+extension Publishers.TryCompactMap {
+    /// Fuses two throwing compact maps into one throwing stage.
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}

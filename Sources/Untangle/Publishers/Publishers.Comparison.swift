@@ -1,0 +1,205 @@
+extension Publisher where Output: Comparable {
+    /// Publishes the minimum value received from the upstream publisher, after it finishes.
+    ///
+    /// ```swift
+    /// let cancellable = [3, 1, 2].publisher
+    ///     .min()
+    ///     .sink { print($0) }   // 1
+    /// ```
+    ///
+    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the value is delivered
+    /// when the upstream finishes, or later when the downstream first requests if it had not yet. An upstream
+    /// that finishes without values gives a bare completion.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
+    /// value goes downstream exactly once.
+    public func min() -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
+    }
+
+    /// Publishes the maximum value received from the upstream publisher, after it finishes.
+    ///
+    /// ```swift
+    /// let cancellable = [0, 10, 5].publisher
+    ///     .max()
+    ///     .sink { print($0) }   // 10
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/min()``.
+    /// **Thread safety:** as ``Publisher/min()``.
+    public func max() -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: <)
+    }
+}
+
+extension Publisher {
+    /// Publishes the minimum value received from the upstream publisher, after it finishes, using the closure to
+    /// order the items.
+    ///
+    /// ```swift
+    /// let cancellable = ["bb", "a", "ccc"].publisher
+    ///     .min { $0.count < $1.count }
+    ///     .sink { print($0) }   // "a"
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/min()``.
+    /// **Thread safety:** as ``Publisher/min()``; the closure runs on the thread that delivers each upstream value,
+    /// with no lock held. Of equal elements, the first one received wins.
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
+    }
+
+    /// Publishes the minimum value received from the upstream publisher, using the provided error-throwing closure
+    /// to order the items.
+    ///
+    /// If the closure throws, the publisher cancels the upstream and fails with the error.
+    ///
+    /// ```swift
+    /// let cancellable = [3, 1, 2].publisher
+    ///     .tryMin { a, b in
+    ///         guard a != 2 && b != 2 else { throw Unorderable() }
+    ///         return a < b
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // failure(Unorderable())
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/min()``.
+    /// **Thread safety:** as ``Publisher/min(by:)``; after a throw nothing but the failure reaches the subscriber.
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
+        Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
+    }
+
+    /// Publishes the maximum value received from the upstream publisher, using the provided ordering closure.
+    ///
+    /// ```swift
+    /// let cancellable = ["bb", "a", "ccc"].publisher
+    ///     .max { $0.count < $1.count }
+    ///     .sink { print($0) }   // "ccc"
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/min()``.
+    /// **Thread safety:** as ``Publisher/min(by:)``.
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+
+    /// Publishes the maximum value received from the upstream publisher, using the provided error-throwing closure
+    /// to order the items.
+    ///
+    /// If the closure throws, the publisher cancels the upstream and fails with the error.
+    ///
+    /// ```swift
+    /// let cancellable = [3, 1, 2].publisher
+    ///     .tryMax { a, b in
+    ///         guard a != 2 && b != 2 else { throw Unorderable() }
+    ///         return a < b
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // failure(Unorderable())
+    /// ```
+    ///
+    /// **Demand:** as ``Publisher/min()``.
+    /// **Thread safety:** as ``Publisher/tryMin(by:)``.
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
+        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes items from another publisher only if each new item is in increasing order
+    /// from the previously-published item: after the upstream finishes it publishes the greatest element by
+    /// `areInIncreasingOrder` (min operators pass the reversed order).
+    ///
+    /// **Demand:** see ``Publisher/min()``.
+    /// **Thread safety:** see ``Publisher/min(by:)``.
+    public struct Comparison<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+
+        /// A closure that receives two elements and returns true if they are in increasing order.
+        public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
+
+        /// Creates the publisher.
+        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S)
+        where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+            let ordered = areInIncreasingOrder
+            var best: Upstream.Output?
+            upstream.subscribe(
+                ReducerSubscription(
+                    downstream: subscriber, name: "Comparison", policy: .unlimitedOnFirstRequest,
+                    onValue: { value in
+                        // A later element replaces the kept one only if strictly greater in the given order.
+                        if let current = best, !ordered(current, value) { return .absorb }
+                        best = value
+                        return .absorb
+                    },
+                    onCompletion: { completion in
+                        defer { best = nil }
+                        guard case .finished = completion else { return (nil, completion) }
+                        return (best, .finished)
+                    }))
+        }
+    }
+
+    /// A publisher that republishes items from another publisher only if each new item is in increasing order
+    /// from the previously-published item, and fails if the ordering logic throws an error.
+    ///
+    /// **Demand:** see ``Publisher/min()``.
+    /// **Thread safety:** see ``Publisher/tryMin(by:)``.
+    public struct TryComparison<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or the one the closure threw.
+        public typealias Failure = Error
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+
+        /// A closure that receives two elements and returns true if they are in increasing order.
+        public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
+
+        /// Creates the publisher.
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
+            self.upstream = upstream
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
+            let ordered = areInIncreasingOrder
+            var best: Upstream.Output?
+            upstream.subscribe(
+                ReducerSubscription(
+                    downstream: subscriber, name: "TryComparison", policy: .unlimitedOnFirstRequest,
+                    onValue: { value in
+                        do {
+                            if let current = best, try !ordered(current, value) { return .absorb }
+                            best = value
+                            return .absorb
+                        } catch {
+                            return .fail(error)
+                        }
+                    },
+                    onCompletion: { completion in
+                        defer { best = nil }
+                        guard case .failure(let error) = completion else { return (best, .finished) }
+                        return (nil, .failure(error))
+                    }))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+extension Publisher {
+    /// Publishes the number of elements received from the upstream publisher.
+    ///
+    /// ```swift
+    /// let cancellable = ["a", "b", "c"].publisher
+    ///     .count()
+    ///     .sink { print($0) }   // 3
+    /// ```
+    ///
+    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the count is delivered
+    /// when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
+    /// count goes downstream exactly once.
+    public func count() -> Publishers.Count<Self> {
+        Publishers.Count(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes the number of elements received from the upstream publisher.
+    ///
+    /// **Demand:** see ``Publisher/count()``.
+    /// **Thread safety:** see ``Publisher/count()``.
+    public struct Count<Upstream: Publisher>: Publisher {
+        /// The number of elements.
+        public typealias Output = Int
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates the publisher.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches the subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, Upstream.Failure == S.Failure {
+            var count = 0
+            upstream.subscribe(
+                ReducerSubscription(
+                    downstream: subscriber, name: "Count", policy: .unlimitedOnFirstRequest,
+                    onValue: { _ in
+                        count += 1
+                        return .absorb
+                    },
+                    onCompletion: { completion in
+                        guard case .finished = completion else { return (nil, completion) }
+                        return (count, .finished)
+                    }))
+        }
+    }
+}
+
+extension Publishers.Count: Equatable where Upstream: Equatable {}

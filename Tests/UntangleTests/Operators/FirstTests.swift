@@ -1,0 +1,86 @@
+import Untangle
+import XCTest
+
+final class FirstTests: XCTestCase {
+    func testFirstValueCancelsUpstreamThenIsDelivered() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
+        upstream.first().subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.send(7), .none)
+        upstream.send(8)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(recorder.events, [.subscription("First"), .value(7), .completion(.finished)])
+    }
+
+    func testEmptyUpstreamFinishesWithoutAValueEvenWithoutDemand() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Empty<Int, Never>().first().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("First"), .completion(.finished)], "no value: no demand needed")
+    }
+
+    func testOverASequenceAndFailure() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        (4...10).publisher.first().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("First"), .value(4), .completion(.finished)])
+        let failed = Recorder<Int, TestError>()
+        Fail<Int, TestError>(error: TestError()).first().subscribe(failed)
+        XCTAssertEqual(failed.events, [.subscription("First"), .completion(.failure(TestError()))])
+    }
+
+    func testCancelBeforeAValueAndRelease() {
+        let upstream = ManualPublisher<Int, Never>()
+        XCTAssertTrue(recorderIsReleased(upstream.first()) { $0.cancel() })
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertTrue(recorderIsReleased(Just(1).first()) { _ in })
+    }
+
+    func testEquatableWhenTheUpstreamIs() {
+        XCTAssertEqual(Just(1).first(), Just(1).first())
+    }
+}
+
+final class FirstWhereTests: XCTestCase {
+    func testFirstMatchingValue() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.first { $0 > 2 }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(3)
+        upstream.send(4)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(recorder.events, [.subscription("FirstWhere"), .value(3), .completion(.finished)])
+    }
+
+    func testNoMatchFinishesEmpty() {
+        let recorder = Recorder<Int, Never>()
+        [1, 2].publisher.first { $0 > 2 }.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("FirstWhere"), .completion(.finished)])
+    }
+}
+
+final class TryFirstWhereTests: XCTestCase {
+    func testThrowCancelsUpstreamOnceAndFails() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Error>(initialDemand: .max(1))
+        upstream.tryFirst { value in
+            if value < 0 { throw TestError(value) }
+            return value > 5
+        }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(-1)
+        upstream.send(7)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(describe(recorder), ["subscription(TryFirstWhere)", "failure(TestError(-1))"])
+    }
+
+    func testMatchAndUpstreamFailure() {
+        let recorder = Recorder<Int, Error>()
+        [1, 6, 8].publisher.tryFirst { $0 > 5 }.subscribe(recorder)
+        XCTAssertEqual(describe(recorder), ["subscription(TryFirstWhere)", "value(6)", "finished"])
+        let failed = Recorder<Int, Error>()
+        Fail<Int, TestError>(error: TestError(3)).tryFirst { _ in true }.subscribe(failed)
+        XCTAssertEqual(thrownError(failed), TestError(3))
+    }
+}

@@ -1,0 +1,55 @@
+import Untangle
+import XCTest
+
+final class ReplaceErrorTests: XCTestCase {
+    func testFailureIsReplacedByTheElementThenFinished() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.replaceError(with: 0).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(
+            recorder.events, [.subscription("ReplaceError"), .value(1), .value(0), .completion(.finished)])
+    }
+
+    func testReplacementWaitsForOutstandingDemand() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.replaceError(with: 0).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceError"), .value(1)], "the only demand was used")
+        recorder.request(.max(1))
+        XCTAssertEqual(
+            recorder.events, [.subscription("ReplaceError"), .value(1), .value(0), .completion(.finished)])
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    func testDemandReturnedFromReceiveCounts() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+        upstream.replaceError(with: 0).subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .max(1))
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.values, [1, 0])
+    }
+
+    func testFinishedPassesThrough() {
+        let recorder = Recorder<Int, Never>()
+        [1].publisher.setFailureType(to: TestError.self).replaceError(with: 0).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceError"), .value(1), .completion(.finished)])
+    }
+
+    func testCancelAndRelease() {
+        let upstream = ManualPublisher<Int, TestError>()
+        XCTAssertTrue(recorderIsReleased(upstream.replaceError(with: 1)) { $0.cancel() })
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testEquatableWhenTheUpstreamAndOutputAre() {
+        let a = Just(1).setFailureType(to: TestError.self)
+        XCTAssertEqual(a.replaceError(with: 2), a.replaceError(with: 2))
+        XCTAssertNotEqual(a.replaceError(with: 2), a.replaceError(with: 3))
+    }
+}
