@@ -68,7 +68,8 @@ where Downstream.Input == [Element] {
         case ended
     }
 
-    let downstream: Downstream
+    /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
+    let downstreamBox: LockedBox<Downstream?>
     let upstream = LockedBox(Upstream.awaiting)
     let count: Int
     /// The partial array and the completion flag: only touched on the serialized upstream signal path.
@@ -76,7 +77,7 @@ where Downstream.Input == [Element] {
     var ended = false
 
     init(downstream: Downstream, count: Int) {
-        self.downstream = downstream
+        downstreamBox = LockedBox(downstream)
         self.count = count
         buffer.reserveCapacity(count)
     }
@@ -88,7 +89,7 @@ where Downstream.Input == [Element] {
             return true
         }
         CalloutCheck.assertNoLockHeld("collect(_:) passing on its subscription")
-        guard accepted else {
+        guard accepted, let downstream = downstreamBox.withCriticalSection({ $0 }) else {
             subscription.cancel()
             return
         }
@@ -96,7 +97,7 @@ where Downstream.Input == [Element] {
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
-        guard !ended else { return .none }
+        guard !ended, let downstream = downstreamBox.withCriticalSection({ $0 }) else { return .none }
         buffer.append(input)
         guard buffer.count == count else { return .none }
         let full = buffer
@@ -113,6 +114,7 @@ where Downstream.Input == [Element] {
             return state
         }
         withExtendedLifetime(released) {}
+        guard let downstream = downstreamBox.withCriticalSection({ $0.take() }) else { return }
         let rest = buffer
         buffer = []
         // The partial array was requested: its elements came from a downstream request for one more array.
@@ -132,6 +134,8 @@ where Downstream.Input == [Element] {
             defer { state = .ended }
             return state
         }
+        let released = downstreamBox.withCriticalSection { $0.take() }
+        withExtendedLifetime(released) {}
         if case .subscribed(let subscription) = previous {
             CalloutCheck.assertNoLockHeld("collect(_:) cancelling upstream")
             subscription.cancel()

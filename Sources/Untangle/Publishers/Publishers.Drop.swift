@@ -67,7 +67,8 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         case ended
     }
 
-    let downstream: Downstream
+    /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
+    let downstreamBox: LockedBox<Downstream?>
     let upstream = LockedBox(Upstream.awaiting)
     let count: Int
     /// Elements still to drop, and whether the upstream completed: only touched on the serialized upstream path.
@@ -75,7 +76,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     var ended = false
 
     init(downstream: Downstream, count: Int) {
-        self.downstream = downstream
+        downstreamBox = LockedBox(downstream)
         self.count = count
         self.remaining = count
     }
@@ -87,7 +88,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
             return true
         }
         CalloutCheck.assertNoLockHeld("dropFirst passing on its subscription")
-        guard accepted else {
+        guard accepted, let downstream = downstreamBox.withCriticalSection({ $0 }) else {
             subscription.cancel()
             return
         }
@@ -100,7 +101,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     }
 
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard !ended else { return .none }
+        guard !ended, let downstream = downstreamBox.withCriticalSection({ $0 }) else { return .none }
         if remaining > 0 {
             remaining -= 1
             return .none
@@ -116,6 +117,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
             return state
         }
         withExtendedLifetime(released) {}
+        guard let downstream = downstreamBox.withCriticalSection({ $0.take() }) else { return }
         downstream.receive(completion: completion)
     }
 
@@ -131,6 +133,8 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
             defer { state = .ended }
             return state
         }
+        let released = downstreamBox.withCriticalSection { $0.take() }
+        withExtendedLifetime(released) {}
         if case .subscribed(let subscription) = previous {
             CalloutCheck.assertNoLockHeld("dropFirst cancelling upstream")
             subscription.cancel()

@@ -106,3 +106,38 @@ final class FilterTests: XCTestCase {
         XCTAssertEqual(recorder.values, [6, 12, 18])
     }
 }
+
+/// Regression: operator subscriptions used to keep their subscriber in a `let`, so a subscriber that holds its
+/// subscription (as most hand-written ones do) formed a cycle that cancel did not break.
+final class OperatorReleaseRegressionTests: XCTestCase {
+    private func assertReleasedAfterCancel<P: Publisher>(
+        _ name: String, _ make: (PassthroughSubject<Int, Never>) -> P, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<P.Output, P.Failure>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<P.Output, P.Failure>()
+            weakRecorder = recorder
+            make(subject).subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder, "\(name) kept its subscriber after cancel", file: file, line: line)
+    }
+
+    func testEveryHandWrittenSubscriptionReleasesItsSubscriberOnCancel() {
+        assertReleasedAfterCancel("tryMap") { $0.tryMap { $0 } }
+        assertReleasedAfterCancel("compactMap") { $0.compactMap { $0 } }
+        assertReleasedAfterCancel("dropFirst") { $0.dropFirst(2) }
+        assertReleasedAfterCancel("collect(_:)") { $0.collect(2) }
+        assertReleasedAfterCancel("count") { $0.count() }
+        assertReleasedAfterCancel("handleEvents") { $0.handleEvents() }
+        assertReleasedAfterCancel("catch") { $0.setFailureType(to: TestError.self).catch { _ in Empty<Int, Never>() } }
+        assertReleasedAfterCancel("merge") { $0.merge(with: Empty<Int, Never>(completeImmediately: false)) }
+        assertReleasedAfterCancel("removeDuplicates") { $0.removeDuplicates() }
+        assertReleasedAfterCancel("scan") { $0.scan(0, +) }
+        assertReleasedAfterCancel("prefix(while:)") { $0.prefix { $0 < 10 } }
+    }
+}
