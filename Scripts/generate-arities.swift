@@ -251,8 +251,8 @@ func tupleFamily(_ family: TupleFamily) -> String {
         let labels = others == 1 ? ["other"] : (1...others).map { "publisher\($0)" }
         let args = zip(labels, newParams).map { "_ \($0): \($1)" }.joined(separator: ", ")
         let chain = (["Self"] + newParams).map { "\($0).Failure" }
-        let whereClause = (newParams.map { "\($0): Publisher" } + zip(chain, chain.dropFirst()).map { "\($0) == \($1)" })
-            .joined(separator: ", ")
+        let failureChain = zip(chain, chain.dropFirst()).map { "\($0) == \($1)" }
+        let whereClause = (newParams.map { "\($0): Publisher" } + failureChain).joined(separator: ", ")
         let target = tupleName(family, others + 1)
         let targetGenerics = (["Self"] + newParams).joined(separator: ", ")
         let outputs = (["Self"] + newParams).map { "\($0).Output" }.joined(separator: ", ")
