@@ -1,4 +1,5 @@
-// Generates the arity variants of Untangle's multi-input operators (Merge ... Merge8).
+// Generates the arity variants of Untangle's multi-input operators (Merge ... Merge8, CombineLatest ...
+// CombineLatest4, Zip ... Zip4).
 //
 // Usage: swift Scripts/generate-arities.swift <Sources/Untangle directory>
 // CI runs it into a temporary copy and fails on any difference (Scripts/check-generated.sh).
@@ -139,6 +140,204 @@ func mergeFamily() -> String {
     return out
 }
 
+/// The tuple-producing families (CombineLatest, Zip): arities 2...4 over one hand-written core each.
+struct TupleFamily {
+    /// The operator method name: "combineLatest" or "zip".
+    let method: String
+    /// The type name prefix: "CombineLatest" or "Zip".
+    let type: String
+    /// The core subscription: "CombineLatestSubscription" or "ZipSubscription".
+    let core: String
+    /// One-line summary of the struct for `arity` upstreams.
+    let summary: (Int) -> String
+    /// The semantics paragraph of the struct and methods.
+    let semantics: String
+    /// The demand line.
+    let demand: String
+    /// The example's comment for the tuple variant and for the transform variant.
+    let example: (tuple: String, transform: String)
+}
+
+let arityWords = [2: "two", 3: "three", 4: "four"]
+
+/// Continues a multi-line doc text inside a `///` comment indented by four spaces.
+func docLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    /// ")
+}
+
+func tupleName(_ family: TupleFamily, _ arity: Int) -> String {
+    arity == 2 ? family.type : "\(family.type)\(arity)"
+}
+
+func tupleFamily(_ family: TupleFamily) -> String {
+    var out = banner
+    for arity in 2...4 {
+        let params = Array(letters.prefix(arity))
+        let name = tupleName(family, arity)
+        let generics = params.joined(separator: ", ")
+        let failureChain = zip(params, params.dropFirst()).map { "\($0).Failure == \($1).Failure" }
+            .joined(separator: ", ")
+        let outputTuple = "(" + params.map { "\($0).Output" }.joined(separator: ", ") + ")"
+        let inits = params.map { "_ \($0.lowercased()): \($0)" }.joined(separator: ", ")
+        let last = params.last!
+        out += """
+
+            extension Publishers {
+                /// \(family.summary(arity))
+                ///
+                /// ```swift
+                /// let combined = Publishers.\(name)(\(params.map { "p\($0)" }.joined(separator: ", ")))
+                /// ```
+                ///
+                /// \(docLines(family.semantics))
+                ///
+                /// **Demand:** \(docLines(family.demand))
+                /// **Thread safety:** the upstreams may deliver concurrently on any threads; the downstream receives one
+                /// tuple at a time, in the order the tuples formed. `request`/`cancel` may be called from any thread;
+                /// cancel cancels every upstream. No library lock is held while calling an upstream or the downstream.
+                public struct \(name)<\(generics)>: Publisher
+                where \(params.map { "\($0): Publisher" }.joined(separator: ", ")), \(failureChain) {
+                    /// The kind of values published by this publisher: a tuple of one value from each upstream.
+                    public typealias Output = \(outputTuple)
+                    /// The kind of errors this publisher might publish.
+                    public typealias Failure = A.Failure
+
+
+            """
+        for (index, p) in params.enumerated() {
+            let ordinal = ["A", "A second", "A third", "A fourth"][index]
+            out += "        /// \(ordinal) publisher to \(family.method == "zip" ? "zip" : "combine").\n"
+            out += "        public let \(p.lowercased()): \(p)\n\n"
+        }
+        out += """
+                    /// Creates a publisher that \(family.method == "zip" ? "zips" : "combines the latest elements of") \(arityWords[arity]!) upstream publishers.
+                    public init(\(inits)) {
+
+            """
+        for p in params {
+            out += "            self.\(p.lowercased()) = \(p.lowercased())\n"
+        }
+        let casts = params.enumerated().map { "values[\($0.offset)] as! \($0.element).Output" }.joined(separator: ", ")
+        out += """
+                    }
+
+                    /// Attaches the subscriber to the \(family.method) of the upstream publishers.
+                    public func receive<S: Subscriber>(subscriber: S)
+                    where \(last).Failure == S.Failure, S.Input == \(outputTuple) {
+                        // Input i only ever stores values of its own Output type, so the casts cannot fail.
+                        let core = \(family.core)(downstream: subscriber, upstreamCount: \(arity)) { values in
+                            (\(casts))
+                        }
+                        core.start()
+
+            """
+        for (index, p) in params.enumerated() {
+            out += "            \(p.lowercased()).subscribe(core.inner(\(index), \(p).Output.self))\n"
+        }
+        out += """
+                    }
+                }
+            }
+
+            extension Publishers.\(name): Equatable where \(params.map { "\($0): Equatable" }.joined(separator: ", ")) {}
+
+            """
+    }
+    // The entry points on Publisher.
+    out += "\nextension Publisher {\n"
+    let otherParams = ["P", "Q", "R"]
+    for others in 1...3 {
+        let newParams = Array(otherParams.prefix(others))
+        let labels = others == 1 ? ["other"] : (1...others).map { "publisher\($0)" }
+        let args = zip(labels, newParams).map { "_ \($0): \($1)" }.joined(separator: ", ")
+        let chain = (["Self"] + newParams).map { "\($0).Failure" }
+        let failureChain = zip(chain, chain.dropFirst()).map { "\($0) == \($1)" }
+        let whereClause = (newParams.map { "\($0): Publisher" } + failureChain).joined(separator: ", ")
+        let target = tupleName(family, others + 1)
+        let targetGenerics = (["Self"] + newParams).joined(separator: ", ")
+        let outputs = (["Self"] + newParams).map { "\($0).Output" }.joined(separator: ", ")
+        let example = (1...others).map { "other\($0)" }.joined(separator: ", ")
+        let exampleValues = (1...others + 1).map { "v\($0)" }.joined(separator: ", ")
+        let subject = others == 1 ? "another publisher" : "\(arityWords[others]!) other publishers"
+        out += """
+                /// \(family.method == "zip" ? "Combines elements from \(subject) and delivers groups of elements as tuples" : "Subscribes to \(subject) and publishes a tuple of the latest values whenever one publishes").
+                ///
+                /// ```swift
+                /// // \(family.example.tuple)
+                /// let cancellable = first.\(family.method)(\(example)).sink { print($0) }
+                /// ```
+                ///
+                /// \(docLines(family.semantics))
+                ///
+                /// **Demand:** \(docLines(family.demand))
+                /// **Thread safety:** upstreams may deliver concurrently on any threads; the downstream receives one tuple
+                /// at a time, in the order the tuples formed.
+                public func \(family.method)<\(newParams.joined(separator: ", "))>(\(args))
+                    -> Publishers.\(target)<\(targetGenerics)>
+                where \(whereClause) {
+                    Publishers.\(target)(self, \(labels.joined(separator: ", ")))
+                }
+
+                /// \(family.method == "zip" ? "Combines elements from \(subject) and delivers a transformed output" : "Subscribes to \(subject) and publishes the transform of the latest values whenever one publishes").
+                ///
+                /// ```swift
+                /// // \(family.example.transform)
+                /// let cancellable = first.\(family.method)(\(example)) { \(exampleValues) in v1 }.sink { print($0) }
+                /// ```
+                ///
+                /// \(docLines(family.semantics))
+                /// The transform runs on the delivering thread, one tuple at a time, with no lock held.
+                ///
+                /// **Demand:** \(docLines(family.demand))
+                /// **Thread safety:** upstreams may deliver concurrently on any threads; the transform and the downstream
+                /// see one tuple at a time.
+                public func \(family.method)<\(newParams.joined(separator: ", ")), T>(
+                    \(args), _ transform: @escaping (\(outputs)) -> T
+                ) -> Publishers.Map<Publishers.\(target)<\(targetGenerics)>, T>
+                where \(whereClause) {
+                    Publishers.Map(upstream: Publishers.\(target)(self, \(labels.joined(separator: ", ")))) {
+                        transform(\((0...others).map { "$0.\($0)" }.joined(separator: ", ")))
+                    }
+                }
+
+
+            """
+    }
+    out = String(out.dropLast()) + "}\n"
+    return out
+}
+
+let combineLatestFamily = TupleFamily(
+    method: "combineLatest", type: "CombineLatest", core: "CombineLatestSubscription",
+    summary: { "A publisher that receives and combines the latest elements from \(arityWords[$0]!) publishers." },
+    semantics: """
+        Publishes nothing until every upstream has published a value; from then on, every value from any upstream
+        publishes a tuple of each upstream's latest value. Finishes when every upstream has finished (an upstream that
+        finished without a value included); fails, cancelling the others, on the first failure.
+        """,
+    demand: """
+        each downstream request is forwarded to every upstream; tuples beyond the downstream's
+        demand wait, in order, until it asks (nothing is coalesced or lost), so the buffer is bounded by what was
+        requested.
+        """,
+    example: (tuple: "(a1, b1), (a2, b1), (a2, b2), ...", transform: "a1, a2, a2, ...")
+)
+
+let zipFamily = TupleFamily(
+    method: "zip", type: "Zip", core: "ZipSubscription",
+    summary: { "A publisher created by applying the zip function to \(arityWords[$0]!) upstream publishers." },
+    semantics: """
+        Waits until every upstream has published a value, then publishes a tuple of the oldest unconsumed value of
+        each. Finishes, cancelling the others, as soon as a finished upstream has no unconsumed value left (no further
+        tuple can form); fails, cancelling the others, on the first failure.
+        """,
+    demand: """
+        each downstream request is forwarded to every upstream; a tuple takes one value from each,
+        so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+        """,
+    example: (tuple: "(a1, b1), (a2, b2), ...", transform: "a1, a2, ...")
+)
+
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     FileHandle.standardError.write(
@@ -147,7 +346,9 @@ guard arguments.count == 2 else {
 }
 let root = URL(fileURLWithPath: arguments[1])
 let files: [(String, String)] = [
-    ("Publishers/Merge/Publishers.Merge.generated.swift", mergeFamily())
+    ("Publishers/Merge/Publishers.Merge.generated.swift", mergeFamily()),
+    ("Publishers/CombineLatest/Publishers.CombineLatest.generated.swift", tupleFamily(combineLatestFamily)),
+    ("Publishers/Zip/Publishers.Zip.generated.swift", tupleFamily(zipFamily)),
 ]
 for (path, contents) in files {
     let url = root.appendingPathComponent(path)

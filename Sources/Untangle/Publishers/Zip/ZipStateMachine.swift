@@ -1,0 +1,174 @@
+/// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): the upstream subscriptions, the values each upstream
+/// sent that are not paired yet, the tuples formed but not yet handed to the downstream's emitter, and who hands
+/// them over. It never calls out: every method returns what the caller must do after unlocking.
+///
+/// Values are stored type-erased (`Any`): input `i` only ever stores values of its publisher's `Output`, and the
+/// generated publisher casts each formed group back into its tuple, so the casts cannot fail. This keeps one
+/// hand-written core for every arity.
+///
+/// Tuples are formed under the lock, in pairing order, and handed to the emitter by one thread at a time (the
+/// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
+///
+/// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) is requested from every upstream;
+/// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
+/// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
+/// requested minus the tuples formed.
+/// **Thread safety:** none: always mutated under the zip's lock.
+struct ZipStateMachine {
+    /// What the caller does after unlocking.
+    struct Effects {
+        /// The caller became the forwarder: it must run the forwarding loop.
+        var startForwarding = false
+        /// Upstream subscriptions to cancel.
+        var cancel: [Subscription] = []
+        /// Values the zip no longer needs, released by the caller outside the lock (their deinit is user code).
+        var release: [Any] = []
+    }
+
+    /// The forwarder's next step.
+    enum Forward {
+        case value([Any])
+        case finish
+        /// Nothing to forward now; the caller is no longer the forwarder.
+        case idle
+    }
+
+    private enum Phase {
+        case active
+        /// Finished upstream with no unpaired values left: the formed tuples go out, then `.finished`.
+        case finishing
+        /// Failed, cancelled, or `.finished` handed to the emitter.
+        case ended
+    }
+
+    private var subscriptions: [Subscription?]
+    private var requested = Subscribers.Demand.none
+    private var queues: [RingBuffer<Any>]
+    private var finished: [Bool]
+    private var ready = RingBuffer<[Any]>()
+    private var forwarding = false
+    private var phase = Phase.active
+
+    init(upstreamCount: Int) {
+        subscriptions = Array(repeating: nil, count: upstreamCount)
+        queues = Array(repeating: RingBuffer(), count: upstreamCount)
+        finished = Array(repeating: false, count: upstreamCount)
+    }
+
+    /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
+    /// the zip has ended or this upstream already had a subscription).
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
+        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
+        subscriptions[index] = subscription
+        return requested
+    }
+
+    /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
+    mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
+        guard case .active = phase else { return [] }
+        requested += demand
+        return subscriptions.compactMap { $0 }
+    }
+
+    /// Upstream `index` sent a value.
+    mutating func received(_ value: Any, at index: Int) -> Effects {
+        guard case .active = phase, !finished[index] else { return Effects() }
+        queues[index].append(value)
+        // Tuples form eagerly, so before this value at least one queue was empty: at most one tuple forms now.
+        guard queues.allSatisfy({ !$0.isEmpty }) else { return Effects() }
+        var group: [Any] = []
+        group.reserveCapacity(queues.count)
+        for input in queues.indices {
+            group.append(queues[input].popFirst()!)
+        }
+        ready.append(group)
+        var effects = finishIfExhausted()
+        effects.startForwarding = claimForwarding()
+        return effects
+    }
+
+    /// Upstream `index` finished.
+    mutating func finished(at index: Int) -> Effects {
+        guard case .active = phase else { return Effects() }
+        finished[index] = true
+        subscriptions[index] = nil
+        var effects = finishIfExhausted()
+        effects.startForwarding = claimForwarding()
+        return effects
+    }
+
+    // No tuple can form once a finished upstream has no unpaired value left: the zip finishes (after the tuples
+    // already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
+    private mutating func finishIfExhausted() -> Effects {
+        guard queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else { return Effects() }
+        phase = .finishing
+        var effects = Effects()
+        effects.cancel = takeSubscriptions()
+        effects.release = takeQueuedValues()
+        return effects
+    }
+
+    /// Upstream `index` failed: ends the zip. Returns what to cancel and release, or nil if it had already ended or was
+    /// finishing (the first completion wins).
+    mutating func failed(at index: Int) -> Effects? {
+        guard case .active = phase else { return nil }
+        // The failed upstream's subscription is over: it is not cancelled.
+        subscriptions[index] = nil
+        return end()
+    }
+
+    /// The downstream cancelled: ends the zip. Returns what to cancel and release, or nil if it had already ended.
+    mutating func cancelled() -> Effects? {
+        if case .ended = phase { return nil }
+        return end()
+    }
+
+    private mutating func end() -> Effects {
+        phase = .ended
+        var effects = Effects()
+        effects.cancel = takeSubscriptions()
+        effects.release = takeQueuedValues()
+        while let group = ready.popFirst() {
+            effects.release.append(group)
+        }
+        return effects
+    }
+
+    /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
+    mutating func nextToForward() -> Forward {
+        if case .ended = phase {
+            forwarding = false
+            return .idle
+        }
+        if let group = ready.popFirst() {
+            return .value(group)
+        }
+        forwarding = false
+        if case .finishing = phase {
+            phase = .ended
+            return .finish
+        }
+        return .idle
+    }
+
+    private mutating func claimForwarding() -> Bool {
+        guard !forwarding, !ready.isEmpty || phase == .finishing else { return false }
+        forwarding = true
+        return true
+    }
+
+    private mutating func takeSubscriptions() -> [Subscription] {
+        defer { subscriptions = subscriptions.map { _ in nil } }
+        return subscriptions.compactMap { $0 }
+    }
+
+    private mutating func takeQueuedValues() -> [Any] {
+        var values: [Any] = []
+        for input in queues.indices {
+            while let value = queues[input].popFirst() {
+                values.append(value)
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Untangle
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class DropUntilOutputTests: XCTestCase {
+    func testDropsUntilTheTriggerEmitsThenPassesAndCancelsTheTrigger() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = ManualPublisher<String, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(5))
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        XCTAssertEqual(trigger.history, [.request(.max(1))])
+        XCTAssertEqual(upstream.history, [.request(.max(5))])
+        upstream.send(1)
+        upstream.send(2)
+        trigger.send("go")
+        trigger.send(completion: .finished)
+        upstream.send(3)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(
+            recorder.events, [.subscription("DropUntilOutput"), .value(3), .completion(.finished)])
+        XCTAssertEqual(trigger.history, [.request(.max(1)), .cancel])
+        XCTAssertEqual(upstream.history, [.request(.max(5))], "dropped values used up demand: nothing re-requested")
+    }
+
+    func testDroppedValuesUseUpDemandAsInApple() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let trigger = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        upstream.send(1)
+        trigger.send(0)
+        upstream.send(2)
+        upstream.send(3)
+        XCTAssertEqual(recorder.values, [2])
+    }
+
+    func testTriggerFailureBeforeItsFirstValueFailsAndCancelsTheUpstream() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let trigger = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        trigger.send(completion: .failure(TestError(2)))
+        upstream.send(1)
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.failure(TestError(2)))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testTriggerFinishingWithoutAValueFinishes() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
+        XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testTriggerCompletionAfterItsValueIsIgnored() {
+        let recorder = Recorder<Int, Never>()
+        [1, 2].publisher.drop(untilOutputFrom: Just(0)).subscribe(recorder)
+        XCTAssertEqual(
+            recorder.events, [.subscription("DropUntilOutput"), .value(1), .value(2), .completion(.finished)])
+    }
+
+    func testUpstreamFailureIsPublishedAndCancelsTheTrigger() {
+        let trigger = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        Fail<Int, TestError>(error: TestError(9)).drop(untilOutputFrom: trigger).subscribe(recorder)
+        XCTAssertEqual(recorder.completions, [.failure(TestError(9))])
+        XCTAssertEqual(trigger.history, [.request(.max(1)), .cancel])
+    }
+
+    func testInitialDemandZeroThenLaterRequestAndReturnedDemand() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in .max(1) }
+        upstream.drop(untilOutputFrom: Just(0)).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [])
+        recorder.request(.max(1))
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+        XCTAssertEqual(upstream.send(1), .max(1))
+        XCTAssertEqual(recorder.values, [1])
+    }
+
+    func testReentrantRequest() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+            recorder.request(.max(1))
+            return .none
+        }
+        [1, 2, 3].publisher.drop(untilOutputFrom: Just(0)).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testEquatableWhenUpstreamAndOtherAre() {
+        XCTAssertEqual(Just(1).drop(untilOutputFrom: Just(2)), Just(1).drop(untilOutputFrom: Just(2)))
+        XCTAssertNotEqual(Just(1).drop(untilOutputFrom: Just(2)), Just(1).drop(untilOutputFrom: Just(3)))
+    }
+
+    func testCancelCancelsBothOnceAndReleasesTheSubscriber() {
+        let upstream = ManualPublisher<Int, Never>()
+        let trigger = ManualPublisher<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+            recorder.cancel()
+            recorder.cancel()
+        }
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(trigger.history, [.request(.max(1)), .cancel])
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testReleasesTheSubscriberAfterCompletion() {
+        let upstream = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            upstream.drop(untilOutputFrom: Just(0)).subscribe(recorder)
+        }
+        upstream.send(completion: .finished)
+        XCTAssertNil(weakRecorder)
+    }
+}
+
+final class DropUntilOutputConcurrencyTests: XCTestCase {
+    func testTriggerRacingValuesPassesASuffixInOrder() {
+        for _ in 0..<200 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let trigger = PassthroughSubject<Int, Never>()
+            let detector = OverlapDetector()
+            let recorder = Recorder<Int, Never>()
+            upstream.drop(untilOutputFrom: trigger).subscribe(
+                OverlapCheckingSubscriber(detector: detector, downstream: recorder))
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    for i in 0..<200 { upstream.send(i) }
+                } else {
+                    trigger.send(0)
+                }
+            }
+            let values = recorder.values
+            XCTAssertEqual(values, Array((200 - values.count)..<200), "a suffix of the values, in order")
+            XCTAssertEqual(detector.overlaps, 0)
+        }
+    }
+
+    func testCompletionsRacingFromBothSidesDeliverExactlyOne() {
+        for _ in 0..<200 {
+            let upstream = PassthroughSubject<Int, TestError>()
+            let trigger = PassthroughSubject<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
+            upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    upstream.send(completion: .failure(TestError(1)))
+                } else {
+                    trigger.send(completion: .failure(TestError(2)))
+                }
+            }
+            XCTAssertEqual(recorder.completions.count, 1)
+        }
+    }
+
+    /// Lock inversion: the subscriber takes a user lock that the triggering thread holds while it triggers.
+    func testSubscriberTakingALockHeldByTheTriggeringThreadDoesNotDeadlock() {
+        for _ in 0..<50 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let trigger = PassthroughSubject<Int, Never>()
+            let userLock = NSRecursiveLock()
+            let received = LockedBox(0)
+            let recorder = Recorder<Int, Never> { _, _ in
+                userLock.lock()
+                received.withLock { $0 += 1 }
+                userLock.unlock()
+                return .none
+            }
+            upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+            runConcurrently(threads: 2, timeout: 60) { thread in
+                if thread == 0 {
+                    for i in 0..<500 { upstream.send(i) }
+                } else {
+                    userLock.lock()
+                    trigger.send(0)
+                    userLock.unlock()
+                }
+            }
+            upstream.send(500)
+            XCTAssertGreaterThanOrEqual(received.withLock { $0 }, 1, "values pass after the trigger")
+        }
+    }
+}
