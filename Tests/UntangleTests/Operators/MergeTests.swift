@@ -48,6 +48,26 @@ final class MergeTests: XCTestCase {
         XCTAssertEqual(b.history, [.request(.max(1)), .request(.max(1))])
     }
 
+    /// Regression: demand returned from `receive(_:)` was counted by the merge's emitter but never forwarded to the
+    /// upstreams, so a subscriber that asks for one more value each time stalled after the first.
+    func testDemandReturnedFromReceiveReachesEveryUpstream() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+        a.merge(with: b).subscribe(recorder)
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        let upstream = ManualPublisher<Int, Never>()
+        let other = ManualPublisher<Int, Never>()
+        let second = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
+        upstream.merge(with: other).subscribe(second)
+        upstream.send(1)
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+        XCTAssertEqual(other.history, [.request(.max(1)), .request(.max(2))])
+    }
+
     func testFinishWaitsForQueuedValues() {
         let a = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))

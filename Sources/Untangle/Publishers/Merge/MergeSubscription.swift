@@ -9,12 +9,27 @@ import UntangleSync
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the merge's output cannot deadlock it.
 final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let emitter: Emitter<Downstream>
+    private let emitter: Emitter<DemandReportingSubscriber<Downstream>>
     private let state: LockedBox<MergeStateMachine>
 
     private init(downstream: Downstream, upstreamCount: Int) {
-        emitter = Emitter(downstream: downstream, policy: .unbounded)
-        state = LockedBox(MergeStateMachine(upstreamCount: upstreamCount))
+        let state = LockedBox(MergeStateMachine(upstreamCount: upstreamCount))
+        self.state = state
+        // Demand the subscriber returns from `receive(_:)` must reach the upstreams too, like requests do. The
+        // closure captures the state, not the subscription, so the emitter does not keep the subscription alive.
+        emitter = Emitter(
+            downstream: DemandReportingSubscriber(downstream: downstream) { more in
+                MergeSubscription.forward(more, state: state)
+            },
+            policy: .unbounded)
+    }
+
+    private static func forward(_ demand: Subscribers.Demand, state: LockedBox<MergeStateMachine>) {
+        let subscriptions = state.withCriticalSection { $0.request(demand) }
+        CalloutCheck.assertNoLockHeld("merge requesting from its upstreams")
+        for subscription in subscriptions {
+            subscription.request(demand)
+        }
     }
 
     /// Subscribes `downstream` to the merge of `subscribeUpstreams`' publishers. `subscribeUpstreams` is called with
@@ -24,6 +39,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         _ subscribeUpstreams: (_ inner: (Int) -> Inner<Output>) -> Void
     ) where Output == Downstream.Input {
         let merge = MergeSubscription(downstream: downstream, upstreamCount: upstreamCount)
+        // `Inner` values are built with `inner(index)`; see `subscribe`'s documentation.
         merge.emitter.start(subscription: merge)
         guard upstreamCount > 0 else {
             merge.emitter.complete(.finished, order: .afterQueuedValues)
@@ -35,11 +51,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("merge requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        MergeSubscription.forward(demand, state: state)
     }
 
     func cancel() {
