@@ -144,9 +144,12 @@ final class SubscribeOnConcurrencyTests: XCTestCase {
         queue.setSpecific(key: probeKey, value: "target")
         let probe = QueueProbe()
         let subscribed = expectation(description: "subscribed")
-        let recorder = Recorder<Int, Never>(initialDemand: .max(3), onSubscription: { _, _ in subscribed.fulfill() })
+        // The test makes every request itself, after the subscription callout: two threads requesting at once
+        // would make the order of the requests (not where they run) the test's own race.
+        let recorder = Recorder<Int, Never>(initialDemand: nil, onSubscription: { _, _ in subscribed.fulfill() })
         probe.subscribe(on: queue).subscribe(recorder)
         wait(for: [subscribed], timeout: 30)
+        recorder.request(.max(3))
         recorder.request(.max(1))
         let requested = expectation(description: "requested")
         queue.async { requested.fulfill() }
