@@ -63,8 +63,8 @@ final class ExecutionContextConcurrencyTests: XCTestCase {
     private let subscriberQueue = namedQueue("subscriber")
 
     /// Subscribes `probe` to `publisher` from the "subscriber" queue, waits for the subscription, lets the
-    /// scheduler queue run what the subscription scheduled, runs `sendValues`, waits for the values, then
-    /// `sendCompletion`, and waits for the completion.
+    /// scheduler queue run what the subscription scheduled, runs `sendValues`, waits for the values (and for the
+    /// scheduler's delivery to return), then `sendCompletion`, and waits for the completion.
     private func contexts<P: Publisher>(
         _ publisher: P, values: Int, sendValues: () -> Void = {}, sendCompletion: () -> Void = {}
     ) -> [String] {
@@ -74,6 +74,9 @@ final class ExecutionContextConcurrencyTests: XCTestCase {
         scheduler.sync {}
         sendValues()
         wait(for: [probe.values], timeout: 30)
+        // Let the scheduler's delivery return first: a signal sent while another thread is still delivering to the
+        // subscriber is handed to that thread (serialized), which is the documented alternative, not the row.
+        scheduler.sync {}
         sendCompletion()
         wait(for: [probe.completed], timeout: 30)
         return probe.contexts
