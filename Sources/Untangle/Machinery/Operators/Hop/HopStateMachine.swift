@@ -1,0 +1,115 @@
+/// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`, `timeout`): it tracks the upstream
+/// subscription, the signals handed to the scheduler and not yet handed to the downstream's emitter, the upstream's
+/// completion, and the generation a timeout timer must match to fire. It never calls out.
+///
+/// The completion is handed to the emitter only once its own scheduled action has run AND every value scheduled
+/// before it has been offered: on a concurrent queue the completion's action may run before a value's action, and
+/// handing the completion over first would drop that value.
+///
+/// **Demand:** not tracked here: requests pass straight upstream and the emitter counts the downstream's demand.
+/// **Thread safety:** none: a value type always mutated under its subscription's lock.
+struct HopStateMachine<Completion> {
+    enum Upstream {
+        case awaiting
+        case subscribed(Subscription)
+        case ended
+    }
+
+    private(set) var upstream = Upstream.awaiting
+    /// No more upstream signal is accepted: the upstream completed, the timeout fired, or the downstream cancelled.
+    private(set) var inputClosed = false
+    private(set) var cancelled = false
+    /// Values handed to the scheduler whose action has not finished offering them to the emitter.
+    private(set) var outstandingValues = 0
+    private var completion: Completion?
+    /// The completion's own scheduled action has run (or the timeout fired): it may be handed over.
+    private var completionDue = false
+    /// Bumped by every upstream value and by the end of input; a timeout timer fires only if its generation is
+    /// still the current one.
+    private(set) var generation = 0
+
+    /// The upstream's subscription arrived: false means it must be cancelled (a second one, or after cancel).
+    mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
+        guard case .awaiting = upstream, !cancelled else { return false }
+        upstream = .subscribed(subscription)
+        return true
+    }
+
+    /// An upstream value arrived: returns the new generation (to arm a timeout with), or nil to ignore the value.
+    mutating func receiveValue() -> Int? {
+        guard !inputClosed else { return nil }
+        outstandingValues += 1
+        generation += 1
+        return generation
+    }
+
+    /// The upstream completed: returns the upstream state to release outside the lock, or nil to ignore the
+    /// completion (input already closed).
+    mutating func receiveCompletion(_ completion: Completion) -> Upstream? {
+        guard !inputClosed else { return nil }
+        inputClosed = true
+        generation += 1
+        self.completion = completion
+        defer { upstream = .ended }
+        return upstream
+    }
+
+    /// The completion's scheduled action runs: returns the completion to hand to the emitter now, if no value
+    /// is still in flight.
+    mutating func completionActionRan() -> Completion? {
+        completionDue = true
+        return takeCompletionIfReady()
+    }
+
+    /// A value's scheduled action has offered its value: returns the completion to hand over now, if this was the
+    /// last value in flight and the completion is due.
+    mutating func valueActionFinished() -> Completion? {
+        outstandingValues -= 1
+        return takeCompletionIfReady()
+    }
+
+    /// A timeout timer fired: returns the upstream state to cancel outside the lock if it times the stream out,
+    /// nil if it is stale (a value or the end came after it was armed) or the input is already closed.
+    mutating func timerFired(generation armed: Int) -> Upstream? {
+        guard armed == generation, !inputClosed else { return nil }
+        inputClosed = true
+        generation += 1
+        defer { upstream = .ended }
+        return upstream
+    }
+
+    /// The completion a fired timeout produced (computed outside the lock, since `customError` is user code) is
+    /// due at once: returns it if it may be handed over now.
+    mutating func timedOut(with completion: Completion) -> Completion? {
+        guard !cancelled else { return nil }
+        self.completion = completion
+        completionDue = true
+        return takeCompletionIfReady()
+    }
+
+    private mutating func takeCompletionIfReady() -> Completion? {
+        guard completionDue, outstandingValues == 0, !cancelled, let completion else { return nil }
+        self.completion = nil
+        return completion
+    }
+
+    /// The subscription to forward a request to, if the upstream is still live.
+    func subscriptionForRequest() -> Subscription? {
+        guard case .subscribed(let subscription) = upstream else { return nil }
+        return subscription
+    }
+
+    /// The downstream cancelled: returns the upstream state to cancel and the pending completion to release
+    /// outside the lock, or nil if it had already cancelled.
+    mutating func cancel() -> (upstream: Upstream, completion: Completion?)? {
+        guard !cancelled else { return nil }
+        cancelled = true
+        inputClosed = true
+        generation += 1
+        defer {
+            upstream = .ended
+            completion = nil
+        }
+        return (upstream, completion)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Untangle
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class ThrottleTests: XCTestCase {
+    private func run(latest: Bool, sends: [(Int, Int)], until end: Int, finishAt: Int? = nil) -> [Timed<Int, Never>] {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler)
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest).subscribe(recorder)
+        var clock = 0
+        for (value, at) in sends {
+            scheduler.advance(by: .milliseconds(at - clock))
+            clock = at
+            subject.send(value)
+        }
+        if let finishAt {
+            scheduler.advance(by: .milliseconds(finishAt - clock))
+            clock = finishAt
+            subject.send(completion: .finished)
+        }
+        scheduler.advance(by: .milliseconds(end - clock))
+        return recorder.events
+    }
+
+    func testLatestTrueDeliversTheFirstAtOnceThenTheMostRecentPerInterval() {
+        let events = run(latest: true, sends: [(1, 0), (2, 300), (3, 600), (4, 1500), (5, 3500)], until: 5000)
+        XCTAssertEqual(
+            events,
+            [
+                Timed(0, .subscription("Throttle")), Timed(0, .value(1)), Timed(1000, .value(3)),
+                Timed(2000, .value(4)), Timed(3500, .value(5)),
+            ])
+    }
+
+    func testLatestFalseDeliversTheFirstValueOfEachInterval() {
+        let events = run(latest: false, sends: [(1, 0), (2, 300), (3, 600), (4, 1500), (5, 1700)], until: 5000)
+        XCTAssertEqual(
+            events,
+            [
+                Timed(0, .subscription("Throttle")), Timed(0, .value(1)), Timed(1000, .value(2)),
+                Timed(2000, .value(4)),
+            ])
+    }
+
+    func testCompletionFollowsAWaitingValue() {
+        let events = run(latest: true, sends: [(1, 0), (2, 300)], until: 5000, finishAt: 400)
+        XCTAssertEqual(
+            events,
+            [
+                Timed(0, .subscription("Throttle")), Timed(0, .value(1)), Timed(1000, .value(2)),
+                Timed(1000, .completion(.finished)),
+            ])
+    }
+
+    func testCompletionWithNothingWaitingIsDeliveredAtOnce() {
+        let events = run(latest: true, sends: [(1, 0)], until: 5000, finishAt: 400)
+        XCTAssertEqual(
+            events,
+            [Timed(0, .subscription("Throttle")), Timed(0, .value(1)), Timed(400, .completion(.finished))])
+    }
+
+    func testAsksUpstreamForUnlimitedAndDiscardsValuesWithoutDemand() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler, initialDemand: nil)
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        recorder.request(.max(1))
+        upstream.send(2)
+        upstream.send(3)
+        scheduler.advance(by: .seconds(3))
+        upstream.send(4)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Throttle")), Timed(100, .value(2))])
+    }
+
+    func testDemandReturnedFromReceiveCounts() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(recorder)
+        for value in 1...3 {
+            subject.send(value)
+            scheduler.advance(by: .seconds(1))
+        }
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+    }
+
+    /// Regression: the value waiting for the next interval must not be delivered after `cancel()` returned.
+    func testCancelDropsTheWaitingValueAndCancelsUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        upstream.send(1)
+        scheduler.advance()
+        upstream.send(2)
+        recorder.cancel()
+        recorder.cancel()
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(recorder.events, [.subscription("Throttle"), .value(1)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testReleasesTheSubscriberAfterCancel() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subject.send(1)
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
+        scheduler.advance(by: .seconds(1))
+    }
+}

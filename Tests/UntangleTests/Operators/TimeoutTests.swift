@@ -1,0 +1,120 @@
+import Foundation
+import Untangle
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class TimeoutTests: XCTestCase {
+    func testFiresAtTheDeadlineWithTheCustomErrorAndCancelsUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let calls = LockedBox(0)
+        upstream.timeout(.milliseconds(500), scheduler: scheduler) {
+            calls.withLock { $0 += 1 }
+            return TestError(9)
+        }.subscribe(recorder)
+        scheduler.advance(by: .milliseconds(300))
+        upstream.send(1)
+        scheduler.advance(by: .milliseconds(499))
+        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Timeout")), Timed(300, .value(1))])
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(
+            recorder.events,
+            [
+                Timed(0, .subscription("Timeout")), Timed(300, .value(1)),
+                Timed(800, .completion(.failure(TestError(9)))),
+            ])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        upstream.send(2)
+        scheduler.advance(by: .seconds(10))
+        XCTAssertEqual(recorder.events.count, 3, "nothing after the timeout")
+        XCTAssertEqual(calls.withLock { $0 }, 1)
+    }
+
+    func testWithoutCustomErrorItFinishesAtTheDeadline() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<String, Never>()
+        let recorder = TimedRecorder<String, Never>(scheduler: scheduler)
+        subject.timeout(.seconds(5), scheduler: scheduler).subscribe(recorder)
+        scheduler.advance(by: .seconds(2))
+        subject.send("data")
+        scheduler.advance(by: .seconds(10))
+        XCTAssertEqual(
+            recorder.events,
+            [Timed(0, .subscription("Timeout")), Timed(2000, .value("data")), Timed(7000, .completion(.finished))])
+    }
+
+    func testTheClockStartsAtSubscriptionEvenWithoutValuesOrDemand() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler, initialDemand: nil)
+        upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(recorder)
+        scheduler.advance(by: .seconds(3))
+        XCTAssertEqual(
+            recorder.events, [Timed(0, .subscription("Timeout")), Timed(1000, .completion(.finished))])
+        XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testValuesKeepItAliveAndTheUpstreamsCompletionWins() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        subject.timeout(.seconds(1), scheduler: scheduler, customError: { TestError(1) }).subscribe(recorder)
+        for value in 1...3 {
+            scheduler.advance(by: .milliseconds(900))
+            subject.send(value)
+        }
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(completion: .finished)
+        scheduler.advance(by: .seconds(10))
+        XCTAssertEqual(
+            recorder.events,
+            [
+                Timed(0, .subscription("Timeout")), Timed(900, .value(1)), Timed(1800, .value(2)),
+                Timed(2700, .value(3)), Timed(2800, .completion(.finished)),
+            ])
+    }
+
+    func testCancelDisarmsTheTimerAndDropsWaitingValues() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        let calls = LockedBox(0)
+        upstream.timeout(.seconds(1), scheduler: scheduler) {
+            calls.withLock { $0 += 1 }
+            return TestError()
+        }.subscribe(recorder)
+        upstream.send(1)
+        recorder.cancel()
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(recorder.events, [.subscription("Timeout")])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(calls.withLock { $0 }, 0, "customError is not called after cancel")
+    }
+
+    func testDemandPassesThroughAndReturnedDemandIsRequestedUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
+        upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(recorder)
+        upstream.send(1)
+        scheduler.advance()
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+    }
+
+    func testReleasesTheSubscriberAfterCancel() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.timeout(.seconds(60), scheduler: scheduler).subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder, "the armed timer does not keep the subscriber")
+    }
+}
