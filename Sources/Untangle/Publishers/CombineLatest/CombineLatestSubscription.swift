@@ -15,14 +15,14 @@ import UntangleSync
 /// ```
 ///
 /// **Demand:** see ``CombineLatestStateMachine``. Demand the downstream returns from `receive(_:)` is forwarded
-/// upstream like a request (through ``DemandReportingSubscriber``).
+/// upstream like a request (through ``DemandRelay``).
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the combineLatest's output cannot deadlock it.
 final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
-    private let emitter: Emitter<DemandReportingSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let state: LockedBox<CombineLatestStateMachine>
     private let makeOutput: ([Any]) -> Downstream.Input
 
@@ -33,7 +33,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         self.makeOutput = makeOutput
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
-            downstream: DemandReportingSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 CombineLatestSubscription.requestUpstreams(more, state: state)
             },
             policy: .unbounded)

@@ -9,7 +9,7 @@ import UntangleSync
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the merge's output cannot deadlock it.
 final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let emitter: Emitter<DemandReportingSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let state: LockedBox<MergeStateMachine>
 
     private init(downstream: Downstream, upstreamCount: Int) {
@@ -18,7 +18,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         // Demand the subscriber returns from `receive(_:)` must reach the upstreams too, like requests do. The
         // closure captures the state, not the subscription, so the emitter does not keep the subscription alive.
         emitter = Emitter(
-            downstream: DemandReportingSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 MergeSubscription.forward(more, state: state)
             },
             policy: .unbounded)

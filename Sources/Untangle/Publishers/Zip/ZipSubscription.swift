@@ -12,12 +12,12 @@ import UntangleSync
 /// ```
 ///
 /// **Demand:** see ``ZipStateMachine``. Demand the downstream returns from `receive(_:)` is forwarded upstream like a
-/// request (through ``DemandReportingSubscriber``).
+/// request (through ``DemandRelay``).
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the zip's output cannot deadlock it.
 final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let emitter: Emitter<DemandReportingSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let state: LockedBox<ZipStateMachine>
     private let makeOutput: ([Any]) -> Downstream.Input
 
@@ -28,7 +28,7 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         self.makeOutput = makeOutput
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
-            downstream: DemandReportingSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 ZipSubscription.requestUpstreams(more, state: state)
             },
             policy: .unbounded)
