@@ -61,29 +61,6 @@ final class MapErrorTests: XCTestCase {
     }
 }
 
-final class SetFailureTypeTests: XCTestCase {
-    func testChangesOnlyTheDeclaredType() {
-        let publisher: Publishers.SetFailureType<Just<Int>, TestError> = Just(1).setFailureType(to: TestError.self)
-        let recorder = Recorder<Int, TestError>()
-        publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.values, [1])
-        XCTAssertEqual(recorder.completions, [.finished])
-        let again: Publishers.SetFailureType<Just<Int>, URLError> = publisher.setFailureType(to: URLError.self)
-        XCTAssertEqual(again, Just(1).setFailureType(to: URLError.self))
-    }
-
-    func testDemandAndCancelAreTheUpstreams() {
-        let upstream = ManualPublisher<Int, Never>()
-        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
-        upstream.setFailureType(to: TestError.self).subscribe(recorder)
-        upstream.send(1)
-        upstream.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription("ManualSubscription"), .value(1), .completion(.finished)])
-        recorder.cancel()
-        XCTAssertEqual(upstream.history, [.request(.max(2)), .cancel])
-    }
-}
-
 final class ReplaceNilTests: XCTestCase {
     func testReplacesNilAndReturnsAMap() {
         let numbers: [Int?] = [1, nil, 3]

@@ -1,0 +1,120 @@
+/// The pure state machine of a flatMap: the upstream subscription, the live inner publishers and their
+/// subscriptions, the downstream's outstanding demand, and who has finished. It never calls out: every method
+/// returns what the caller must do after unlocking.
+///
+/// **Demand:** upstream is asked for `maxPublishers` values when it subscribes and for one more each time an inner
+/// finishes (with `.unlimited`, once). `demand` is what the downstream asked for and no inner has sent yet: an inner
+/// is asked for it when its subscription arrives, and every later downstream request is forwarded to every live
+/// inner. Values beyond the downstream's demand wait in the emitter, so what is buffered never exceeds what the
+/// inners were asked for.
+/// **Thread safety:** none: always mutated under the flatMap's lock.
+struct FlatMapStateMachine {
+    private enum Upstream {
+        case awaiting
+        case subscribed(Subscription)
+        case finished
+    }
+
+    private var upstream = Upstream.awaiting
+    /// Live inners in creation order (so demand is forwarded oldest first); the subscription is nil until it
+    /// arrives.
+    private var inners: [(id: Int, subscription: Subscription?)] = []
+    private var nextInnerID = 0
+    private(set) var demand = Subscribers.Demand.none
+    private let maxPublishers: Subscribers.Demand
+    private(set) var isTerminated = false
+
+    init(maxPublishers: Subscribers.Demand) {
+        self.maxPublishers = maxPublishers
+    }
+
+    /// The upstream subscription arrived: returns the demand to request from it (nil: cancel it).
+    mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
+        guard !isTerminated, case .awaiting = upstream else { return nil }
+        upstream = .subscribed(subscription)
+        return maxPublishers
+    }
+
+    /// An upstream value produced a new inner publisher: returns its id (nil: the flatMap has ended; do not
+    /// subscribe to it).
+    mutating func innerCreated() -> Int? {
+        guard !isTerminated else { return nil }
+        let id = nextInnerID
+        nextInnerID += 1
+        inners.append((id, nil))
+        return id
+    }
+
+    /// An inner's subscription arrived: returns the demand to request from it (nil: cancel it instead).
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard !isTerminated, let index = inners.firstIndex(where: { $0.id == id }), inners[index].subscription == nil
+        else { return nil }
+        inners[index].subscription = subscription
+        return demand
+    }
+
+    /// An inner delivered a value: it uses up one unit of the downstream's demand.
+    mutating func innerDelivered() {
+        if demand > .none {
+            demand -= 1
+        }
+    }
+
+    /// The downstream asked for more (by request or by returning demand): returns the inner subscriptions to
+    /// forward the request to.
+    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
+        guard !isTerminated else { return [] }
+        demand += more
+        return inners.compactMap(\.subscription)
+    }
+
+    /// What to do when an inner or the upstream finishes.
+    enum FinishAction {
+        case none
+        /// Ask the upstream for one more value (a slot under `maxPublishers` opened).
+        case requestOneMore(Subscription)
+        /// Everything finished: finish the downstream.
+        case finish
+    }
+
+    /// An inner finished. Also returns its subscription, to be released after unlocking.
+    mutating func innerFinished(_ id: Int) -> (FinishAction, released: Subscription?) {
+        guard !isTerminated, let index = inners.firstIndex(where: { $0.id == id }) else { return (.none, nil) }
+        let slot = inners.remove(at: index).subscription
+        switch upstream {
+        case .finished where inners.isEmpty:
+            isTerminated = true
+            return (.finish, slot)
+        case .subscribed(let subscription) where maxPublishers != .unlimited:
+            return (.requestOneMore(subscription), slot)
+        default:
+            return (.none, slot)
+        }
+    }
+
+    /// The upstream finished: true if no inner is live (the flatMap finishes now).
+    mutating func upstreamFinished() -> Bool {
+        guard !isTerminated else { return false }
+        upstream = .finished
+        if inners.isEmpty {
+            isTerminated = true
+            return true
+        }
+        return false
+    }
+
+    /// A failure (upstream or inner) or the downstream's cancel: ends the flatMap and returns every subscription
+    /// to cancel (nil if it had already ended). A source that has just failed is not cancelled: pass the failing
+    /// inner's id, or `upstreamFailed`.
+    mutating func terminate(failedInner: Int? = nil, upstreamFailed: Bool = false) -> [Subscription]? {
+        guard !isTerminated else { return nil }
+        isTerminated = true
+        var toCancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
+        if !upstreamFailed, case .subscribed(let subscription) = upstream {
+            toCancel.append(subscription)
+        }
+        upstream = .finished
+        inners = []
+        return toCancel
+    }
+}

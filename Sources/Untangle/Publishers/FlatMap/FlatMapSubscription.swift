@@ -1,0 +1,189 @@
+import UntangleSync
+
+/// The subscription of a flatMap: the subscriber it gives the upstream, the subscription it gives the downstream,
+/// and the owner of one ``FlatMapInner`` per inner publisher. Every inner's values go through one ``Emitter``, so the
+/// downstream sees one signal at a time however many threads the inners deliver on.
+///
+/// **Demand:** see ``FlatMapStateMachine``.
+/// **Thread safety:** the upstream and the inners may deliver concurrently from any threads; `request` and `cancel`
+/// may be called from any thread. Every decision is taken under the state lock and acted on after unlocking; the
+/// lock is never held while calling the transform, an upstream, an inner or the downstream.
+final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+where
+    NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure,
+    Upstream.Failure == Downstream.Failure
+{
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let state: LockedBox<FlatMapStateMachine>
+    private let transform: (Upstream.Output) -> NewPublisher
+    // Set once in init (it needs `self` as the relay's listener) before the subscription is visible to any other
+    // thread, and never changed: reading it needs no lock.
+    private(set) var emitter: Emitter<DemandRelay<Downstream>>!
+
+    init(
+        downstream: Downstream, maxPublishers: Subscribers.Demand,
+        transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+        state = LockedBox(FlatMapStateMachine(maxPublishers: maxPublishers))
+        self.transform = transform
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { [weak self] in self?.downstreamReturned($0) },
+            policy: .unbounded)
+    }
+
+    // MARK: Upstream
+
+    func receive(subscription: Subscription) {
+        guard let maxPublishers = state.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
+            CalloutCheck.assertNoLockHeld("flatMap cancelling a second upstream subscription")
+            subscription.cancel()
+            return
+        }
+        emitter.start(subscription: self)
+        // The downstream may have cancelled from inside receive(subscription:): then the upstream is already
+        // cancelled and must not be asked for anything.
+        let live = state.withCriticalSection { !$0.isTerminated }
+        if live, maxPublishers > .none {
+            CalloutCheck.assertNoLockHeld("flatMap requesting from its upstream")
+            subscription.request(maxPublishers)
+        }
+    }
+
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let id = state.withCriticalSection({ $0.innerCreated() }) else { return .none }
+        CalloutCheck.assertNoLockHeld("flatMap calling its transform")
+        let publisher = transform(input)
+        publisher.subscribe(FlatMapInner(parent: self, id: id))
+        // More upstream demand is requested when an inner finishes (bounded maxPublishers) or was unlimited.
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        switch completion {
+        case .finished:
+            if state.withCriticalSection({ $0.upstreamFinished() }) {
+                emitter.complete(.finished, order: .afterQueuedValues)
+            }
+        case .failure:
+            fail(completion, cancelling: state.withCriticalSection { $0.terminate(upstreamFailed: true) })
+        }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+        forward(demand)
+    }
+
+    func downstreamReturned(_ demand: Subscribers.Demand) {
+        forward(demand)
+    }
+
+    private func forward(_ demand: Subscribers.Demand) {
+        let inners = state.withCriticalSection { $0.request(demand) }
+        CalloutCheck.assertNoLockHeld("flatMap forwarding demand to its inners")
+        for inner in inners {
+            inner.request(demand)
+        }
+    }
+
+    func cancel() {
+        emitter.cancel()
+        let subscriptions = state.withCriticalSection { $0.terminate() }
+        CalloutCheck.assertNoLockHeld("flatMap cancelling its sources")
+        for subscription in subscriptions ?? [] {
+            subscription.cancel()
+        }
+    }
+
+    // MARK: Inners
+
+    func inner(_ id: Int, finished completion: Subscribers.Completion<Downstream.Failure>) {
+        switch completion {
+        case .finished:
+            let (action, released) = state.withCriticalSection { $0.innerFinished(id) }
+            withExtendedLifetime(released) {}
+            switch action {
+            case .none:
+                break
+            case .requestOneMore(let upstream):
+                CalloutCheck.assertNoLockHeld("flatMap requesting one more upstream value")
+                upstream.request(.max(1))
+            case .finish:
+                emitter.complete(.finished, order: .afterQueuedValues)
+            }
+        case .failure:
+            fail(completion, cancelling: state.withCriticalSection { $0.terminate(failedInner: id) })
+        }
+    }
+
+    private func fail(_ completion: Subscribers.Completion<Downstream.Failure>, cancelling: [Subscription]?) {
+        guard let subscriptions = cancelling else { return }
+        CalloutCheck.assertNoLockHeld("flatMap cancelling its sources after a failure")
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        emitter.complete(completion, order: .afterDemandedValues)
+    }
+
+    var description: String { "FlatMap" }
+}
+
+/// The subscriber flatMap gives each inner publisher.
+///
+/// **Demand:** the inner is asked for the downstream's outstanding demand when it subscribes, then for every
+/// later downstream request (see ``FlatMapStateMachine``).
+/// **Thread safety:** its `receive` methods are called by one inner publisher, serialized (the contract); they may
+/// run on any thread, concurrently with other inners.
+final class FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, @unchecked Sendable
+where
+    NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure,
+    Upstream.Failure == Downstream.Failure
+{
+    typealias Input = NewPublisher.Output
+    typealias Failure = NewPublisher.Failure
+
+    private let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
+    private let id: Int
+    // Touched only on this inner's own serialized signal path. Once the downstream's demand is unlimited it stays
+    // so, and the per-value bookkeeping (a lock round-trip) can be skipped.
+    private var demandIsUnlimited = false
+
+    init(parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>, id: Int) {
+        self.parent = parent
+        self.id = id
+    }
+
+    func receive(subscription: Subscription) {
+        guard let demand = parent.state.withCriticalSection({ $0.innerSubscribed(id, subscription) }) else {
+            CalloutCheck.assertNoLockHeld("flatMap cancelling an inner it no longer needs")
+            subscription.cancel()
+            return
+        }
+        demandIsUnlimited = demand == .unlimited
+        if demand > .none {
+            CalloutCheck.assertNoLockHeld("flatMap requesting from an inner")
+            subscription.request(demand)
+        }
+    }
+
+    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+        if !demandIsUnlimited {
+            parent.state.withCriticalSection { $0.innerDelivered() }
+        }
+        parent.emitter.offer(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+        parent.inner(id, finished: completion)
+    }
+
+    var description: String { "FlatMap" }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Untangle
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class BufferTests: XCTestCase {
+    func testKeepFullPrefetchesSizeAndRefillsOnePerDeliveredValue() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(3))])
+        for value in 1...3 { XCTAssertEqual(upstream.send(value), .none) }
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.values, [1, 2])
+        XCTAssertEqual(upstream.history, [.request(.max(3)), .request(.max(2))])
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(upstream.send(4), .max(1), "passed straight through: one more is asked for at once")
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4])
+    }
+
+    func testByRequestForwardsRequestsAndDoesNotPrefetch() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [])
+        recorder.request(.max(2))
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(recorder.values, [1])
+    }
+
+    private func overflow(_ whenFull: Publishers.BufferingStrategy<TestError>) -> (
+        Recorder<Int, TestError>, ManualPublisher<Int, TestError>
+    ) {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .byRequest, whenFull: whenFull).subscribe(recorder)
+        // The upstream sends beyond demand (nobody asked yet): the buffer keeps what fits.
+        for value in 1...4 { upstream.send(value) }
+        return (recorder, upstream)
+    }
+
+    func testDropNewestKeepsTheFirstValues() {
+        let (recorder, _) = overflow(.dropNewest)
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [1, 2])
+    }
+
+    func testDropOldestKeepsTheLatestValues() {
+        let (recorder, _) = overflow(.dropOldest)
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [3, 4])
+    }
+
+    func testCustomErrorFailsCancelsUpstreamOnceAndDiscardsTheBuffer() {
+        let (recorder, upstream) = overflow(.customError { TestError(9) })
+        upstream.send(5)
+        recorder.request(.max(5))
+        recorder.cancel()
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.failure(TestError(9)))])
+        XCTAssertEqual(upstream.history, [.cancel], "cancelled once; nothing is forwarded after the failure")
+    }
+
+    func testSizeZeroStoresNothing() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [], "keepFull with size 0 asks for nothing")
+        upstream.send(1)
+        recorder.request(.max(1))
+        upstream.send(2)
+        XCTAssertEqual(recorder.values, [2])
+    }
+
+    func testFinishDeliversTheBufferedValuesFirstAsDemandAllows() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(upstream.history, [.request(.max(5))], "nothing is asked after the upstream finished")
+    }
+
+    func testFinishWithAnEmptyBufferNeedsNoDemand() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Empty<Int, Never>().buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.finished)])
+    }
+
+    func testUpstreamFailureDiscardsBufferedValuesAndIsNotCancelled() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(3)))
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(upstream.history, [.request(.max(5))])
+    }
+
+    func testCancelCancelsUpstreamOnceAndStopsDelivery() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        upstream.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        recorder.request(.max(1))
+        upstream.send(2)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
+        XCTAssertEqual(upstream.history, [.request(.max(5)), .cancel])
+    }
+
+    /// Regression: with `.byRequest`, demand returned from `receive(_:)` must reach the upstream too.
+    func testDemandReturnedFromReceiveIsForwardedUpstreamByRequest() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+        upstream.send(1)
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(1))])
+    }
+
+    func testReentrantRequestsDrainALongBufferWithoutRecursion() {
+        for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+            let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+                recorder.request(.max(1))
+                return .none
+            }
+            (0..<5_000).publisher.buffer(size: 10, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+            XCTAssertEqual(recorder.values, Array(0..<5_000), "\(prefetch)")
+            XCTAssertEqual(recorder.completions, [.finished])
+        }
+    }
+
+    func testPrefetchStrategyIsHashable() {
+        XCTAssertEqual(Set([Publishers.PrefetchStrategy.keepFull, .keepFull, .byRequest]).count, 2)
+    }
+
+    func testReleasesTheSubscriberAfterCancelAndAfterCompletion() {
+        weak var cancelled: Recorder<Int, Never>?
+        weak var completed: Recorder<Int, Never>?
+        let subject = PassthroughSubject<Int, Never>()
+        do {
+            let recorder = Recorder<Int, Never>()
+            cancelled = recorder
+            subject.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
+            subject.send(1)
+            recorder.cancel()
+        }
+        do {
+            let recorder = Recorder<Int, Never>()
+            completed = recorder
+            [1, 2].publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+            XCTAssertEqual(recorder.completions, [.finished])
+        }
+        XCTAssertNil(cancelled)
+        XCTAssertNil(completed)
+    }
+}
+
+final class BufferConcurrencyTests: XCTestCase {
+    func testUpstreamSendingOnOneThreadWhileAnotherRequestsLosesNothingAndKeepsOrder() {
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            let detector = OverlapDetector()
+            let wrapped = AnySubscriber<Int, Never>(
+                receiveSubscription: { recorder.receive(subscription: $0) },
+                receiveValue: { value in detector.around { recorder.receive(value) } },
+                receiveCompletion: { recorder.receive(completion: $0) })
+            subject.buffer(size: 1_000, prefetch: .keepFull, whenFull: .customError { fatalError("overflow") })
+                .subscribe(wrapped)
+            runConcurrently(threads: 2) { thread in
+                for i in 0..<1_000 {
+                    if thread == 0 { subject.send(i) } else { recorder.request(.max(1)) }
+                }
+            }
+            XCTAssertEqual(detector.overlaps, 0)
+            XCTAssertEqual(recorder.values, Array(0..<1_000))
+        }
+    }
+
+    func testExactCountsWhenDemandArrivesOneAtATimeFromFourThreads() {
+        for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            (0..<4_000).publisher.buffer(size: 5, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+            runConcurrently(threads: 4) { _ in
+                for _ in 0..<1_000 { recorder.request(.max(1)) }
+            }
+            XCTAssertEqual(recorder.values, Array(0..<4_000), "\(prefetch)")
+            XCTAssertEqual(recorder.completions, [.finished])
+        }
+    }
+
+    /// Lock inversion: the subscriber takes a user lock that the requesting thread holds while it requests, and
+    /// the upstream sends on another thread. No library lock is held across a delivery, so nothing deadlocks.
+    func testRequestingWhileHoldingALockTheSubscriberTakesDoesNotDeadlock() {
+        let subject = PassthroughSubject<Int, Never>()
+        let userLock = NSRecursiveLock()
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in
+            userLock.lock()
+            userLock.unlock()
+            return .none
+        }
+        subject.buffer(size: 10_000, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        runConcurrently(threads: 2, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    subject.send(i)
+                } else {
+                    userLock.lock()
+                    recorder.request(.max(1))
+                    userLock.unlock()
+                }
+            }
+        }
+        XCTAssertEqual(recorder.values, Array(0..<2_000))
+    }
+
+    func testCancelRacingUpstreamAndRequestsIsSafe() {
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            subject.buffer(size: 50, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
+            runConcurrently(threads: 3) { thread in
+                switch thread {
+                case 0: for i in 0..<200 { subject.send(i) }
+                case 1: for _ in 0..<100 { recorder.request(.max(1)) }
+                default: recorder.cancel()
+                }
+            }
+            let count = recorder.values.count
+            subject.send(1)
+            recorder.request(.max(1))
+            XCTAssertEqual(recorder.values.count, count, "nothing after cancel returned")
+            XCTAssertEqual(recorder.completions, [])
+        }
+    }
+}

@@ -1,0 +1,401 @@
+import Foundation
+import Untangle
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class FlatMapTests: XCTestCase {
+    func testFlatMapOfJustDeliversEveryValueInOrderAndFinishes() {
+        let recorder = Recorder<Int, Never>()
+        [1, 2, 3].publisher.flatMap { Just($0 * 10) }.subscribe(recorder)
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("FlatMap"), .value(10), .value(20), .value(30), .completion(.finished)])
+    }
+
+    func testEveryOverloadHasApplesReturnType() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let sameFailure: Publishers.FlatMap<Fail<Int, TestError>, ManualPublisher<Int, TestError>> =
+            upstream.flatMap { _ in Fail<Int, TestError>(error: TestError(3)) }
+        let neverInner:
+            Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, ManualPublisher<Int, TestError>> =
+                upstream.flatMap { Just($0) }
+        let neverUpstream:
+            Publishers.FlatMap<
+                Fail<Int, TestError>, Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError>
+            > =
+                [1].publisher.flatMap { _ in Fail<Int, TestError>(error: TestError(4)) }
+        let bothNever: Publishers.FlatMap<Just<Int>, Publishers.Sequence<[Int], Never>> = [1].publisher.flatMap {
+            Just($0)
+        }
+
+        let failing = Recorder<Int, TestError>()
+        neverUpstream.subscribe(failing)
+        XCTAssertEqual(failing.events, [.subscription("FlatMap"), .completion(.failure(TestError(4)))])
+
+        let never = Recorder<Int, Never>()
+        bothNever.subscribe(never)
+        XCTAssertEqual(never.events, [.subscription("FlatMap"), .value(1), .completion(.finished)])
+
+        let typed = Recorder<Int, TestError>()
+        neverInner.subscribe(typed)
+        upstream.send(7)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(typed.events, [.subscription("FlatMap"), .value(7), .completion(.finished)])
+
+        let other = ManualPublisher<Int, TestError>()
+        let failed = Recorder<Int, TestError>()
+        Publishers.FlatMap(upstream: other, maxPublishers: sameFailure.maxPublishers, transform: sameFailure.transform)
+            .subscribe(failed)
+        other.send(1)
+        XCTAssertEqual(failed.events, [.subscription("FlatMap"), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(other.history, [.request(.unlimited), .cancel])
+    }
+
+    func testMaxPublishersBoundsUpstreamDemandAndAsksOneMorePerFinishedInner() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<3).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: .unlimited)
+        upstream.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        upstream.send(0)
+        upstream.send(1)
+        XCTAssertEqual(inners[0].history, [.request(.unlimited)])
+        XCTAssertEqual(inners[1].history, [.request(.unlimited)])
+        inners[0].send(completion: .finished)
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.max(1))])
+        upstream.send(2)
+        inners[2].send(5)
+        XCTAssertEqual(recorder.values, [5])
+    }
+
+    func testZeroMaxPublishersNeverRequestsUpstream() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.flatMap(maxPublishers: .max(0)) { Just($0) }.subscribe(recorder)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(upstream.history, [])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    func testInnersAreAskedForOutstandingDemandAndLaterRequestsAreForwardedToEveryLiveInner() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        XCTAssertEqual(inners[0].history, [.request(.max(2))])
+        inners[0].send(10)
+        upstream.send(1)
+        XCTAssertEqual(inners[1].history, [.request(.max(1))], "only the demand not yet met")
+        recorder.request(.max(3))
+        XCTAssertEqual(inners[0].history, [.request(.max(2)), .request(.max(3))])
+        XCTAssertEqual(inners[1].history, [.request(.max(1)), .request(.max(3))])
+    }
+
+    func testInnerSubscribingWithZeroDemandIsAskedLater() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inner = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.flatMap { _ in inner }.subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "upstream is asked up front, like Combine")
+        upstream.send(0)
+        XCTAssertEqual(inner.history, [])
+        recorder.request(.max(1))
+        XCTAssertEqual(inner.history, [.request(.max(1))])
+        inner.send(4)
+        XCTAssertEqual(recorder.values, [4])
+    }
+
+    func testValuesBeyondDemandWaitForTheNextRequest() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(1)
+        inners[1].send(2)
+        XCTAssertEqual(recorder.values, [1])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [1, 2], "a value the inners were allowed to send is not lost")
+    }
+
+    /// Regression: demand returned from `receive(_:)` must reach the inners, or a subscriber that asks for one more
+    /// value at a time stalls after the first.
+    func testDemandReturnedFromReceiveReachesTheInners() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inner = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
+        upstream.flatMap { _ in inner }.subscribe(recorder)
+        upstream.send(0)
+        inner.send(1)
+        XCTAssertEqual(inner.history, [.request(.max(1)), .request(.max(1))])
+        inner.send(2)
+        XCTAssertEqual(recorder.values, [1, 2])
+    }
+
+    func testFinishesOnlyWhenUpstreamAndEveryInnerHaveFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>()
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(completion: .finished)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.completions, [])
+        inners[1].send(3)
+        inners[1].send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .value(3), .completion(.finished)])
+    }
+
+    func testFinishWaitsForQueuedValuesAndNeedsNoDemand() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(1)
+        inners[1].send(2)
+        upstream.send(completion: .finished)
+        inners[0].send(completion: .finished)
+        inners[1].send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .value(1)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .value(1), .value(2), .completion(.finished)])
+
+        let empty = Recorder<Int, Never>(initialDemand: nil)
+        [1, 2].publisher.flatMap { _ in Empty<Int, Never>() }.subscribe(empty)
+        XCTAssertEqual(empty.events, [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    func testInnerFailureCancelsUpstreamAndOtherInnersExactlyOnce() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, TestError>() }
+        let recorder = Recorder<Int, TestError>()
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        inners[1].send(completion: .failure(TestError(2)))
+        inners[0].send(9)
+        inners[0].send(completion: .failure(TestError(3)))
+        recorder.cancel()
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError(2)))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(inners[0].history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(inners[1].history, [.request(.unlimited)], "the failed inner is not cancelled")
+    }
+
+    func testUpstreamFailureCancelsInnersButNotTheUpstream() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let inner = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.flatMap { _ in inner }.subscribe(recorder)
+        upstream.send(0)
+        inner.send(1)
+        upstream.send(completion: .failure(TestError(5)))
+        XCTAssertEqual(
+            recorder.events, [.subscription("FlatMap"), .value(1), .completion(.failure(TestError(5)))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(inner.history, [.request(.unlimited), .cancel])
+    }
+
+    func testCancelCancelsUpstreamAndInnersOnceAndStopsDelivery() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>()
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        inners[0].send(1)
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap")])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        for inner in inners {
+            XCTAssertEqual(inner.history, [.request(.unlimited), .cancel])
+        }
+    }
+
+    func testCancelInsideReceiveSubscriptionNeverRequestsUpstream() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in
+            .none
+        } onSubscription: { _, subscription in
+            subscription.cancel()
+        }
+        upstream.flatMap { Just($0) }.subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testReentrantRequestFromReceiveDeliversEverythingWithoutRecursion() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+            recorder.request(.max(1))
+            return .none
+        }
+        (0..<1_000).publisher.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(recorder)
+        XCTAssertEqual(recorder.values, Array(0..<1_000))
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testMaxOneDemandAtATime() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        [1, 2, 3].publisher.flatMap { Just($0) }.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1])
+        recorder.request(.max(1))
+        recorder.request(.max(5))
+        XCTAssertEqual(
+            recorder.events, [.subscription("FlatMap"), .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testReleasesTheSubscriberAfterCancelAndAfterCompletion() {
+        weak var cancelled: Recorder<Int, Never>?
+        weak var completed: Recorder<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        do {
+            let recorder = Recorder<Int, Never>()
+            cancelled = recorder
+            upstream.flatMap { _ in inner }.subscribe(recorder)
+            upstream.send(0)
+            recorder.cancel()
+        }
+        do {
+            let recorder = Recorder<Int, Never>()
+            completed = recorder
+            [1, 2].publisher.flatMap { Just($0) }.subscribe(recorder)
+            XCTAssertEqual(recorder.completions, [.finished])
+        }
+        XCTAssertNil(cancelled)
+        XCTAssertNil(completed)
+    }
+}
+
+final class FlatMapConcurrencyTests: XCTestCase {
+    func testInnersSendingFromEightThreadsAreSerializedAndNothingIsLost() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+        let detector = OverlapDetector()
+        let perThread = LockedBox([[Int]](repeating: [], count: 8))
+        let cancellable = upstream.flatMap { inners[$0] }.sink { value in
+            detector.around {
+                perThread.withLock { $0[value / 100_000].append(value % 100_000) }
+            }
+        }
+        for index in 0..<8 { upstream.send(index) }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<2_000 { inners[thread].send(thread * 100_000 + i) }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        for thread in 0..<8 {
+            XCTAssertEqual(perThread.withLock { $0[thread] }, Array(0..<2_000))
+        }
+        cancellable.cancel()
+    }
+
+    func testExactCountsWhenDemandArrivesOneAtATimeFromFourThreads() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        let detector = OverlapDetector()
+        let wrapped = AnySubscriber<Int, Never>(
+            receiveSubscription: { recorder.receive(subscription: $0) },
+            receiveValue: { value in detector.around { recorder.receive(value) } },
+            receiveCompletion: { recorder.receive(completion: $0) })
+        (0..<8).publisher.flatMap(maxPublishers: .max(3)) { index in (0..<500).publisher.map { _ in index } }.subscribe(
+            wrapped)
+        runConcurrently(threads: 4) { _ in
+            for _ in 0..<1_000 { recorder.request(.max(1)) }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        XCTAssertEqual(recorder.values.count, 4_000, "exactly what was requested, which is everything")
+        XCTAssertEqual(recorder.completions, [.finished])
+        let counts = Dictionary(grouping: recorder.values, by: { $0 }).mapValues(\.count)
+        XCTAssertEqual(counts, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 500) }))
+    }
+
+    func testNeverMoreThanRequestedUnderConcurrentSendsAndRequests() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        for index in 0..<3 { upstream.send(index) }
+        runConcurrently(threads: 4) { thread in
+            for i in 0..<1_000 {
+                if thread == 3 { recorder.request(.max(1)) } else { inners[thread].send(i) }
+            }
+        }
+        XCTAssertLessThanOrEqual(recorder.values.count, 1_000)
+    }
+
+    /// Lock inversion: the subscriber takes a user lock that another thread holds while sending into a second
+    /// inner. Holding a library lock across delivery (or blocking the second sender) would deadlock.
+    func testSubscriberTakingALockHeldByAnotherSenderDoesNotDeadlock() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+        let userLock = NSRecursiveLock()
+        let received = LockedBox(0)
+        let cancellable = upstream.flatMap { inners[$0] }.sink { _ in
+            userLock.lock()
+            received.withLock { $0 += 1 }
+            userLock.unlock()
+        }
+        upstream.send(0)
+        upstream.send(1)
+        runConcurrently(threads: 2, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    inners[0].send(i)
+                } else {
+                    userLock.lock()
+                    inners[1].send(i)
+                    userLock.unlock()
+                }
+            }
+        }
+        XCTAssertEqual(received.withLock { $0 }, 4_000)
+        cancellable.cancel()
+    }
+
+    func testInnerFailureRacingValuesDeliversOneCompletionLast() {
+        for _ in 0..<100 {
+            let upstream = PassthroughSubject<Int, TestError>()
+            let inners = (0..<2).map { _ in PassthroughSubject<Int, TestError>() }
+            let recorder = Recorder<Int, TestError>()
+            upstream.flatMap { inners[$0] }.subscribe(recorder)
+            upstream.send(0)
+            upstream.send(1)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    for i in 0..<100 { inners[0].send(i) }
+                } else {
+                    inners[1].send(completion: .failure(TestError()))
+                }
+            }
+            XCTAssertEqual(recorder.completions.count, 1)
+            if case .completion = recorder.events.last {} else { XCTFail("completion must be last") }
+        }
+    }
+
+    func testCancelRacingInnersAndUpstreamIsSafe() {
+        for _ in 0..<50 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+            let recorder = Recorder<Int, Never>()
+            upstream.flatMap { inners[$0 % 2] }.subscribe(recorder)
+            upstream.send(0)
+            runConcurrently(threads: 3) { thread in
+                switch thread {
+                case 0: for i in 0..<200 { inners[0].send(i) }
+                case 1: for i in 1..<50 { upstream.send(i) }
+                default: recorder.cancel()
+                }
+            }
+            let count = recorder.values.count
+            inners[0].send(1)
+            inners[1].send(1)
+            XCTAssertEqual(recorder.values.count, count, "nothing after cancel returned")
+            XCTAssertEqual(recorder.completions, [])
+        }
+    }
+}
