@@ -48,10 +48,10 @@ final class TryAllSatisfyTests: XCTestCase {
 
     func testAnswersAndUpstreamFailure() {
         let yes = Recorder<Bool, Error>()
-        [1, 2].publisher.tryAllSatisfy { $0 > 0 }.subscribe(yes)
+        [1, 2].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.subscribe(yes)
         XCTAssertEqual(describe(yes), ["subscription(TryAllSatisfy)", "value(true)", "finished"])
         let no = Recorder<Bool, Error>()
-        [1, 0].publisher.tryAllSatisfy { $0 > 0 }.subscribe(no)
+        [1, 0].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.subscribe(no)
         XCTAssertEqual(describe(no), ["subscription(TryAllSatisfy)", "value(false)", "finished"])
         let failed = Recorder<Bool, Error>()
         Fail<Int, TestError>(error: TestError(4)).tryAllSatisfy { _ in true }.subscribe(failed)

@@ -32,7 +32,7 @@ final class CollectTests: XCTestCase {
         let upstream = ManualPublisher<Int, Never>()
         XCTAssertTrue(recorderIsReleased(upstream.collect()) { $0.cancel() })
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
-        XCTAssertTrue(recorderIsReleased([1].publisher.collect()) { _ in })
+        XCTAssertTrue(recorderIsReleased([1].publisher.eraseToAnyPublisher().collect()) { _ in })
     }
 
     func testEquatableWhenTheUpstreamIs() {

@@ -16,7 +16,7 @@ final class CompactMapTests: XCTestCase {
 
     func testExactDemandOverASequenceAndLaterRequest() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
-        ["1", "a", "2", "b", "3"].publisher.compactMap { Int($0) }.subscribe(recorder)
+        ["1", "a", "2", "b", "3"].publisher.eraseToAnyPublisher().compactMap { Int($0) }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         recorder.request(.max(2))
         XCTAssertEqual(recorder.values, [1, 2])

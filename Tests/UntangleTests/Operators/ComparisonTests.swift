@@ -9,10 +9,10 @@ private struct Item: Equatable {
 final class ComparisonTests: XCTestCase {
     func testMinAndMax() {
         let min = Recorder<Int, Never>()
-        [3, 1, 2].publisher.min().subscribe(min)
+        [3, 1, 2].publisher.eraseToAnyPublisher().min().subscribe(min)
         XCTAssertEqual(min.events, [.subscription("Comparison"), .value(1), .completion(.finished)])
         let max = Recorder<Int, Never>()
-        [0, 10, 5].publisher.max().subscribe(max)
+        [0, 10, 5].publisher.eraseToAnyPublisher().max().subscribe(max)
         XCTAssertEqual(max.events, [.subscription("Comparison"), .value(10), .completion(.finished)])
     }
 

@@ -39,7 +39,7 @@ final class ContainsTests: XCTestCase {
 final class ContainsWhereTests: XCTestCase {
     func testPredicate() {
         let yes = Recorder<Bool, Never>()
-        [1, 3, 8].publisher.contains { $0.isMultiple(of: 2) }.subscribe(yes)
+        [1, 3, 8].publisher.eraseToAnyPublisher().contains { $0.isMultiple(of: 2) }.subscribe(yes)
         XCTAssertEqual(yes.events, [.subscription("ContainsWhere"), .value(true), .completion(.finished)])
         let no = Recorder<Bool, Never>()
         [1, 3].publisher.contains { $0.isMultiple(of: 2) }.subscribe(no)
@@ -64,10 +64,10 @@ final class TryContainsWhereTests: XCTestCase {
 
     func testAnswersAndUpstreamFailure() {
         let yes = Recorder<Bool, Error>()
-        [1, 6].publisher.tryContains { $0 > 5 }.subscribe(yes)
+        [1, 6].publisher.eraseToAnyPublisher().tryContains { $0 > 5 }.subscribe(yes)
         XCTAssertEqual(describe(yes), ["subscription(TryContainsWhere)", "value(true)", "finished"])
         let no = Recorder<Bool, Error>()
-        [1].publisher.tryContains { $0 > 5 }.subscribe(no)
+        [1].publisher.eraseToAnyPublisher().tryContains { $0 > 5 }.subscribe(no)
         XCTAssertEqual(describe(no), ["subscription(TryContainsWhere)", "value(false)", "finished"])
         let failed = Recorder<Bool, Error>()
         Fail<Int, TestError>(error: TestError(4)).tryContains { _ in true }.subscribe(failed)

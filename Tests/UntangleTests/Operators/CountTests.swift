@@ -31,7 +31,7 @@ final class CountTests: XCTestCase {
     }
 
     func testEquatableWhenTheUpstreamIs() {
-        XCTAssertEqual(Just(1).count(), Just(1).count())
-        XCTAssertNotEqual(Just(1).count(), Just(2).count())
+        XCTAssertEqual(Just(1).count() as Publishers.Count<Just<Int>>, Just(1).count())
+        XCTAssertNotEqual(Just(1).count() as Publishers.Count<Just<Int>>, Just(2).count())
     }
 }

@@ -22,7 +22,7 @@ final class FirstTests: XCTestCase {
 
     func testOverASequenceAndFailure() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
-        (4...10).publisher.first().subscribe(recorder)
+        (4...10).publisher.eraseToAnyPublisher().first().subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("First"), .value(4), .completion(.finished)])
         let failed = Recorder<Int, TestError>()
         Fail<Int, TestError>(error: TestError()).first().subscribe(failed)
@@ -55,7 +55,7 @@ final class FirstWhereTests: XCTestCase {
 
     func testNoMatchFinishesEmpty() {
         let recorder = Recorder<Int, Never>()
-        [1, 2].publisher.first { $0 > 2 }.subscribe(recorder)
+        [1, 2].publisher.eraseToAnyPublisher().first { $0 > 2 }.subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("FirstWhere"), .completion(.finished)])
     }
 }

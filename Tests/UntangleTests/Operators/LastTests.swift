@@ -54,10 +54,10 @@ final class LastTests: XCTestCase {
 final class LastWhereTests: XCTestCase {
     func testLastMatchingValue() {
         let recorder = Recorder<Int, Never>()
-        (1...10).publisher.last { $0 < 6 }.subscribe(recorder)
+        (1...10).publisher.eraseToAnyPublisher().last { $0 < 6 }.subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("LastWhere"), .value(5), .completion(.finished)])
         let none = Recorder<Int, Never>()
-        (1...3).publisher.last { $0 > 6 }.subscribe(none)
+        (1...3).publisher.eraseToAnyPublisher().last { $0 > 6 }.subscribe(none)
         XCTAssertEqual(none.events, [.subscription("LastWhere"), .completion(.finished)])
     }
 }

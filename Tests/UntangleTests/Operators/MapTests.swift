@@ -90,7 +90,7 @@ final class FilterTests: XCTestCase {
 
     func testExactDemandOverASequence() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
-        (1...10).publisher.filter { $0 > 5 }.subscribe(recorder)
+        (1...10).publisher.eraseToAnyPublisher().filter { $0 > 5 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [6, 7])
         recorder.request(.unlimited)
         XCTAssertEqual(recorder.values, [6, 7, 8, 9, 10])

@@ -26,7 +26,7 @@ final class OutputTests: XCTestCase {
 
     func testPrefixOverASequenceWithExactDemand() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
-        (0...10).publisher.prefix(2).subscribe(recorder)
+        (0...10).publisher.eraseToAnyPublisher().prefix(2).subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("Output"), .value(0)])
         recorder.request(.max(5))
         XCTAssertEqual(recorder.events, [.subscription("Output"), .value(0), .value(1), .completion(.finished)])

@@ -18,7 +18,7 @@ final class PrefixWhileTests: XCTestCase {
 
     func testDemandPassesThroughAndCancelReleases() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
-        (1...10).publisher.prefix { $0 < 4 }.subscribe(recorder)
+        (1...10).publisher.eraseToAnyPublisher().prefix { $0 < 4 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1])
         recorder.request(.unlimited)
         XCTAssertEqual(

@@ -28,7 +28,7 @@ final class ReduceTests: XCTestCase {
 
     func testSynchronousUpstreamWithUnlimitedDemand() {
         let recorder = Recorder<String, Never>()
-        ["a", "b", "c"].publisher.reduce("", +).subscribe(recorder)
+        ["a", "b", "c"].publisher.eraseToAnyPublisher().reduce("", +).subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("Reduce"), .value("abc"), .completion(.finished)])
     }
 
@@ -80,7 +80,7 @@ final class ReduceTests: XCTestCase {
     func testReleasesTheSubscriberAfterCancelAndAfterCompletion() {
         let upstream = ManualPublisher<Int, Never>()
         XCTAssertTrue(recorderIsReleased(upstream.reduce(0, +)) { $0.cancel() })
-        XCTAssertTrue(recorderIsReleased([1, 2].publisher.reduce(0, +)) { _ in })
+        XCTAssertTrue(recorderIsReleased([1, 2].publisher.eraseToAnyPublisher().reduce(0, +)) { _ in })
     }
 }
 
@@ -104,7 +104,7 @@ final class TryReduceTests: XCTestCase {
 
     func testResultAndUpstreamFailure() {
         let ok = Recorder<Int, Error>()
-        [1, 2, 3].publisher.tryReduce(1, *).subscribe(ok)
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryReduce(1, *).subscribe(ok)
         XCTAssertEqual(describe(ok), ["subscription(TryReduce)", "value(6)", "finished"])
         let failed = Recorder<Int, Error>()
         Fail<Int, TestError>(error: TestError(9)).tryReduce(0, +).subscribe(failed)

@@ -36,7 +36,9 @@ final class ReplaceEmptyTests: XCTestCase {
     }
 
     func testEquatableWhenTheUpstreamAndOutputAre() {
-        XCTAssertEqual(Just(1).replaceEmpty(with: 2), Just(1).replaceEmpty(with: 2))
-        XCTAssertNotEqual(Just(1).replaceEmpty(with: 2), Just(1).replaceEmpty(with: 3))
+        XCTAssertEqual(
+            Just(1).replaceEmpty(with: 2) as Publishers.ReplaceEmpty<Just<Int>>, Just(1).replaceEmpty(with: 2))
+        XCTAssertNotEqual(
+            Just(1).replaceEmpty(with: 2) as Publishers.ReplaceEmpty<Just<Int>>, Just(1).replaceEmpty(with: 3))
     }
 }

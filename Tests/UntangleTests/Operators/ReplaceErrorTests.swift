@@ -48,7 +48,7 @@ final class ReplaceErrorTests: XCTestCase {
     }
 
     func testEquatableWhenTheUpstreamAndOutputAre() {
-        let a = Just(1).setFailureType(to: TestError.self)
+        let a: Publishers.SetFailureType<Just<Int>, TestError> = Just(1).setFailureType(to: TestError.self)
         XCTAssertEqual(a.replaceError(with: 2), a.replaceError(with: 2))
         XCTAssertNotEqual(a.replaceError(with: 2), a.replaceError(with: 3))
     }

@@ -15,7 +15,7 @@ final class ScanTests: XCTestCase {
     }
 
     func testEachSubscriptionStartsFromTheInitialResult() {
-        let scan = (1...3).publisher.scan(10, +)
+        let scan = (1...3).publisher.eraseToAnyPublisher().scan(10, +)
         let a = Recorder<Int, Never>()
         let b = Recorder<Int, Never>(initialDemand: .max(1))
         scan.subscribe(a)
