@@ -140,8 +140,15 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
     private final class ManualSubscription: Subscription, CustomStringConvertible {
         let owner: ManualPublisher
         init(owner: ManualPublisher) { self.owner = owner }
-        func request(_ demand: Subscribers.Demand) { owner.record(.request(demand)) }
-        func cancel() { owner.record(.cancel) }
+        // Upstream callouts are checked too: an operator must not request or cancel upstream under its lock.
+        func request(_ demand: Subscribers.Demand) {
+            precondition(CalloutCheck.heldByCurrentThread == 0, "request(_:) called upstream under a library lock")
+            owner.record(.request(demand))
+        }
+        func cancel() {
+            precondition(CalloutCheck.heldByCurrentThread == 0, "cancel() called upstream under a library lock")
+            owner.record(.cancel)
+        }
         var description: String { "ManualSubscription" }
     }
 }
