@@ -89,10 +89,13 @@ extension Lock {
 }
 
 /// The heap object behind ``Lock`` and ``LockedBox``: the protected value in the header, the primitive in the tail.
+///
+/// Not final only so that ``TrackedLockStorage`` can count the library's own state cells in debug builds; every
+/// method is final.
 @usableFromInline
-final class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
+class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
     @inlinable
-    static func create(value: Value) -> LockStorage<Value> {
+    final class func create(value: Value) -> LockStorage<Value> {
         let buffer = Self.create(minimumCapacity: 1) { _ in value }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
@@ -101,12 +104,12 @@ final class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
     }
 
     @inlinable
-    func lock() {
+    final func lock() {
         withUnsafeMutablePointerToElements { LockPrimitiveOps.lock($0) }
     }
 
     @inlinable
-    func unlock() {
+    final func unlock() {
         withUnsafeMutablePointerToElements { LockPrimitiveOps.unlock($0) }
     }
 
@@ -115,6 +118,16 @@ final class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
         withUnsafeMutablePointerToElements { LockPrimitiveOps.destroy($0) }
     }
 }
+
+#if DEBUG
+/// A library-owned state cell, counted by ``LiveObjects`` while it lives (debug builds only).
+@usableFromInline
+final class TrackedLockStorage<Value>: LockStorage<Value> {
+    deinit {
+        LiveObjects.decrement()
+    }
+}
+#endif
 
 /// The platform calls, in one place.
 @usableFromInline

@@ -47,6 +47,21 @@ public struct LockedBox<Value> {
 extension LockedBox: @unchecked Sendable where Value: Sendable {}
 
 extension LockedBox {
+    /// Creates a box for library-owned state: in debug builds it is counted by ``LiveObjects`` while it lives, so a
+    /// leaked subscription or subject (each holds at least one such box) shows up as a count that does not return
+    /// to its baseline. Identical to ``init(_:)`` in release builds.
+    @inlinable
+    package init(tracking value: Value) {
+        #if DEBUG
+        storage = TrackedLockStorage<Value>.create(value: value)
+        LiveObjects.increment()
+        #else
+        storage = LockStorage.create(value: value)
+        #endif
+    }
+}
+
+extension LockedBox {
     /// A library critical section over the value (counted by ``CalloutCheck`` in debug builds).
     @inlinable
     package func withCriticalSection<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
