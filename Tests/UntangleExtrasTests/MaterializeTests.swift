@@ -79,3 +79,34 @@ final class MaterializeTests: XCTestCase {
         XCTAssertNil(weakRecorder)
     }
 }
+
+final class MaterializeConcurrencyTests: XCTestCase {
+    /// The completion event is produced on the upstream's thread while another thread makes the request that gives
+    /// it room: it is delivered exactly once, followed by the finish, whichever wins.
+    func testCompletionEventRacingARequestIsDeliveredOnceThenFinishes() {
+        for _ in 0..<200 {
+            let upstream = ManualSource<Int, TestError>()
+            let detector = OverlapDetector()
+            let recorder = SignalRecorder<Event<Int, TestError>, Never>(initialDemand: .max(1)) { _, _ in
+                detector.around {}
+                return .none
+            }
+            upstream.materialize().subscribe(recorder)
+            upstream.send(1)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    upstream.send(completion: .failure(TestError(2)))
+                } else {
+                    recorder.request(.max(1))
+                }
+            }
+            XCTAssertEqual(
+                recorder.signals,
+                [
+                    .subscription("Materialize"), .value(.value(1)), .value(.completion(.failure(TestError(2)))),
+                    .completion(.finished),
+                ])
+            XCTAssertEqual(detector.overlaps, 0)
+        }
+    }
+}
