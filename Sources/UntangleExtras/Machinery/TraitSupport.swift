@@ -1,0 +1,173 @@
+import Untangle
+import UntangleSync
+
+/// Building blocks shared by ``Single``, ``Maybe`` and ``Completable``: the promise-based constructors, the
+/// sequential composition behind `flatMap`/`andThen`, and the async bridge behind `value`.
+///
+/// **Demand:** every piece is built on `Publishers.Create`, so values wait for the subscriber's demand.
+/// **Thread safety:** promises and everything else may be called from any thread.
+enum TraitSupport {
+    /// A publisher that runs `body` per subscription with a promise: `.success(value?)` sends the value (if any)
+    /// and finishes, `.failure` fails; calls after the first are ignored.
+    static func promised<Output, Failure: Error>(
+        _ body: @escaping (@escaping TraitPromise<Output?, Failure>) -> any Cancellable
+    ) -> AnyPublisher<Output, Failure> {
+        AnyPublisher.create { subscriber in
+            // The first call wins as a whole: without the claim, two racing calls could each send their value
+            // before either completion.
+            let claimed = LockedBox(false)
+            return body { result in
+                let first = claimed.withCriticalSection { claimed -> Bool in
+                    defer { claimed = true }
+                    return !claimed
+                }
+                guard first else { return }
+                switch result {
+                case .success(let value):
+                    if let value {
+                        subscriber.send(value)
+                    }
+                    subscriber.send(completion: .finished)
+                case .failure(let error):
+                    subscriber.send(completion: .failure(error))
+                }
+            }
+        }
+    }
+
+    // The first subscription's cancellable is kept apart from the second's: a synchronous first publisher starts
+    // the second one before its own `sink` returns, and storing the first afterwards must not cancel the second.
+    /// Subscribes `first`; when it sends a value, `next(value)` decides the publisher to continue with; when it
+    /// finishes, `onEmpty()` does (if no value came; nil: finish). `next == nil` is for publishers without values.
+    /// Failures of either are forwarded.
+    static func chain<First: Publisher, Output>(
+        _ first: First, next: ((First.Output) -> AnyPublisher<Output, First.Failure>)?,
+        onEmpty: @escaping () -> AnyPublisher<Output, First.Failure>?
+    ) -> AnyPublisher<Output, First.Failure> {
+        AnyPublisher.create { subscriber in
+            let outer = SerialCancellable()
+            let inner = SerialCancellable()
+            let sawValue = LockedBox(false)
+            let forward: (AnyPublisher<Output, First.Failure>) -> Void = { publisher in
+                inner.cancellable = publisher.sink(
+                    receiveCompletion: { subscriber.send(completion: $0) }, receiveValue: { subscriber.send($0) })
+            }
+            outer.cancellable = first.sink(
+                receiveCompletion: { completion in
+                    switch completion {
+                    case .failure(let error):
+                        subscriber.send(completion: .failure(error))
+                    case .finished:
+                        guard !sawValue.withCriticalSection({ $0 }) else { return }
+                        if let publisher = onEmpty() {
+                            forward(publisher)
+                        } else {
+                            subscriber.send(completion: .finished)
+                        }
+                    }
+                },
+                receiveValue: { value in
+                    let isFirst = sawValue.withCriticalSection { seen -> Bool in
+                        defer { seen = true }
+                        return !seen
+                    }
+                    guard isFirst, let next else { return }
+                    forward(next(value))
+                })
+            return CompositeCancellable([outer, inner])
+        }
+    }
+
+    /// Awaits `publisher`'s completion; returns the last value it sent (nil if none) or throws its failure.
+    /// Throws `CancellationError` if the task is cancelled first (the subscription is cancelled).
+    static func awaitCompletion<P: Publisher>(of publisher: P) async throws -> P.Output? where P.Output: Sendable {
+        let subscriber = AwaitingSubscriber<P.Output, P.Failure>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if subscriber.start(continuation) {
+                    publisher.subscribe(subscriber)
+                }
+            }
+        } onCancel: {
+            subscriber.cancel()
+        }
+    }
+}
+
+/// The subscriber behind ``TraitSupport/awaitCompletion(of:)``: resumes its continuation exactly once.
+private final class AwaitingSubscriber<Input: Sendable, Failure: Error>: Subscriber, Cancellable,
+    @unchecked Sendable
+{
+    private struct State {
+        var continuation: CheckedContinuation<Input?, any Error>?
+        var subscription: Subscription?
+        var value: Input?
+        var cancelled = false
+        var done = false
+    }
+
+    private let state = LockedBox(State())
+
+    /// Stores the continuation; returns false (after resuming it with `CancellationError`) if already cancelled.
+    func start(_ continuation: CheckedContinuation<Input?, any Error>) -> Bool {
+        let cancelled = state.withCriticalSection { state -> Bool in
+            if state.cancelled { return true }
+            state.continuation = continuation
+            return false
+        }
+        if cancelled {
+            continuation.resume(throwing: CancellationError())
+        }
+        return !cancelled
+    }
+
+    func receive(subscription: Subscription) {
+        let keep = state.withCriticalSection { state -> Bool in
+            guard !state.cancelled, !state.done, state.subscription == nil else { return false }
+            state.subscription = subscription
+            return true
+        }
+        CalloutCheck.assertNoLockHeld("awaiting a publisher")
+        if keep {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        state.withCriticalSection { $0.value = input }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (continuation, value) = state.withCriticalSection {
+            state -> (CheckedContinuation<Input?, any Error>?, Input?) in
+            state.done = true
+            state.subscription = nil
+            defer { state.continuation = nil }
+            return (state.continuation, state.value)
+        }
+        switch completion {
+        case .finished:
+            continuation?.resume(returning: value)
+        case .failure(let error):
+            continuation?.resume(throwing: error)
+        }
+    }
+
+    func cancel() {
+        let (continuation, subscription) = state.withCriticalSection {
+            state -> (CheckedContinuation<Input?, any Error>?, Subscription?) in
+            state.cancelled = true
+            defer {
+                state.continuation = nil
+                state.subscription = nil
+            }
+            return (state.continuation, state.subscription)
+        }
+        CalloutCheck.assertNoLockHeld("cancelling an awaited publisher")
+        subscription?.cancel()
+        continuation?.resume(throwing: CancellationError())
+    }
+}

@@ -1,0 +1,227 @@
+import Untangle
+import UntangleSync
+
+extension AnyPublisher {
+    /// Creates a publisher from an imperative producer: the custom publisher done right.
+    ///
+    /// For each subscriber, `body` runs once, right after the subscriber received its subscription. It gets a
+    /// ``Publishers/Create/Subscriber`` to call (from any thread, at any time) and returns a cancellable that tears
+    /// the producer down. Untangle takes care of the rest: values are delivered one at a time and never beyond the
+    /// subscriber's demand (the others wait in a buffer, see `bufferingPolicy`), nothing is delivered after the
+    /// completion or after a cancel, and the returned cancellable runs exactly once.
+    ///
+    /// ```swift
+    /// let ticks = AnyPublisher<Int, Never>.create { subscriber in
+    ///     let timer = DispatchSource.makeTimerSource()
+    ///     var count = 0
+    ///     timer.setEventHandler { count += 1; subscriber.send(count) }
+    ///     timer.schedule(deadline: .now(), repeating: 1)
+    ///     timer.resume()
+    ///     return AnyCancellable { timer.cancel() }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bufferingPolicy: what to keep of the values sent beyond the subscriber's demand (default: all of them).
+    ///   - body: starts producing for one subscriber; returns what stops it.
+    ///
+    /// **Demand:** values within the subscriber's demand are delivered at once; the others are buffered per
+    /// `bufferingPolicy` and delivered as the subscriber requests more. The completion is delivered after the
+    /// buffered values.
+    /// **Thread safety:** the subscriber's `send(_:)` and `send(completion:)` may be called from any thread,
+    /// concurrently and reentrantly; the downstream receives one signal at a time. `body` and the returned
+    /// cancellable run with no library lock held.
+    public static func create(
+        bufferingPolicy: Publishers.Create<Output, Failure>.BufferingPolicy = .unbounded,
+        _ body: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
+    ) -> AnyPublisher<Output, Failure> {
+        Publishers.Create(bufferingPolicy: bufferingPolicy, body).eraseToAnyPublisher()
+    }
+}
+
+extension Publishers {
+    /// A publisher driven by an imperative producer; see `AnyPublisher.create(bufferingPolicy:_:)`.
+    ///
+    /// ```swift
+    /// let publisher = Publishers.Create<Int, Never> { subscriber in
+    ///     subscriber.send(1)
+    ///     subscriber.send(completion: .finished)
+    ///     return AnyCancellable {}
+    /// }
+    /// ```
+    ///
+    /// Each subscription runs `body` again (the publisher is cold). The cancellable `body` returns runs exactly
+    /// once, with no library lock held: when the subscriber cancels (on the cancelling thread), or right after the
+    /// producer sends a completion (on the producer's thread, once the completion was handed to the delivery
+    /// machinery). If that happens while `body` is still running, it runs as soon as `body` returns it.
+    ///
+    /// **Demand:** per subscriber; values beyond demand are kept according to ``BufferingPolicy`` (unbounded by
+    /// default) and delivered when requested; the completion follows the buffered values.
+    /// **Thread safety:** `subscribe` from any thread; the ``Subscriber`` may be used from any thread,
+    /// concurrently, and values sent concurrently are delivered one at a time, in the order they were buffered.
+    public struct Create<Output, Failure: Error>: Publisher {
+        /// What a `Create` publisher keeps of the values sent while its subscriber has no demand for them.
+        ///
+        /// ```swift
+        /// let latest = AnyPublisher<Int, Never>.create(bufferingPolicy: .bufferingNewest(1)) { subscriber in
+        ///     (0..<100).forEach(subscriber.send)   // a subscriber asking for one value at a time sees the newest
+        ///     return AnyCancellable {}
+        /// }
+        /// ```
+        ///
+        /// Values covered by demand are never dropped; the limit counts only values that wait for demand.
+        ///
+        /// **Demand:** as described for each case.
+        /// **Thread safety:** a value.
+        public enum BufferingPolicy: Sendable, Equatable {
+            /// Keep every value until it is requested (memory grows with a producer that outpaces its subscriber).
+            case unbounded
+            /// Keep at most `n` values waiting for demand: a new value beyond them drops the oldest waiting one.
+            /// `n == 0` drops every value sent without demand.
+            case bufferingNewest(Int)
+            /// Keep at most `n` values waiting for demand: once they fill the buffer, newer values are dropped.
+            /// `n == 0` drops every value sent without demand.
+            case bufferingOldest(Int)
+        }
+
+        /// The producer's handle: sends values and the completion to one subscriber.
+        ///
+        /// ```swift
+        /// subscriber.send(42)
+        /// subscriber.send(completion: .finished)
+        /// ```
+        ///
+        /// Calls after the completion, or after the subscriber cancelled, are ignored.
+        ///
+        /// **Demand:** values beyond the subscriber's demand are buffered by the publisher's ``BufferingPolicy``.
+        /// **Thread safety:** every method may be called from any thread, concurrently and reentrantly (from inside
+        /// the downstream's `receive`); no call waits for another thread's delivery.
+        public struct Subscriber: @unchecked Sendable {
+            let sink: CreateSink<Output, Failure>
+
+            /// Sends a value (delivered now if the subscriber has demand, otherwise buffered).
+            public func send(_ value: Output) {
+                sink.send(value)
+            }
+
+            /// Sends the completion; only the first one counts. The producer's cancellable then runs.
+            public func send(completion: Subscribers.Completion<Failure>) {
+                sink.send(completion: completion)
+            }
+        }
+
+        /// What to keep of the values sent beyond demand.
+        public let bufferingPolicy: BufferingPolicy
+        let body: (Subscriber) -> any Cancellable
+
+        /// Creates the publisher; `body` runs once per subscription.
+        public init(
+            bufferingPolicy: BufferingPolicy = .unbounded, _ body: @escaping (Subscriber) -> any Cancellable
+        ) {
+            switch bufferingPolicy {
+            case .unbounded:
+                break
+            case .bufferingNewest(let n), .bufferingOldest(let n):
+                precondition(n >= 0, "Publishers.Create: a buffering limit must not be negative (got \(n))")
+            }
+            self.bufferingPolicy = bufferingPolicy
+            self.body = body
+        }
+
+        /// Starts a producer for `subscriber`.
+        public func receive<S: Untangle.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let limit: BufferLimit
+            switch bufferingPolicy {
+            case .unbounded: limit = .unbounded
+            case .bufferingNewest(let n): limit = .newest(n)
+            case .bufferingOldest(let n): limit = .oldest(n)
+            }
+            let subscription = CreateSubscription(downstream: subscriber, limit: limit)
+            subscription.run(body)
+        }
+    }
+}
+
+/// The type-erased face of a `Create` subscription that the producer's ``Publishers/Create/Subscriber`` calls.
+class CreateSink<Output, Failure: Error>: @unchecked Sendable {
+    func send(_ value: Output) {
+        preconditionFailure("CreateSink.send is abstract")
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        preconditionFailure("CreateSink.send(completion:) is abstract")
+    }
+}
+
+/// One subscriber's connection to a `Create` producer.
+private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    /// The producer's teardown, as it travels between `body` returning it and the end of the subscription.
+    private struct State {
+        var teardown: (any Cancellable)?
+        var bodyReturned = false
+        var ended = false
+
+        /// The subscription ended (cancel or completion): the teardown to run now, if `body` already returned it.
+        mutating func end() -> (any Cancellable)? {
+            guard !ended else { return nil }
+            ended = true
+            defer { teardown = nil }
+            return teardown
+        }
+
+        /// `body` returned its teardown: keep it, or hand it back to run now if the subscription already ended.
+        mutating func bodyReturned(_ teardown: any Cancellable) -> (any Cancellable)? {
+            bodyReturned = true
+            guard !ended else { return teardown }
+            self.teardown = teardown
+            return nil
+        }
+    }
+
+    private let emitter: BufferedEmitter<Downstream>
+    private let state = LockedBox(State())
+
+    init(downstream: Downstream, limit: BufferLimit) {
+        emitter = BufferedEmitter(downstream: downstream, limit: limit)
+    }
+
+    // The downstream gets its subscription before the producer starts, so a producer that sends synchronously
+    // finds the demand the downstream asked for in `receive(subscription:)`. A downstream that cancelled in there
+    // never starts the producer.
+    func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
+        emitter.start(subscription: self)
+        guard !state.withCriticalSection({ $0.ended }) else { return }
+        CalloutCheck.assertNoLockHeld("Create running its producer")
+        let teardown = body(Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber(sink: self))
+        let runNow = state.withCriticalSection { $0.bodyReturned(teardown) }
+        CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
+        runNow?.cancel()
+    }
+
+    override func send(_ value: Downstream.Input) {
+        emitter.send(value)
+    }
+
+    override func send(completion: Subscribers.Completion<Downstream.Failure>) {
+        emitter.complete(completion)
+        let teardown = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
+        teardown?.cancel()
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+    }
+
+    func cancel() {
+        emitter.cancel()
+        let teardown = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
+        teardown?.cancel()
+    }
+
+    var description: String { "Create" }
+}

@@ -1,0 +1,56 @@
+import Untangle
+
+extension Publisher where Failure == Never {
+    /// Turns ``Event`` values back into signals: `.value` events become values, the first `.completion` event
+    /// ends the stream with that completion (and cancels this publisher). If this publisher finishes without a
+    /// completion event, the result finishes too.
+    ///
+    /// ```swift
+    /// let events = [Event<Int, MyError>.value(1), .completion(.failure(.offline))].publisher
+    /// let cancellable = events.dematerialize().sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // prints 1, then failure(offline)
+    /// ```
+    ///
+    /// **Demand:** the downstream's demand passes upstream one for one; a completion event needs no demand.
+    /// **Thread safety:** `request` and `cancel` from any thread; downstream signals are serialized.
+    public func dematerialize<Value, EventFailure>() -> Publishers.Dematerialize<Self, Value, EventFailure>
+    where Output == Event<Value, EventFailure> {
+        Publishers.Dematerialize(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that replays ``Event`` values as signals; see `dematerialize()`.
+    ///
+    /// ```swift
+    /// let roundTrip = Just(1).setFailureType(to: MyError.self).materialize().dematerialize()
+    /// ```
+    ///
+    /// **Demand:** one upstream event per downstream value; completion events need no demand.
+    /// **Thread safety:** as the operator (any thread; downstream signals serialized).
+    public struct Dematerialize<Upstream: Publisher, Output, Failure: Error>: Publisher
+    where Upstream.Output == Event<Output, Failure>, Upstream.Failure == Never {
+        /// The publisher of events.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` through the operator.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                EventOperatorSubscription(downstream: subscriber, name: "Dematerialize", demand: .passThrough) {
+                    switch $0 {
+                    case .value(.value(let value)):
+                        return .emit(value)
+                    case .value(.completion(let completion)):
+                        return .end(last: nil, completion)
+                    case .completion:
+                        return .end(last: nil, .finished)
+                    }
+                })
+        }
+    }
+}

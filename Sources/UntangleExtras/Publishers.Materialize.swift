@@ -1,0 +1,57 @@
+import Untangle
+
+extension Publisher {
+    /// Turns every signal of this publisher into an ``Event`` value: values become `.value`, the completion
+    /// becomes a last `.completion` value, and the result then finishes. It never fails.
+    ///
+    /// ```swift
+    /// let cancellable = Fail<Int, MyError>(error: .offline).materialize().sink { print($0) }
+    /// // prints "failure(offline)"
+    /// ```
+    ///
+    /// **Demand:** the downstream's demand passes upstream one for one; the completion event needs one more unit of
+    /// demand and waits for it (the completion itself follows without demand).
+    /// **Thread safety:** `request` and `cancel` from any thread; the completion event may be delivered on the
+    /// thread whose request makes room for it.
+    public func materialize() -> Publishers.Materialize<Self> {
+        Publishers.Materialize(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that emits its upstream's signals as ``Event`` values; see `materialize()`.
+    ///
+    /// ```swift
+    /// let events: Publishers.Materialize<Just<Int>> = Just(1).materialize()
+    /// ```
+    ///
+    /// **Demand:** one upstream value per downstream value; the completion event waits for one more unit.
+    /// **Thread safety:** as the operator (any thread; downstream signals serialized).
+    public struct Materialize<Upstream: Publisher>: Publisher {
+        /// Every upstream signal, as a value.
+        public typealias Output = Event<Upstream.Output, Upstream.Failure>
+        /// Never fails: a failure becomes an event.
+        public typealias Failure = Never
+
+        /// The publisher whose signals are materialized.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` through the operator.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(
+                EventOperatorSubscription(downstream: subscriber, name: "Materialize", demand: .passThrough) {
+                    switch $0 {
+                    case .value(let value):
+                        return .emit(.value(value))
+                    case .completion(let completion):
+                        return .end(last: .completion(completion), .finished)
+                    }
+                })
+        }
+    }
+}

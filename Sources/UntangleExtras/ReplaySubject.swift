@@ -1,0 +1,242 @@
+import Untangle
+import UntangleSync
+
+/// A subject that replays the latest values it received to every new subscriber, then relays live values.
+///
+/// `ReplaySubject(bufferSize: n)` keeps the last `n` values; ``unbounded()`` keeps all of them. A subscriber that
+/// subscribes after the completion receives the buffered values, then the completion.
+///
+/// ```swift
+/// let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+/// subject.send(1); subject.send(2); subject.send(3)
+/// let cancellable = subject.sink { print($0) }   // prints 2, 3
+/// subject.send(4)                               // prints 4
+/// ```
+///
+/// Every subscriber sees the values in one order, the order of the subject's own buffer, even when several
+/// threads send at once. Per subscriber, the values that wait for its demand follow the replay buffer's rule: a
+/// subscriber without demand keeps the newest `bufferSize` values it has not received yet (older ones are dropped,
+/// exactly as a late subscriber would not see them), all of them for an unbounded subject. The completion is
+/// delivered after those values (so a subscriber that never requests again never receives it).
+///
+/// **Demand:** per subscriber: replayed and live values are delivered only within its demand; values beyond it
+/// are kept as described above. `send(subscription:)` requests `.unlimited` upstream.
+/// **Thread safety:** `send`, `send(completion:)`, `subscribe` and every subscription's `request`/`cancel` may be
+/// called from any thread, concurrently. Replayed and live values are delivered outside every lock, one signal at a
+/// time per subscriber, and no thread waits for another thread's delivery.
+public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    // Lock order: the subject's lock may be held while a subscriber's buffer lock is taken (to give every
+    // subscriber the same order of values); a buffer lock is a leaf and never takes the subject's lock.
+    private struct State {
+        var buffer = RingBuffer<Output>()
+        var subscriptions: [ReplayConduit<Output, Failure>] = []
+        var completion: Subscribers.Completion<Failure>?
+        var upstreams: [ReplayUpstream] = []
+    }
+
+    private let state = LockedBox(State())
+    /// The number of values replayed (`Int.max` when unbounded).
+    public let bufferSize: Int
+
+    /// Creates a subject that replays the last `bufferSize` values (0 replays nothing and keeps nothing for
+    /// subscribers without demand, like `PassthroughSubject`).
+    ///
+    /// - Precondition: `bufferSize >= 0`.
+    public init(bufferSize: Int) {
+        precondition(bufferSize >= 0, "ReplaySubject: bufferSize must not be negative (got \(bufferSize))")
+        self.bufferSize = bufferSize
+    }
+
+    /// Creates a subject that replays every value it ever received (memory grows with every value).
+    ///
+    /// ```swift
+    /// let history = ReplaySubject<String, Never>.unbounded()
+    /// ```
+    public static func unbounded() -> ReplaySubject {
+        ReplaySubject(bufferSize: Int.max)
+    }
+
+    deinit {
+        let upstreams = state.withCriticalSection { $0.upstreams }
+        for upstream in upstreams {
+            upstream.subscription?.cancel()
+        }
+    }
+
+    private var limit: BufferLimit {
+        bufferSize == Int.max ? .unbounded : .newest(bufferSize)
+    }
+
+    /// Attaches a subscriber: it receives the buffered values (as it requests them), then live values.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let limit = self.limit
+        let (conduit, completion) = state.withCriticalSection {
+            state -> (ReplaySubscription<S>, Subscribers.Completion<Failure>?) in
+            // The buffered values become the new subscriber's own buffer: whatever is sent after this critical
+            // section reaches it through the subscription list, whatever was sent before is in the snapshot.
+            var initial: [Output] = []
+            initial.reserveCapacity(state.buffer.count)
+            var copy = state.buffer
+            while let value = copy.popFirst() {
+                initial.append(value)
+            }
+            let conduit = ReplaySubscription(downstream: subscriber, limit: limit, initial: initial, subject: self)
+            if state.completion == nil {
+                state.subscriptions.append(conduit)
+            }
+            return (conduit, state.completion)
+        }
+        if let completion {
+            conduit.emitter.complete(completion)
+        }
+        conduit.emitter.start(subscription: conduit)
+    }
+
+    /// Buffers `value` for replay and sends it to every subscriber. Ignored after a completion.
+    public func send(_ value: Output) {
+        let bufferSize = self.bufferSize
+        let (pushes, dropped) = state.withCriticalSection {
+            state -> ([(ReplayConduit<Output, Failure>, BufferedPush)], Output?) in
+            guard state.completion == nil else { return ([], value) }
+            var dropped: Output?
+            if bufferSize > 0 {
+                if state.buffer.count == bufferSize {
+                    dropped = state.buffer.popFirst()
+                }
+                state.buffer.append(value)
+            }
+            return (state.subscriptions.map { ($0, $0.push(value)) }, dropped)
+        }
+        withExtendedLifetime(dropped) {}
+        for (conduit, push) in pushes {
+            conduit.finishPush(push)
+        }
+    }
+
+    /// Sends a completion to every subscriber (after the values waiting for its demand); the first one wins.
+    /// Later subscribers receive the buffered values, then this completion.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        let (subscriptions, upstreams) = state.withCriticalSection {
+            state -> ([ReplayConduit<Output, Failure>], [ReplayUpstream]) in
+            guard state.completion == nil else { return ([], []) }
+            state.completion = completion
+            defer {
+                state.subscriptions = []
+                state.upstreams = []
+            }
+            return (state.subscriptions, state.upstreams)
+        }
+        // Upstream connections are released, not cancelled, as with Combine's subjects.
+        withExtendedLifetime(upstreams) {}
+        for subscription in subscriptions {
+            subscription.finish(completion)
+        }
+    }
+
+    /// Requests `.unlimited` from an upstream subscription; after a completion it is cancelled instead.
+    public func send(subscription: Subscription) {
+        let accepted = state.withCriticalSection { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.upstreams.removeAll { $0.isGone }
+            state.upstreams.append(ReplayUpstream(subscription))
+            return true
+        }
+        CalloutCheck.assertNoLockHeld("a replay subject requesting from an upstream subscription")
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    fileprivate func remove(_ conduit: ReplayConduit<Output, Failure>) {
+        let removed = state.withCriticalSection { state -> ReplayConduit<Output, Failure>? in
+            guard let index = state.subscriptions.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.subscriptions.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+    }
+}
+
+/// The outcome of buffering a value for one subscriber, type-erased for the subject's list.
+private struct BufferedPush {
+    let finish: () -> Void
+}
+
+/// One subscriber's connection, as the subject sees it (without the subscriber's type).
+private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
+    /// Buffers a value (takes only the subscriber's leaf lock); call under the subject's lock.
+    func push(_ value: Output) -> BufferedPush {
+        preconditionFailure("ReplayConduit.push is abstract")
+    }
+
+    /// Hands the buffered value's token to the emitter; call after leaving the subject's lock.
+    func finishPush(_ push: BufferedPush) {
+        push.finish()
+    }
+
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        preconditionFailure("ReplayConduit.finish is abstract")
+    }
+}
+
+private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    let emitter: BufferedEmitter<Downstream>
+    // Weak: the subject keeps its subscriptions, not the other way round.
+    weak var subject: ReplaySubject<Downstream.Input, Downstream.Failure>?
+
+    init(
+        downstream: Downstream, limit: BufferLimit, initial: [Downstream.Input],
+        subject: ReplaySubject<Downstream.Input, Downstream.Failure>
+    ) {
+        emitter = BufferedEmitter(downstream: downstream, limit: limit, initial: initial)
+        self.subject = subject
+    }
+
+    override func push(_ value: Downstream.Input) -> BufferedPush {
+        let push = emitter.push(value)
+        let emitter = self.emitter
+        return BufferedPush { emitter.finishPush(push) }
+    }
+
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        emitter.complete(completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+    }
+
+    func cancel() {
+        if emitter.cancel() {
+            subject?.remove(self)
+        }
+    }
+
+    var description: String { "ReplaySubject" }
+}
+
+/// A replay subject's reference to an upstream subscription: weak for classes, strong for value types.
+private struct ReplayUpstream {
+    weak var object: AnyObject?
+    let value: Subscription?
+
+    init(_ subscription: Subscription) {
+        if type(of: subscription) is AnyClass {
+            object = subscription as AnyObject
+            value = nil
+        } else {
+            object = nil
+            value = subscription
+        }
+    }
+
+    var subscription: Subscription? {
+        value ?? (object as? Subscription)
+    }
+
+    var isGone: Bool { value == nil && object == nil }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import XCTest
+
+final class CompletableTests: XCTestCase {
+    func testConstructors() {
+        let empty = SignalRecorder<Never, TestError>(initialDemand: nil)
+        Completable<TestError>.empty.subscribe(empty)
+        XCTAssertEqual(empty.completions, [.finished], "a completion needs no demand")
+
+        let failed = SignalRecorder<Never, TestError>()
+        Completable(error: TestError(1)).subscribe(failed)
+        XCTAssertEqual(failed.completions, [.failure(TestError(1))])
+
+        let promised = SignalRecorder<Never, TestError>()
+        Completable<TestError> { promise in promise(.success(())) }.subscribe(promised)
+        XCTAssertEqual(promised.completions, [.finished])
+    }
+
+    func testAsCompletableFailsOnAValueAndCancelsUpstreamEvenWithoutDemand() {
+        let upstream = ManualSource<Int, TestError>()
+        let recorder = SignalRecorder<Never, TestError>(initialDemand: nil)
+        upstream.asCompletable { _ in TestError(99) }.subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send(1)
+        XCTAssertEqual(recorder.completions, [.failure(TestError(99))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+
+        let erased = SignalRecorder<Never, any Error>()
+        Just(1).asCompletable().subscribe(erased)
+        guard case .failure(let error) = erased.completions.first else { return XCTFail("\(erased.signals)") }
+        XCTAssertEqual(error as? TraitViolation, .unexpectedValue)
+    }
+
+    func testIgnoreOutputThenAsCompletableDropsValues() {
+        let recorder = SignalRecorder<Never, TestError>()
+        [1, 2].publisher.setFailureType(to: TestError.self).ignoreOutput().asCompletable { _ in TestError(99) }
+            .subscribe(recorder)
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testAndThenRunsTheNextOnlyAfterFinishing() {
+        let order = LockedBox<[String]>([])
+        let first = Completable<TestError> { promise in
+            order.withLock { $0.append("first") }
+            promise(.success(()))
+        }
+        let next = Single<Int, TestError> { promise in
+            order.withLock { $0.append("next") }
+            promise(.success(1))
+        }
+        let recorder = SignalRecorder<Int, TestError>()
+        first.andThen(next).subscribe(recorder)
+        XCTAssertEqual(order.withLock { $0 }, ["first", "next"])
+        XCTAssertEqual(recorder.values, [1])
+        XCTAssertEqual(recorder.completions, [.finished])
+
+        let skipped = SignalRecorder<Int, TestError>()
+        Completable(error: TestError(2)).andThen(Maybe<Int, TestError>(1)).subscribe(skipped)
+        XCTAssertEqual(skipped.values, [])
+        XCTAssertEqual(skipped.completions, [.failure(TestError(2))])
+
+        let both = SignalRecorder<Never, TestError>()
+        Completable<TestError>.empty.andThen(Completable(error: TestError(3))).subscribe(both)
+        XCTAssertEqual(both.completions, [.failure(TestError(3))])
+    }
+
+    func testMapErrorAndCatch() {
+        let recorder = SignalRecorder<Never, Never>()
+        Completable(error: TestError(1)).mapError { TestError($0.code + 1) }
+            .catch { _ in Completable<Never>.empty }
+            .subscribe(recorder)
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testAsyncValue() async throws {
+        try await Completable<TestError>.empty.value
+        do {
+            try await Completable(error: TestError(4)).value
+            XCTFail("expected a failure")
+        } catch {
+            XCTAssertEqual(error as? TestError, TestError(4))
+        }
+    }
+}

@@ -1,0 +1,402 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class CreateTests: XCTestCase {
+    typealias Events = [Signal<Int, TestError>]
+
+    /// A producer that sends `values` then `completion` synchronously, counting its teardowns.
+    private func producer(
+        _ values: [Int], _ completion: Subscribers.Completion<TestError>? = .finished, teardowns: Counter,
+        policy: Publishers.Create<Int, TestError>.BufferingPolicy = .unbounded
+    ) -> AnyPublisher<Int, TestError> {
+        AnyPublisher.create(bufferingPolicy: policy) { subscriber in
+            values.forEach(subscriber.send)
+            if let completion { subscriber.send(completion: completion) }
+            return AnyCancellable { teardowns.increment() }
+        }
+    }
+
+    func testSynchronousProducerWithUnlimitedDemandDeliversEverythingThenTearsDownOnce() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>()
+        producer([1, 2, 3], teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(
+            recorder.signals, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
+        XCTAssertEqual(teardowns.value, 1)
+        recorder.cancel()
+        XCTAssertEqual(teardowns.value, 1, "cancel after completion must not run the teardown again")
+    }
+
+    func testValuesBeyondDemandAreBufferedUntilRequestedAndTheCompletionFollowsThem() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        producer([1, 2, 3, 4, 5], teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1)])
+        XCTAssertEqual(teardowns.value, 1, "the producer finished: its teardown runs even though values wait")
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(recorder.completions, [])
+        recorder.request(.max(2))
+        XCTAssertEqual(
+            recorder.signals,
+            [.subscription("Create"), .value(1), .value(2), .value(3), .value(4), .value(5), .completion(.finished)])
+    }
+
+    func testZeroInitialDemandThenLaterRequest() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        producer([1, 2], nil, teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+        recorder.request(.unlimited)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2)])
+        XCTAssertEqual(teardowns.value, 0)
+        recorder.cancel()
+        XCTAssertEqual(teardowns.value, 1)
+    }
+
+    func testDemandReturnedFromReceiveIsHonoured() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none
+        }
+        producer([1, 2, 3, 4], teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4])
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testReentrantRequestFromReceiveDeliversIteratively() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { recorder, _ in
+            recorder.request(.max(1))
+            return .none
+        }
+        producer(Array(0..<10_000), teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.values, Array(0..<10_000))
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testFailureWaitsForTheBufferedValues() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        producer([1], .failure(TestError(7)), teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .completion(.failure(TestError(7)))])
+    }
+
+    func testBufferingNewestKeepsTheNewestValuesBeyondDemand() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        producer([1, 2, 3, 4, 5], teardowns: teardowns, policy: .bufferingNewest(2)).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1])
+        recorder.request(.unlimited)
+        XCTAssertEqual(
+            recorder.signals, [.subscription("Create"), .value(1), .value(4), .value(5), .completion(.finished)])
+    }
+
+    func testBufferingOldestKeepsTheOldestValuesBeyondDemand() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        producer([1, 2, 3, 4, 5], teardowns: teardowns, policy: .bufferingOldest(2)).subscribe(recorder)
+        recorder.request(.unlimited)
+        XCTAssertEqual(
+            recorder.signals, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testBufferingNewestNeverDropsValuesThatDemandCovers() {
+        // Demand 3 is outstanding while the producer is blocked out (the values are queued, not delivered, because
+        // the subscriber has not started): the limit counts only values beyond demand.
+        let subscriberBox = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
+        let publisher = AnyPublisher<Int, TestError>.create(bufferingPolicy: .bufferingNewest(1)) { subscriber in
+            subscriberBox.withLock { $0 = subscriber }
+            return AnyCancellable {}
+        }
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(3))
+        publisher.subscribe(recorder)
+        let subscriber = subscriberBox.withLock { $0 }!
+        for value in 1...6 { subscriber.send(value) }
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        recorder.request(.unlimited)
+        XCTAssertEqual(recorder.values, [1, 2, 3, 6])
+    }
+
+    func testBufferingNewestZeroDropsEverythingWithoutDemand() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(2))
+        producer([1, 2, 3, 4], teardowns: teardowns, policy: .bufferingNewest(0)).subscribe(recorder)
+        recorder.request(.unlimited)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2), .completion(.finished)])
+    }
+
+    func testCancelRunsTheTeardownOnceAndIgnoresLaterSends() {
+        let teardowns = Counter()
+        let subscriberBox = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
+        let publisher = AnyPublisher<Int, TestError>.create { subscriber in
+            subscriberBox.withLock { $0 = subscriber }
+            return AnyCancellable { teardowns.increment() }
+        }
+        let recorder = SignalRecorder<Int, TestError>()
+        publisher.subscribe(recorder)
+        let subscriber = subscriberBox.withLock { $0 }!
+        subscriber.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        subscriber.send(2)
+        subscriber.send(completion: .finished)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1)])
+        XCTAssertEqual(teardowns.value, 1)
+    }
+
+    func testOnlyTheFirstCompletionCountsAndTheTeardownRunsOnce() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError>()
+        AnyPublisher<Int, TestError>.create { subscriber in
+            subscriber.send(completion: .failure(TestError(1)))
+            subscriber.send(completion: .finished)
+            subscriber.send(9)
+            return AnyCancellable { teardowns.increment() }
+        }.subscribe(recorder)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .completion(.failure(TestError(1)))])
+        XCTAssertEqual(teardowns.value, 1, "completion inside body: the teardown runs once body returns it")
+    }
+
+    func testCancelInsideReceiveSubscriptionNeverStartsTheProducer() {
+        let started = Counter()
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil) { _, _ in
+            .none
+        } onSubscription: {
+            _, subscription in
+            subscription.cancel()
+        }
+        AnyPublisher<Int, TestError>.create { subscriber in
+            started.increment()
+            return AnyCancellable {}
+        }.subscribe(recorder)
+        XCTAssertEqual(started.value, 0)
+        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+    }
+
+    func testCancelFromInsideReceiveStopsTheProducerAndRunsTheTeardownOnce() {
+        let teardowns = Counter()
+        let recorder = SignalRecorder<Int, TestError> { recorder, value in
+            if value == 2 { recorder.cancel() }
+            return .none
+        }
+        producer([1, 2, 3, 4], teardowns: teardowns).subscribe(recorder)
+        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2)])
+        XCTAssertEqual(teardowns.value, 1)
+    }
+
+    func testEachSubscriptionRunsItsOwnProducer() {
+        let runs = Counter()
+        let publisher = AnyPublisher<Int, TestError>.create { subscriber in
+            runs.increment()
+            subscriber.send(runs.value)
+            subscriber.send(completion: .finished)
+            return AnyCancellable {}
+        }
+        let first = SignalRecorder<Int, TestError>()
+        let second = SignalRecorder<Int, TestError>()
+        publisher.subscribe(first)
+        publisher.subscribe(second)
+        XCTAssertEqual(first.values, [1])
+        XCTAssertEqual(second.values, [2])
+    }
+
+    func testReleasesTheSubscriberAndTheProducerAfterCancel() {
+        weak var weakRecorder: SignalRecorder<Int, TestError>?
+        weak var weakProducerState: Counter?
+        var subscription: Subscription?
+        do {
+            let producerState = Counter()
+            weakProducerState = producerState
+            let recorder = SignalRecorder<Int, TestError>()
+            weakRecorder = recorder
+            AnyPublisher<Int, TestError>.create { subscriber in
+                // The teardown captures the producer's state and the subscriber handle (a cycle until the end).
+                AnyCancellable { _ = (producerState, subscriber) }
+            }.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNotNil(weakRecorder)
+        XCTAssertNotNil(weakProducerState)
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder, "cancel must release the subscriber")
+        XCTAssertNil(weakProducerState, "cancel must release the teardown and what it captured")
+        _ = subscription
+    }
+
+    func testReleasesTheSubscriberAfterCompletion() {
+        weak var weakRecorder: SignalRecorder<Int, TestError>?
+        var subscription: Subscription?
+        do {
+            let recorder = SignalRecorder<Int, TestError>()
+            weakRecorder = recorder
+            producer([1], teardowns: Counter()).subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNil(weakRecorder, "the completion must release the subscriber")
+        _ = subscription
+    }
+
+    func testProducerSendingFromAnotherThreadAfterSubscribeIsDelivered() {
+        let done = DispatchSemaphore(value: 0)
+        let publisher = AnyPublisher<Int, TestError>.create { subscriber in
+            Thread {
+                (1...100).forEach(subscriber.send)
+                subscriber.send(completion: .finished)
+                done.signal()
+            }.start()
+            return AnyCancellable {}
+        }
+        let recorder = SignalRecorder<Int, TestError>()
+        publisher.subscribe(recorder)
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(recorder.values, Array(1...100))
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+}
+
+final class CreateConcurrencyTests: XCTestCase {
+    private func sharedSubscriber(
+        policy: Publishers.Create<Int, Never>.BufferingPolicy = .unbounded,
+        subscribe: (AnyPublisher<Int, Never>) -> Void
+    ) -> Publishers.Create<Int, Never>.Subscriber {
+        let box = LockedBox<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        subscribe(
+            AnyPublisher.create(bufferingPolicy: policy) { subscriber in
+                box.withLock { $0 = subscriber }
+                return AnyCancellable {}
+            })
+        return box.withLock { $0 }!
+    }
+
+    /// 8 threads send into one producer handle: every value arrives once, each thread's values in order, and the
+    /// subscriber never sees two calls at once.
+    func testEightSendingThreadsAreSerializedAndLoseNothing() {
+        let detector = OverlapDetector()
+        let perThread = LockedBox([[Int]](repeating: [], count: 8))
+        var cancellable: AnyCancellable?
+        let subscriber = sharedSubscriber { publisher in
+            cancellable = publisher.sink { value in
+                detector.around { perThread.withLock { $0[value / 100_000].append(value % 100_000) } }
+            }
+        }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<2_000 { subscriber.send(thread * 100_000 + i) }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        for thread in 0..<8 {
+            XCTAssertEqual(perThread.withLock { $0[thread] }, Array(0..<2_000), "thread \(thread)")
+        }
+        cancellable?.cancel()
+    }
+
+    /// A subscriber asking for one value at a time while 8 threads send: the unbounded buffer loses nothing, and
+    /// the subscriber never receives more than it asked for.
+    func testOneAtATimeDemandWithEightSendersLosesNothingAndNeverExceedsDemand() {
+        let detector = OverlapDetector()
+        let outstanding = LockedBox(0)
+        let excess = Counter()
+        let recorder = SignalRecorder<Int, Never>(initialDemand: nil) { _, _ in
+            detector.around {
+                let left = outstanding.withLock {
+                    $0 -= 1; return $0
+                }
+                if left < 0 { excess.increment() }
+            }
+            return .none
+        }
+        let subscriber = sharedSubscriber { $0.subscribe(recorder) }
+        runConcurrently(threads: 9) { thread in
+            if thread == 8 {
+                for _ in 0..<4_000 {
+                    outstanding.withLock { $0 += 1 }
+                    recorder.request(.max(1))
+                }
+            } else {
+                for i in 0..<500 { subscriber.send(thread * 1_000 + i) }
+            }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        XCTAssertEqual(excess.value, 0, "a value was delivered beyond demand")
+        XCTAssertEqual(Set(recorder.values).count, 4_000)
+        recorder.cancel()
+    }
+
+    /// Bounded buffer under contention: values demand covered are never dropped (unlimited demand: all arrive).
+    func testBoundedPolicyDropsNothingThatDemandCovers() {
+        let received = Counter()
+        var cancellable: AnyCancellable?
+        let subscriber = sharedSubscriber(policy: .bufferingNewest(1)) { publisher in
+            cancellable = publisher.sink { _ in received.increment() }
+        }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<1_000 { subscriber.send(thread * 1_000 + i) }
+        }
+        XCTAssertEqual(received.value, 8_000)
+        cancellable?.cancel()
+    }
+
+    /// Completion racing sends: exactly one completion, last; the teardown runs once.
+    func testCompletionRacingSendsDeliversOneCompletionLast() {
+        for _ in 0..<100 {
+            let teardowns = Counter()
+            let box = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
+            let recorder = SignalRecorder<Int, TestError>()
+            AnyPublisher<Int, TestError>.create { subscriber in
+                box.withLock { $0 = subscriber }
+                return AnyCancellable { teardowns.increment() }
+            }.subscribe(recorder)
+            let subscriber = box.withLock { $0 }!
+            runConcurrently(threads: 3) { thread in
+                switch thread {
+                case 0: for i in 0..<100 { subscriber.send(i) }
+                case 1: subscriber.send(completion: .failure(TestError()))
+                default: recorder.cancel()
+                }
+            }
+            XCTAssertLessThanOrEqual(recorder.completions.count, 1)
+            if !recorder.completions.isEmpty {
+                guard case .completion = recorder.signals.last else {
+                    XCTFail("completion must be last: \(recorder.signals)")
+                    continue
+                }
+            }
+            XCTAssertEqual(teardowns.value, 1)
+        }
+    }
+
+    /// Lock inversion: one thread holds a user lock while sending; the subscriber, delivering on another thread,
+    /// takes that lock. The sender must never wait for the other thread's delivery.
+    func testSubscriberTakingALockHeldByASenderDoesNotDeadlock() {
+        let foreign = NSRecursiveLock()
+        let seen = Counter()
+        var cancellable: AnyCancellable?
+        let subscriber = sharedSubscriber { publisher in
+            cancellable = publisher.sink { _ in
+                foreign.lock()
+                seen.increment()
+                foreign.unlock()
+            }
+        }
+        runConcurrently(threads: 4, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    foreign.lock()
+                    subscriber.send(i)
+                    foreign.unlock()
+                } else {
+                    subscriber.send(i)
+                }
+            }
+        }
+        XCTAssertEqual(seen.value, 8_000)
+        cancellable?.cancel()
+    }
+}

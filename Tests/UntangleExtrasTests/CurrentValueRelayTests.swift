@@ -1,0 +1,131 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class CurrentValueRelayTests: XCTestCase {
+    func testNewSubscriberReceivesTheCurrentValueThenAcceptedValues() {
+        let relay = CurrentValueRelay(1)
+        let recorder = SignalRecorder<Int, Never>()
+        relay.subscribe(recorder)
+        relay.accept(2)
+        XCTAssertEqual(recorder.signals, [.subscription("SubjectSubscription"), .value(1), .value(2)])
+        XCTAssertEqual(relay.value, 2)
+    }
+
+    func testSubscriberWithoutDemandReceivesTheLatestValueWhenItAsks() {
+        let relay = CurrentValueRelay(0)
+        let recorder = SignalRecorder<Int, Never>(initialDemand: nil)
+        relay.subscribe(recorder)
+        relay.accept(1)
+        relay.accept(2)
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [2])
+    }
+
+    func testSubscribingToAFinishingPublisherKeepsTheRelayOpen() {
+        let relay = CurrentValueRelay(0)
+        let recorder = SignalRecorder<Int, Never>()
+        relay.subscribe(recorder)
+        let connection = Just(5).subscribe(relay)
+        relay.accept(6)
+        XCTAssertEqual(recorder.signals, [.subscription("SubjectSubscription"), .value(0), .value(5), .value(6)])
+        XCTAssertEqual(relay.value, 6)
+        connection.cancel()
+    }
+
+    func testCancelReleasesTheSubscriber() {
+        let relay = CurrentValueRelay(0)
+        weak var weakRecorder: SignalRecorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = SignalRecorder<Int, Never>()
+            weakRecorder = recorder
+            relay.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
+        _ = subscription
+    }
+}
+
+final class CurrentValueRelayConcurrencyTests: XCTestCase {
+    /// 8 threads accept; the subscriber is serialized and sees every value (unlimited demand); `value` ends as the
+    /// last value some thread accepted.
+    func testEightAcceptingThreadsAreSerializedAndLoseNothing() {
+        let relay = CurrentValueRelay(-1)
+        let detector = OverlapDetector()
+        let received = LockedBox<[Int]>([])
+        let cancellable = relay.sink { value in detector.around { received.withLock { $0.append(value) } } }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<2_000 {
+                relay.accept(thread * 100_000 + i)
+                _ = relay.value
+            }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        let values = received.withLock { $0 }
+        XCTAssertEqual(values.count, 16_001)
+        XCTAssertTrue([1_999, 101_999, 201_999, 301_999, 401_999, 501_999, 601_999, 701_999].contains(relay.value))
+        cancellable.cancel()
+    }
+
+    /// Requests racing accepts: never more than requested, and the latest value is not lost when demand returns.
+    func testRequestsRacingAcceptsNeverExceedDemand() {
+        let relay = CurrentValueRelay(0)
+        let outstanding = LockedBox(0)
+        let excess = Counter()
+        let detector = OverlapDetector()
+        let recorder = SignalRecorder<Int, Never>(initialDemand: nil) { _, _ in
+            detector.around {
+                if outstanding.withLock({
+                    $0 -= 1; return $0
+                }) < 0 {
+                    excess.increment()
+                }
+            }
+            return .none
+        }
+        relay.subscribe(recorder)
+        runConcurrently(threads: 5) { thread in
+            for i in 0..<1_000 {
+                if thread == 4 {
+                    outstanding.withLock { $0 += 1 }
+                    recorder.request(.max(1))
+                } else {
+                    relay.accept(i)
+                }
+            }
+        }
+        XCTAssertEqual(excess.value, 0)
+        XCTAssertEqual(detector.overlaps, 0)
+        recorder.cancel()
+    }
+
+    func testSubscriberTakingALockHeldByAnAcceptingThreadDoesNotDeadlock() {
+        let relay = CurrentValueRelay(0)
+        let foreign = NSRecursiveLock()
+        let seen = Counter()
+        let cancellable = relay.sink { _ in
+            foreign.lock()
+            seen.increment()
+            foreign.unlock()
+        }
+        runConcurrently(threads: 4, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    foreign.lock()
+                    relay.accept(i)
+                    foreign.unlock()
+                } else {
+                    relay.accept(i)
+                }
+            }
+        }
+        XCTAssertEqual(seen.value, 8_001)
+        cancellable.cancel()
+    }
+}

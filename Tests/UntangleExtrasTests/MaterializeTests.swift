@@ -1,0 +1,112 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class MaterializeTests: XCTestCase {
+    typealias E = Event<Int, TestError>
+
+    func testValuesAndFinishBecomeEventsThenTheStreamFinishes() {
+        let recorder = SignalRecorder<E, Never>()
+        [1, 2].publisher.setFailureType(to: TestError.self).materialize().subscribe(recorder)
+        XCTAssertEqual(
+            recorder.signals,
+            [
+                .subscription("Materialize"), .value(.value(1)), .value(.value(2)), .value(.completion(.finished)),
+                .completion(.finished),
+            ])
+    }
+
+    func testFailureBecomesAnEventAndTheStreamFinishes() {
+        let recorder = SignalRecorder<E, Never>()
+        Fail<Int, TestError>(error: TestError(4)).materialize().subscribe(recorder)
+        XCTAssertEqual(
+            recorder.signals,
+            [.subscription("Materialize"), .value(.completion(.failure(TestError(4)))), .completion(.finished)])
+    }
+
+    func testDemandPassesUpstreamAndTheCompletionEventWaitsForDemand() {
+        let upstream = ManualSource<Int, TestError>()
+        let recorder = SignalRecorder<E, Never>(initialDemand: .max(1))
+        upstream.materialize().subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.signals, [.subscription("Materialize"), .value(.value(1))])
+        recorder.request(.max(1))
+        XCTAssertEqual(
+            recorder.signals,
+            [.subscription("Materialize"), .value(.value(1)), .value(.completion(.finished)), .completion(.finished)])
+        // The upstream had finished: the request that made room for the completion event does not reach it.
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    func testDemandReturnedFromReceiveGoesUpstream() {
+        let upstream = ManualSource<Int, TestError>()
+        let recorder = SignalRecorder<E, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
+        upstream.materialize().subscribe(recorder)
+        upstream.send(1)
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+    }
+
+    func testCancelCancelsUpstreamOnceAndReleasesTheSubscriber() {
+        let upstream = ManualSource<Int, TestError>()
+        weak var weakRecorder: SignalRecorder<E, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = SignalRecorder<E, Never>()
+            weakRecorder = recorder
+            upstream.materialize().subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        subscription?.cancel()
+        upstream.send(1)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertNil(weakRecorder)
+        _ = subscription
+    }
+
+    func testCompletionReleasesTheSubscriber() {
+        weak var weakRecorder: SignalRecorder<E, Never>?
+        do {
+            let recorder = SignalRecorder<E, Never>()
+            weakRecorder = recorder
+            Just(1).setFailureType(to: TestError.self).materialize().subscribe(recorder)
+        }
+        XCTAssertNil(weakRecorder)
+    }
+}
+
+final class MaterializeConcurrencyTests: XCTestCase {
+    /// The completion event is produced on the upstream's thread while another thread makes the request that gives
+    /// it room: it is delivered exactly once, followed by the finish, whichever wins.
+    func testCompletionEventRacingARequestIsDeliveredOnceThenFinishes() {
+        for _ in 0..<200 {
+            let upstream = ManualSource<Int, TestError>()
+            let detector = OverlapDetector()
+            let recorder = SignalRecorder<Event<Int, TestError>, Never>(initialDemand: .max(1)) { _, _ in
+                detector.around {}
+                return .none
+            }
+            upstream.materialize().subscribe(recorder)
+            upstream.send(1)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    upstream.send(completion: .failure(TestError(2)))
+                } else {
+                    recorder.request(.max(1))
+                }
+            }
+            XCTAssertEqual(
+                recorder.signals,
+                [
+                    .subscription("Materialize"), .value(.value(1)), .value(.completion(.failure(TestError(2)))),
+                    .completion(.finished),
+                ])
+            XCTAssertEqual(detector.overlaps, 0)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import UntangleTesting
+import XCTest
+
+final class PassthroughRelayTests: XCTestCase {
+    func testAcceptDeliversToSubscribersWithDemandAndDropsForOthers() {
+        let relay = PassthroughRelay<Int>()
+        let eager = SignalRecorder<Int, Never>()
+        let lazy = SignalRecorder<Int, Never>(initialDemand: .max(1))
+        relay.subscribe(eager)
+        relay.subscribe(lazy)
+        relay.accept(1)
+        relay.accept(2)
+        lazy.request(.max(1))
+        relay.accept(3)
+        XCTAssertEqual(eager.signals, [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(lazy.signals, [.subscription("SubjectSubscription"), .value(1), .value(3)])
+    }
+
+    func testSubscribingARelayForwardsValuesButNeverTheCompletion() {
+        let relay = PassthroughRelay<Int>()
+        let recorder = SignalRecorder<Int, Never>()
+        relay.subscribe(recorder)
+        let connection = [1, 2, 3].publisher.subscribe(relay)
+        relay.accept(4)
+        XCTAssertEqual(
+            recorder.signals, [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3), .value(4)])
+        connection.cancel()
+    }
+
+    func testRelaySubscribeToAPublisherRequestsUnlimitedAndCancelStopsIt() {
+        let relay = PassthroughRelay<Int>()
+        let upstream = ManualSource<Int, Never>()
+        let recorder = SignalRecorder<Int, Never>()
+        relay.subscribe(recorder)
+        let connection = relay.subscribe(upstream)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send(1)
+        connection.cancel()
+        connection.cancel()
+        upstream.send(2)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(recorder.values, [1])
+    }
+
+    func testConnectionReleasesTheRelayAfterCancel() {
+        weak var weakRelay: PassthroughRelay<Int>?
+        let upstream = ManualSource<Int, Never>()
+        var connection: AnyCancellable?
+        do {
+            let relay = PassthroughRelay<Int>()
+            weakRelay = relay
+            connection = upstream.subscribe(relay)
+        }
+        XCTAssertNotNil(weakRelay, "a live connection keeps the relay, as Combine's subscribe(subject) does")
+        connection?.cancel()
+        XCTAssertNil(weakRelay)
+    }
+
+    func testConnectionReleasesTheRelayAfterTheUpstreamFinishes() {
+        weak var weakRelay: PassthroughRelay<Int>?
+        let upstream = ManualSource<Int, Never>()
+        var connection: AnyCancellable?
+        do {
+            let relay = PassthroughRelay<Int>()
+            weakRelay = relay
+            connection = upstream.subscribe(relay)
+        }
+        upstream.send(completion: .finished)
+        XCTAssertNil(weakRelay)
+        _ = connection
+    }
+
+    func testCancelReleasesTheSubscriber() {
+        let relay = PassthroughRelay<Int>()
+        weak var weakRecorder: SignalRecorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = SignalRecorder<Int, Never>()
+            weakRecorder = recorder
+            relay.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
+        _ = subscription
+    }
+}
+
+final class PassthroughRelayConcurrencyTests: XCTestCase {
+    func testEightAcceptingThreadsAreSerializedAndLoseNothing() {
+        let relay = PassthroughRelay<Int>()
+        let detector = OverlapDetector()
+        let perThread = LockedBox([[Int]](repeating: [], count: 8))
+        let cancellable = relay.sink { value in
+            detector.around { perThread.withLock { $0[value / 100_000].append(value % 100_000) } }
+        }
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<2_000 { relay.accept(thread * 100_000 + i) }
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        for thread in 0..<8 {
+            XCTAssertEqual(perThread.withLock { $0[thread] }, Array(0..<2_000))
+        }
+        cancellable.cancel()
+    }
+
+    func testSubscriberTakingALockHeldByAnAcceptingThreadDoesNotDeadlock() {
+        let relay = PassthroughRelay<Int>()
+        let foreign = NSRecursiveLock()
+        let seen = Counter()
+        let cancellable = relay.sink { _ in
+            foreign.lock()
+            seen.increment()
+            foreign.unlock()
+        }
+        runConcurrently(threads: 4, timeout: 60) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    foreign.lock()
+                    relay.accept(i)
+                    foreign.unlock()
+                } else {
+                    relay.accept(i)
+                }
+            }
+        }
+        XCTAssertEqual(seen.value, 8_000)
+        cancellable.cancel()
+    }
+
+    func testPublishersForwardingIntoOneRelayFromEightThreads() {
+        let relay = PassthroughRelay<Int>()
+        let detector = OverlapDetector()
+        let received = Counter()
+        let cancellable = relay.sink { _ in detector.around { received.increment() } }
+        runConcurrently(threads: 8) { thread in
+            let connection = (0..<1_000).publisher.subscribe(relay)
+            connection.cancel()
+        }
+        XCTAssertEqual(detector.overlaps, 0)
+        XCTAssertEqual(received.value, 8_000)
+        cancellable.cancel()
+    }
+}
