@@ -2,11 +2,11 @@ import Dispatch
 import UntangleSync
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Leak accounting for Untangle's own objects, in the spirit of RxSwift's `Resources.total`.
@@ -35,9 +35,9 @@ public enum Resources {
     /// Whether this build counts (debug builds do).
     public static var isCounting: Bool {
         #if DEBUG
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 
@@ -54,4 +54,3 @@ public enum Resources {
         return true
     }
 }
-

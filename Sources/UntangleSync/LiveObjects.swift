@@ -16,31 +16,31 @@
 @usableFromInline
 package enum LiveObjects {
     #if DEBUG
-    // A plain (untracked) box: counting must not count itself.
-    @usableFromInline
-    static let counter = LockedBox<Int>(0)
+        // A plain (untracked) box: counting must not count itself.
+        @usableFromInline
+        static let counter = LockedBox<Int>(0)
     #endif
 
     /// The number of live library state cells (always 0 in release builds).
     package static var count: Int {
         #if DEBUG
-        return counter.withLock { $0 }
+            return counter.withLock { $0 }
         #else
-        return 0
+            return 0
         #endif
     }
 
     @inlinable
     package static func increment() {
         #if DEBUG
-        counter.withLock { $0 += 1 }
+            counter.withLock { $0 += 1 }
         #endif
     }
 
     @inlinable
     package static func decrement() {
         #if DEBUG
-        counter.withLock { $0 -= 1 }
+            counter.withLock { $0 -= 1 }
         #endif
     }
 }

@@ -120,13 +120,13 @@ class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
 }
 
 #if DEBUG
-/// A library-owned state cell, counted by ``LiveObjects`` while it lives (debug builds only).
-@usableFromInline
-final class TrackedLockStorage<Value>: LockStorage<Value> {
-    deinit {
-        LiveObjects.decrement()
+    /// A library-owned state cell, counted by ``LiveObjects`` while it lives (debug builds only).
+    @usableFromInline
+    final class TrackedLockStorage<Value>: LockStorage<Value> {
+        deinit {
+            LiveObjects.decrement()
+        }
     }
-}
 #endif
 
 /// The platform calls, in one place.

@@ -53,10 +53,10 @@ extension LockedBox {
     @inlinable
     package init(tracking value: Value) {
         #if DEBUG
-        storage = TrackedLockStorage<Value>.create(value: value)
-        LiveObjects.increment()
+            storage = TrackedLockStorage<Value>.create(value: value)
+            LiveObjects.increment()
         #else
-        storage = LockStorage.create(value: value)
+            storage = LockStorage.create(value: value)
         #endif
     }
 }
