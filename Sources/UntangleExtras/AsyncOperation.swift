@@ -7,7 +7,7 @@ import UntangleSync
 /// ```swift
 /// final class DownloadOperation: AsyncOperation, @unchecked Sendable {
 ///     let url: URL
-///     private let data = LockedBox<Data?>(nil)
+///     private let data = LockedBox<Data?>(tracking: nil)
 ///     init(url: URL) { self.url = url }
 ///     override func main() {
 ///         fetch(url) { result in
@@ -56,7 +56,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
         case finished
     }
 
-    private let state = LockedBox(State.ready)
+    private let state = LockedBox(tracking: State.ready)
 
     /// Creates an operation in the ready state.
     ///

@@ -26,7 +26,7 @@ public final class CancelBag: Cancellable, Sendable {
         var isCancelled = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates an empty bag.
     public init() {}

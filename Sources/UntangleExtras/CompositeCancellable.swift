@@ -38,7 +38,7 @@ public final class CompositeCancellable: Cancellable, @unchecked Sendable {
         var isCancelled = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates a group holding `cancellables`.
     public init(_ cancellables: [any Cancellable] = []) {

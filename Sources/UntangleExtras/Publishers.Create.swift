@@ -181,7 +181,7 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     }
 
     private let emitter: BufferedEmitter<Downstream>
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     init(downstream: Downstream, limit: BufferLimit) {
         emitter = BufferedEmitter(downstream: downstream, limit: limit)

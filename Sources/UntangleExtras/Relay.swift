@@ -70,7 +70,7 @@ private final class RelayForwarder<Target: Relay>: Subscriber, Cancellable, Cust
     private let state: LockedBox<State>
 
     init(relay: Target) {
-        state = LockedBox(State(relay: relay))
+        state = LockedBox(tracking: State(relay: relay))
     }
 
     func receive(subscription: Subscription) {

@@ -34,7 +34,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         var upstreams: [ReplayUpstream] = []
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
     /// The number of values replayed (`Int.max` when unbounded).
     public let bufferSize: Int
 

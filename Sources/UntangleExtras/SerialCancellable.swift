@@ -24,7 +24,7 @@ public final class SerialCancellable: Cancellable, @unchecked Sendable {
         var isCancelled = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates an empty serial cancellable.
     public init() {}

@@ -28,7 +28,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         var conduits: [FutureConduit] = []
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
     ///

@@ -70,14 +70,14 @@ where Downstream.Input == [Element] {
 
     /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
     let downstreamBox: LockedBox<Downstream?>
-    let upstream = LockedBox(Upstream.awaiting)
+    let upstream = LockedBox(tracking: Upstream.awaiting)
     let count: Int
     /// The partial array and the completion flag: only touched on the serialized upstream signal path.
     var buffer: [Element] = []
     var ended = false
 
     init(downstream: Downstream, count: Int) {
-        downstreamBox = LockedBox(downstream)
+        downstreamBox = LockedBox(tracking: downstream)
         self.count = count
         buffer.reserveCapacity(count)
     }

@@ -182,7 +182,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private let suffix: Suffix
 
     init(downstream: Downstream, suffix: Suffix) {
-        state = LockedBox(State(downstream: downstream))
+        state = LockedBox(tracking: State(downstream: downstream))
         self.suffix = suffix
     }
 

@@ -69,14 +69,14 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
     let downstreamBox: LockedBox<Downstream?>
-    let upstream = LockedBox(Upstream.awaiting)
+    let upstream = LockedBox(tracking: Upstream.awaiting)
     let count: Int
     /// Elements still to drop, and whether the upstream completed: only touched on the serialized upstream path.
     var remaining: Int
     var ended = false
 
     init(downstream: Downstream, count: Int) {
-        downstreamBox = LockedBox(downstream)
+        downstreamBox = LockedBox(tracking: downstream)
         self.count = count
         self.remaining = count
     }

@@ -37,7 +37,7 @@ package final class RepeatingActionCancellable: Cancellable, Sendable {
     }
 
     /// The gate to capture in the repeating action's handler.
-    package let gate = Gate(state: LockedBox(State.open(stop: nil)))
+    package let gate = Gate(state: LockedBox(tracking: State.open(stop: nil)))
 
     /// Creates an open, not yet armed cancellable.
     package init() {}

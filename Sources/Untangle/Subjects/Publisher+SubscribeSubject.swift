@@ -34,7 +34,7 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
     private let state: LockedBox<State>
 
     init(subject: Target) {
-        state = LockedBox(State(subject: subject))
+        state = LockedBox(tracking: State(subject: subject))
     }
 
     func receive(subscription: Subscription) {

@@ -63,7 +63,7 @@ extension Subscribers {
 
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-            state = LockedBox(State(object: object))
+            state = LockedBox(tracking: State(object: object))
             self.keyPath = keyPath
         }
 

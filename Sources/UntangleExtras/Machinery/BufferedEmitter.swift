@@ -158,7 +158,7 @@ final class BufferedEmitter<Downstream: Subscriber>: @unchecked Sendable {
         for value in initial {
             start.values.append(value)
         }
-        buffer = LockedBox(start)
+        buffer = LockedBox(tracking: start)
         emitter = Emitter(downstream: TokenSubscriber(downstream: downstream, buffer: buffer), policy: .unbounded)
         // The emitter has not started: these tokens are queued, nothing is delivered.
         for _ in initial {

@@ -97,7 +97,7 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
         self.name = name
         self.demandPolicy = demand
         self.handle = handle
-        state = LockedBox(State(onEnd: onEnd))
+        state = LockedBox(tracking: State(onEnd: onEnd))
         // The forwarder needs `self`, which exists only now; nothing can use the emitter before `init` returns.
         emitter = Emitter(downstream: Forwarder(downstream: downstream, owner: self), policy: .unbounded)
     }

@@ -15,7 +15,7 @@ enum TraitSupport {
         AnyPublisher.create { subscriber in
             // The first call wins as a whole: without the claim, two racing calls could each send their value
             // before either completion.
-            let claimed = LockedBox(false)
+            let claimed = LockedBox(tracking: false)
             return body { result in
                 let first = claimed.withCriticalSection { claimed -> Bool in
                     defer { claimed = true }
@@ -47,7 +47,7 @@ enum TraitSupport {
         AnyPublisher.create { subscriber in
             let outer = SerialCancellable()
             let inner = SerialCancellable()
-            let sawValue = LockedBox(false)
+            let sawValue = LockedBox(tracking: false)
             let forward: (AnyPublisher<Output, First.Failure>) -> Void = { publisher in
                 inner.cancellable = publisher.sink(
                     receiveCompletion: { subscriber.send(completion: $0) }, receiveValue: { subscriber.send($0) })
@@ -106,7 +106,7 @@ private final class AwaitingSubscriber<Input: Sendable, Failure: Error>: Subscri
         var done = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Stores the continuation; returns false (after resuming it with `CancellationError`) if already cancelled.
     func start(_ continuation: CheckedContinuation<Input?, any Error>) -> Bool {

@@ -45,6 +45,7 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
         self.initialDemand = initialDemand
         self.onValue = onValue
         self.onSubscription = onSubscription
+        LeakCheckObserver.register()
     }
 
     var events: [Event<Input, Failure>] { lock.withLock { _events } }

@@ -36,7 +36,7 @@ final class EventsSubscription<Downstream: Subscriber>: Subscriber, Subscription
     init(downstream: Downstream, name: String, handlers: EventHandlers<Downstream.Input, Downstream.Failure>) {
         self.handlers = handlers
         self.name = name
-        state = LockedBox(State(downstream: downstream))
+        state = LockedBox(tracking: State(downstream: downstream))
     }
 
     func receive(subscription: Subscription) {

@@ -201,7 +201,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         onValue: @escaping (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>,
         onCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Final
     ) {
-        self.state = LockedBox(ReducerState(downstream: downstream, policy: policy))
+        self.state = LockedBox(tracking: ReducerState(downstream: downstream, policy: policy))
         self.name = name
         self.onValue = onValue
         self.onCompletion = onCompletion

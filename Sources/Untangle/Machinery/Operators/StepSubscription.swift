@@ -70,7 +70,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         step: @escaping (UpstreamOutput) -> OperatorStep<Downstream.Input, Downstream.Failure>,
         completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
-        state = LockedBox(State(downstream: downstream))
+        state = LockedBox(tracking: State(downstream: downstream))
         self.name = name
         self.step = step
         self.mapCompletion = completion

@@ -21,7 +21,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
         whenFull: Publishers.BufferingStrategy<Upstream.Failure>
     ) {
-        state = LockedBox(BufferStateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
+        state = LockedBox(tracking: BufferStateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { [weak self] in self?.downstreamReturned($0) },
             policy: .unbounded)

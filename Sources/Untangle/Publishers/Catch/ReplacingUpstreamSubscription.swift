@@ -30,7 +30,7 @@ where Downstream.Input == Input {
     private let name: String
 
     init(downstream: Downstream, name: String, onFailure: @escaping (UpstreamFailure) -> Decision) {
-        state = LockedBox(State(downstream: downstream))
+        state = LockedBox(tracking: State(downstream: downstream))
         self.name = name
         self.onFailure = onFailure
     }

@@ -112,7 +112,7 @@ where Downstream.Input == [Value] {
         downstream: Downstream, scheduler: Context, interval: Context.SchedulerTimeType.Stride, count: Int?,
         options: Context.SchedulerOptions?
     ) {
-        let state = LockedBox(CollectByTimeStateMachine<Value>(count: count))
+        let state = LockedBox(tracking: CollectByTimeStateMachine<Value>(count: count))
         self.state = state
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { more in

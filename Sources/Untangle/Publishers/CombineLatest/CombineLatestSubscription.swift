@@ -28,7 +28,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
-        let state = LockedBox(CombineLatestStateMachine(upstreamCount: upstreamCount))
+        let state = LockedBox(tracking: CombineLatestStateMachine(upstreamCount: upstreamCount))
         self.state = state
         self.makeOutput = makeOutput
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.

@@ -87,7 +87,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let state = LockedBox(DebounceStateMachine<Input>())
+    private let state = LockedBox(tracking: DebounceStateMachine<Input>())
     private let emitter: Emitter<Downstream>
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context

@@ -27,7 +27,7 @@ where
         downstream: Downstream, maxPublishers: Subscribers.Demand,
         transform: @escaping (Upstream.Output) -> NewPublisher
     ) {
-        state = LockedBox(FlatMapStateMachine(maxPublishers: maxPublishers))
+        state = LockedBox(tracking: FlatMapStateMachine(maxPublishers: maxPublishers))
         self.transform = transform
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { [weak self] in self?.downstreamReturned($0) },

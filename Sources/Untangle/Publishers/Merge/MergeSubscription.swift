@@ -13,7 +13,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     private let state: LockedBox<MergeStateMachine>
 
     private init(downstream: Downstream, upstreamCount: Int) {
-        let state = LockedBox(MergeStateMachine(upstreamCount: upstreamCount))
+        let state = LockedBox(tracking: MergeStateMachine(upstreamCount: upstreamCount))
         self.state = state
         // Demand the subscriber returns from `receive(_:)` must reach the upstreams too, like requests do. The
         // closure captures the state, not the subscription, so the emitter does not keep the subscription alive.

@@ -28,7 +28,7 @@ final class AutoconnectSubscription: Subscription, CustomStringConvertible, @unc
 
     init(parent: AutoconnectParent, name: String) {
         description = name
-        state = LockedBox(State(parent: parent))
+        state = LockedBox(tracking: State(parent: parent))
     }
 
     /// Returns false if the subscription already ended (the upstream subscription must then be cancelled).

@@ -12,7 +12,7 @@ final class MulticastConnection: Cancellable, @unchecked Sendable {
         var cancelled = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
     private let onCancel: (MulticastConnection) -> Void
 
     /// `onCancel` lets the multicast forget this connection (so that the next `connect()` makes a new one).

@@ -42,7 +42,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
 
-        let state = LockedBox(AutoconnectStateMachine())
+        let state = LockedBox(tracking: AutoconnectStateMachine())
         let name: String
 
         /// Creates a publisher that automatically connects to an upstream connectable publisher.

@@ -72,7 +72,7 @@ extension Publishers {
             var connection: MulticastConnection?
         }
 
-        private let state = LockedBox(State())
+        private let state = LockedBox(tracking: State())
 
         /// Creates a multicast publisher that applies a closure to create a subject that delivers elements to
         /// subscribers.

@@ -91,7 +91,7 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        let state = LockedBox(SubscribeOnStateMachine())
+        let state = LockedBox(tracking: SubscribeOnStateMachine())
         self.state = state
         self.scheduler = scheduler
         self.options = options

@@ -13,7 +13,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     typealias Input = P
     typealias Failure = P.Failure
 
-    let state = LockedBox(SwitchToLatestStateMachine())
+    let state = LockedBox(tracking: SwitchToLatestStateMachine())
     // Set once in init (the delivery wrapper needs `self`) before the subscription is visible to other threads.
     private(set) var emitter: Emitter<Delivery>!
 

@@ -94,7 +94,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     private let latest: Bool
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-        let state = LockedBox(Machine())
+        let state = LockedBox(tracking: Machine())
         self.state = state
         // The emitter and the state machine count the same demand: requests go to both, and the demand the
         // downstream returns is added to both (the emitter adds it itself; the relay tells the state machine).

@@ -78,7 +78,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber, TriggerO
     private let state: LockedBox<DropUntilOutputStateMachine<Downstream>>
 
     init(downstream: Downstream) {
-        state = LockedBox(DropUntilOutputStateMachine(downstream: downstream))
+        state = LockedBox(tracking: DropUntilOutputStateMachine(downstream: downstream))
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -74,7 +74,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     private let state: LockedBox<PrefixUntilOutputStateMachine<Downstream>>
 
     init(downstream: Downstream) {
-        state = LockedBox(PrefixUntilOutputStateMachine(downstream: downstream))
+        state = LockedBox(tracking: PrefixUntilOutputStateMachine(downstream: downstream))
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -23,7 +23,7 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
-        let state = LockedBox(ZipStateMachine(upstreamCount: upstreamCount))
+        let state = LockedBox(tracking: ZipStateMachine(upstreamCount: upstreamCount))
         self.state = state
         self.makeOutput = makeOutput
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.

@@ -51,7 +51,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         downstream: Downstream, name: String, scheduler: Context, options: Context.SchedulerOptions?,
         timing: Timing = .immediate, timeout: Timeout? = nil
     ) {
-        let state = LockedBox(HopStateMachine<Completion>())
+        let state = LockedBox(tracking: HopStateMachine<Completion>())
         self.state = state
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { more in
