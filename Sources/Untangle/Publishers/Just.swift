@@ -21,6 +21,7 @@ public struct Just<Output>: Publisher {
     }
 
     /// Attaches a subscriber, which receives the value on its first request.
+    @inlinable  // specialized in the caller (see SynchronousSourceSubscription)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         SynchronousSourceSubscription.subscribe(
             subscriber, to: CollectionOfOne(output).makeIterator(), completion: .finished, name: "Just")

@@ -44,7 +44,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            // `receive`, not `subscribe`: see Publishers.Map.receive(subscriber:).
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }

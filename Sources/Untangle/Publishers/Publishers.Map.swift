@@ -41,7 +41,11 @@ extension Publishers {
         /// Attaches the subscriber through a transforming wrapper (a struct: no allocation per subscription).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Upstream.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            // `receive(subscriber:)`, not `subscribe(_:)`: a chain that calls the same generic `subscribe` once per
+            // operator, with a subscriber type growing each time, looks to the optimizer like an infinite
+            // specialization and is left unspecialized from the third operator on (every value then runs generic
+            // code with runtime type lookups). Each publisher's own `receive` is a different function.
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 }

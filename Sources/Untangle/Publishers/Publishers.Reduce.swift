@@ -62,6 +62,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates the publisher.
+        @inlinable
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
         ) {
@@ -71,20 +72,24 @@ extension Publishers {
         }
 
         /// Attaches the subscriber.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+            // @inlinable, and `receive` rather than `subscribe`, so the whole upstream chain is specialized in the
+            // caller (see Publishers.Map.receive(subscriber:)).
             let next = nextPartialResult
             var accumulator = initial
-            upstream.subscribe(
-                ReducerSubscription(
-                    downstream: subscriber, name: "Reduce", policy: .unlimitedOnFirstRequest,
-                    onValue: { value in
-                        accumulator = next(accumulator, value)
-                        return .absorb
-                    },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (accumulator, .finished)
-                    }))
+            upstream.receive(
+                subscriber:
+                    ReducerSubscription(
+                        downstream: subscriber, name: "Reduce", policy: .unlimitedOnFirstRequest,
+                        onValue: { value in
+                            accumulator = next(accumulator, value)
+                            return .absorb
+                        },
+                        onCompletion: { completion in
+                            guard case .finished = completion else { return (nil, completion) }
+                            return (accumulator, .finished)
+                        }))
         }
     }
 

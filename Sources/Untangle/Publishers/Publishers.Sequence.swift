@@ -36,6 +36,7 @@ extension Publishers {
         }
 
         /// Attaches a subscriber, which receives the elements as it requests them.
+        @inlinable  // specialized in the caller (see SynchronousSourceSubscription)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Elements.Element, S.Failure == Failure {
             SynchronousSourceSubscription.subscribe(
                 subscriber, to: sequence.makeIterator(), completion: .finished, name: "Sequence")

@@ -1,14 +1,31 @@
 import UntangleSync
 
 /// One subscriber's connection to a subject, seen by the subject without knowing the subscriber's type.
+///
+/// Performance: the per-value and per-request entry points are stored closures, not overridden methods. A
+/// subclass's override runs the subclass's *unspecialized* generic code (vtables and witness tables of generic
+/// classes always point there), which pays a runtime metadata lookup (hundreds of instructions) for every generic
+/// type it touches, on every call. The closures are formed in the subclass's `@inlinable` initializer, which the
+/// client module specializes for the concrete subscriber type; they capture nothing, so they cost no allocation.
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error> {
-    @inlinable
-    package init() {}
+    /// Offers a value to the conduit passed as the first argument (always the conduit that stores the closure).
+    @usableFromInline let offerEntry: (SubjectConduit, Output) -> Void
+    /// Requests demand (non-nil) or cancels (nil) for the conduit passed as the first argument.
+    @usableFromInline let controlEntry: (SubjectConduit, Subscribers.Demand?) -> Void
 
     @inlinable
-    package func offer(_ value: Output) {
-        preconditionFailure("SubjectConduit.offer is abstract")
+    package init(
+        offerEntry: @escaping (SubjectConduit, Output) -> Void,
+        controlEntry: @escaping (SubjectConduit, Subscribers.Demand?) -> Void
+    ) {
+        self.offerEntry = offerEntry
+        self.controlEntry = controlEntry
+    }
+
+    @inlinable
+    package final func offer(_ value: Output) {
+        offerEntry(self, value)
     }
 
     @inlinable
@@ -165,11 +182,20 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     ) {
         emitter = Emitter(downstream: downstream, policy: policy)
         self.core = core
-    }
-
-    @inlinable
-    override func offer(_ value: Downstream.Input) {
-        emitter.offer(value)
+        // Specialized entry points (see SubjectConduit). The first argument is always `self`, so the downcast is
+        // safe; passing it in keeps the closures capture-free.
+        super.init(
+            offerEntry: { conduit, value in
+                unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self).emitter.offer(value)
+            },
+            controlEntry: { conduit, demand in
+                let subscription = unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
+                if let demand {
+                    subscription.emitter.request(demand)
+                } else if subscription.emitter.cancel() {
+                    subscription.core?.remove(subscription)
+                }
+            })
     }
 
     @inlinable
@@ -180,14 +206,12 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
+        controlEntry(self, demand)
     }
 
     @inlinable
     func cancel() {
-        if emitter.cancel() {
-            core?.remove(self)
-        }
+        controlEntry(self, nil)
     }
 
     @usableFromInline

@@ -15,10 +15,13 @@ extension Publisher {
     /// **Demand:** `.unlimited`, requested once when the subscription arrives.
     /// **Thread safety:** the closures are called one at a time (never concurrently), on whatever thread the upstream
     /// delivers on; `cancel()` may be called from any thread.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        // @inlinable (as the operators are): subscribing from the caller's module specializes the whole chain for
+        // the concrete publisher, instead of running Untangle's generic code, with runtime type lookups, per value.
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
         return AnyCancellable(sink)
@@ -34,6 +37,7 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** `.unlimited`.
     /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:)``.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
@@ -98,6 +102,7 @@ extension Subscribers {
         }
 
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
+        @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             receiveValue(value)
             return .none

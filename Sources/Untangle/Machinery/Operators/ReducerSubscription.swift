@@ -4,6 +4,7 @@ import UntangleSync
 ///
 /// **Demand:** see each case.
 /// **Thread safety:** a value.
+@usableFromInline
 enum ReducerUpstreamDemand: Sendable {
     /// Ask for `.unlimited` once, when the downstream first requests anything (reduce, count, collect, last, ...).
     case unlimitedOnFirstRequest
@@ -18,6 +19,7 @@ enum ReducerUpstreamDemand: Sendable {
 /// **Demand:** `.absorb` and the ending cases give no demand back upstream; `.emit` gives back what the downstream
 /// returned.
 /// **Thread safety:** a value.
+@usableFromInline
 enum ReducerStep<Output, Failure: Error> {
     /// Keep the value in the operator's own state; nothing goes downstream yet.
     case absorb
@@ -35,13 +37,16 @@ enum ReducerStep<Output, Failure: Error> {
 ///
 /// **Demand:** tracks the downstream's outstanding demand; the single final value waits for it.
 /// **Thread safety:** a value; the subscription keeps it in a `LockedBox`.
+@usableFromInline
 struct ReducerState<Downstream, Final> {
+    @usableFromInline
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
         case done
     }
 
+    @usableFromInline
     enum Phase {
         /// The upstream has not ended yet.
         case running
@@ -51,19 +56,27 @@ struct ReducerState<Downstream, Final> {
         case terminated
     }
 
+    @usableFromInline
     var upstream = Upstream.awaiting
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var phase = Phase.running
+    @usableFromInline
     var demand = Subscribers.Demand.none
+    @usableFromInline
     var requestedUpstream = false
+    @usableFromInline
     let policy: ReducerUpstreamDemand
 
+    @inlinable
     init(downstream: Downstream, policy: ReducerUpstreamDemand) {
         self.downstream = downstream
         self.policy = policy
     }
 
     /// The upstream handed us its subscription: the downstream to pass ours to, or nil to cancel the new one.
+    @inlinable
     mutating func receivedSubscription(_ subscription: Subscription) -> Downstream? {
         guard case .awaiting = upstream, case .running = phase else { return nil }
         upstream = .subscribed(subscription)
@@ -71,6 +84,7 @@ struct ReducerState<Downstream, Final> {
     }
 
     /// After the downstream got its subscription: the upstream to ask for `.unlimited`, if the policy says so now.
+    @inlinable
     mutating func eagerRequest() -> Subscription? {
         guard policy == .unlimitedAtSubscription, !requestedUpstream, case .subscribed(let subscription) = upstream
         else { return nil }
@@ -78,11 +92,13 @@ struct ReducerState<Downstream, Final> {
         return subscription
     }
 
+    @inlinable
     mutating func takeDownstream() -> Downstream? {
         defer { downstream = nil }
         return downstream
     }
 
+    @usableFromInline
     enum RequestAction {
         case none
         case requestUpstream(Subscription, Subscribers.Demand)
@@ -90,6 +106,7 @@ struct ReducerState<Downstream, Final> {
     }
 
     /// The downstream requested `demand`.
+    @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
         case .terminated:
@@ -114,6 +131,7 @@ struct ReducerState<Downstream, Final> {
     }
 
     /// A pass-through value is about to go downstream: consumes one demand; nil if the downstream cancelled.
+    @inlinable
     mutating func willEmit() -> Downstream? {
         guard case .running = phase, let downstream else { return nil }
         demand -= 1
@@ -121,19 +139,30 @@ struct ReducerState<Downstream, Final> {
     }
 
     /// The downstream returned `more` from a pass-through value.
+    @inlinable
     mutating func didEmit(returning more: Subscribers.Demand) {
         if case .running = phase { demand += more }
     }
 
+    @usableFromInline
     struct FinishAction {
         /// The upstream subscription to cancel (an early finish) or just to release (the upstream completed).
+        @usableFromInline
         var upstream: Subscription?
         /// Deliver this now (nil: wait for demand, or the downstream already cancelled).
+        @usableFromInline
         var deliver: (Downstream, Final)?
+
+        @inlinable
+        init(upstream: Subscription?, deliver: (Downstream, Final)?) {
+            self.upstream = upstream
+            self.deliver = deliver
+        }
     }
 
     /// The upstream ended (or the operator ended early). `needsDemand`: the final signal carries a value, which
     /// may only go downstream once it was requested; a bare completion needs no demand.
+    @inlinable
     mutating func finish(_ final: Final, needsDemand: Bool) -> FinishAction {
         var action = FinishAction(upstream: nil, deliver: nil)
         if case .subscribed(let subscription) = upstream { action.upstream = subscription }
@@ -148,12 +177,22 @@ struct ReducerState<Downstream, Final> {
         return action
     }
 
+    @usableFromInline
     struct CancelAction {
+        @usableFromInline
         var upstream: Subscription?
+        @usableFromInline
         var released: (Downstream?, Final?)
+
+        @inlinable
+        init(upstream: Subscription?, released: (Downstream?, Final?)) {
+            self.upstream = upstream
+            self.released = released
+        }
     }
 
     /// The downstream cancelled: the upstream to cancel, and what to release after unlocking.
+    @inlinable
     mutating func cancel() -> CancelAction {
         var action = CancelAction(upstream: nil, released: (takeDownstream(), nil))
         if case .subscribed(let subscription) = upstream { action.upstream = subscription }
@@ -182,20 +221,30 @@ struct ReducerState<Downstream, Final> {
 /// **Thread safety:** `request` and `cancel` may be called from any thread, also while the upstream completes on
 /// another: the final signal goes downstream exactly once, from whichever thread supplies its last condition.
 /// `onValue`/`onCompletion` run only on the (serialized) upstream signal path, with no lock held.
+@usableFromInline
 final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = UpstreamOutput
+    @usableFromInline
     typealias Failure = UpstreamFailure
+    @usableFromInline
     typealias Final = (value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>)
 
+    @usableFromInline
     let state: LockedBox<ReducerState<Downstream, Final>>
+    @usableFromInline
     let onValue: (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>
+    @usableFromInline
     let onCompletion: (Subscribers.Completion<UpstreamFailure>) -> Final
     /// Set once the operator's result is decided; read and written only on the (serialized) upstream signal path.
+    @usableFromInline
     var ended = false
+    @usableFromInline
     let name: String
 
+    @inlinable
     init(
         downstream: Downstream, name: String, policy: ReducerUpstreamDemand,
         onValue: @escaping (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>,
@@ -207,6 +256,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         self.onCompletion = onCompletion
     }
 
+    @inlinable
     func receive(subscription: Subscription) {
         let downstream = state.withCriticalSection { $0.receivedSubscription(subscription) }
         CalloutCheck.assertNoLockHeld("a reducer passing on its subscription")
@@ -221,6 +271,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         }
     }
 
+    @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         guard !ended else { return .none }
         switch onValue(input) {
@@ -242,6 +293,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         guard !ended else { return }
         ended = true
@@ -251,6 +303,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     // The final signal races the downstream's request (another thread): both go through `finish`/`request` under
     // the state lock, and only the transition to `.terminated` hands out the downstream, so exactly one of the two
     // threads delivers, after unlocking. No other signal can overlap it: values stopped when the upstream ended.
+    @inlinable
     func end(_ final: Final, cancellingUpstream: Bool) {
         let action = state.withCriticalSection { $0.finish(final, needsDemand: final.value != nil) }
         CalloutCheck.assertNoLockHeld("a reducer ending")
@@ -258,11 +311,13 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         if let (downstream, final) = action.deliver { deliver(final, to: downstream) }
     }
 
+    @inlinable
     func deliver(_ final: Final, to downstream: Downstream) {
         if let value = final.value { _ = downstream.receive(value) }
         downstream.receive(completion: final.completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         let action = state.withCriticalSection { $0.request(demand) }
@@ -277,6 +332,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         }
     }
 
+    @inlinable
     func cancel() {
         let action = state.withCriticalSection { $0.cancel() }
         CalloutCheck.assertNoLockHeld("a reducer cancelling upstream")
@@ -284,5 +340,6 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         withExtendedLifetime(action.released) {}
     }
 
+    @inlinable
     var description: String { name }
 }

@@ -26,6 +26,11 @@ where Elements.Element == Downstream.Input {
     @usableFromInline var upcoming: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let name: String
+    // Requests (non-nil) and cancel (nil), specialized: `request` and `cancel` are reached through the `Subscription`
+    // witness table, which points at this class's unspecialized generic code, where every use of a generic type
+    // costs a runtime metadata lookup (the emission loop would pay several per element). The closure is formed in
+    // the `@inlinable` initializer, which the client module specializes; it captures nothing (no allocation).
+    @usableFromInline let controlEntry: (SynchronousSourceSubscription, Subscribers.Demand?) -> Void
 
     @inlinable
     init(
@@ -37,6 +42,13 @@ where Elements.Element == Downstream.Input {
         self.upcoming = first
         self.completion = completion
         self.name = name
+        controlEntry = { subscription, demand in
+            if let demand {
+                subscription.specializedRequest(demand)
+            } else {
+                subscription.specializedCancel()
+            }
+        }
     }
 
     /// Subscribes `downstream` to the elements of `iterator` followed by `completion`. An empty source sends
@@ -61,6 +73,16 @@ where Elements.Element == Downstream.Input {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
+        controlEntry(self, demand)
+    }
+
+    @inlinable
+    func cancel() {
+        controlEntry(self, nil)
+    }
+
+    @inlinable
+    func specializedRequest(_ demand: Subscribers.Demand) {
         guard let downstream = state.withCriticalSection({ $0.request(demand) }) else { return }
         emit(to: downstream)
     }
@@ -92,7 +114,7 @@ where Elements.Element == Downstream.Input {
     }
 
     @inlinable
-    func cancel() {
+    func specializedCancel() {
         let (released, mayRelease) = state.withCriticalSection { ($0.cancel(), $0.claimElementRelease()) }
         withExtendedLifetime(released) {}
         if mayRelease {

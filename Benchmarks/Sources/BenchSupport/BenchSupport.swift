@@ -1,0 +1,104 @@
+import Dispatch
+import MallocCounter
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One benchmark workload: `run(n)` performs `n` events and returns a checksum (printed, so the work cannot be
+/// optimized away, and compared across libraries by run.sh).
+public struct Workload {
+    public let name: String
+    /// Events in a full run (the issue's counts); `--quick` divides by 100.
+    public let events: Int
+    /// What one event is, for the report.
+    public let unit: String
+    /// Whether the workload runs on one thread (the instruction-count mode only runs those).
+    public let singleThreaded: Bool
+    /// Report heap bytes retained per event (memory per live subscription) instead of counting allocations.
+    public let measuresRetainedBytes: Bool
+    public let run: (Int) -> Int
+
+    public init(
+        _ name: String, events: Int, unit: String, singleThreaded: Bool = true, measuresRetainedBytes: Bool = false,
+        run: @escaping (Int) -> Int
+    ) {
+        self.name = name
+        self.events = events
+        self.unit = unit
+        self.singleThreaded = singleThreaded
+        self.measuresRetainedBytes = measuresRetainedBytes
+        self.run = run
+    }
+}
+
+/// Heap bytes in use now (for workloads that hold subscriptions and report their size).
+public func heapBytesInUse() -> Int { Int(malloc_counter_bytes_in_use()) }
+
+/// Where a workload that measures retained memory reports it (set inside `run`).
+nonisolated(unsafe) public var retainedBytesPerEvent: Double = .nan
+
+@inline(never)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The command line of every bench executable:
+///   bench-X --list                      names of the workloads this build has
+///   bench-X <workload> [--quick] [--no-allocs] [--no-warmup]
+/// prints one line: `RESULT name=<w> ns=<ns per event> allocs=<allocations per event or -> bytes=<...> check=<n>`.
+public func benchMain(library: String, workloads: [Workload]) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "--list" || arguments.isEmpty {
+        for workload in workloads {
+            print(workload.name, workload.singleThreaded ? "single" : "multi")
+        }
+        return
+    }
+    let quick = arguments.contains("--quick")
+    let countAllocations = !arguments.contains("--no-allocs")
+    let warmup = !arguments.contains("--no-warmup")
+    guard let workload = workloads.first(where: { $0.name == arguments[0] }) else {
+        fputs("\(library): unknown workload \(arguments[0]); --list shows the workloads\n", stderr)
+        exit(2)
+    }
+    let n = quick ? workload.events / 100 : workload.events
+    if warmup && !workload.measuresRetainedBytes {
+        blackHole(workload.run(max(n / 100, 1)))
+    }
+    retainedBytesPerEvent = .nan
+    let (check, elapsed) = measuredRun(workload, n)
+    let bytes = retainedBytesPerEvent
+    var allocs = "-"
+    if countAllocations && !workload.measuresRetainedBytes {
+        // A separate, smaller pass with counting on, so the timed pass pays nothing for it.
+        let m = max(n / 10, 1)
+        malloc_counter_enable(1)
+        let before = malloc_counter_count()
+        blackHole(workload.run(m))
+        let after = malloc_counter_count()
+        malloc_counter_enable(0)
+        allocs = format(Double(after - before) / Double(m))
+    }
+    let ns = Double(elapsed) / Double(n)
+    print(
+        "RESULT library=\(library) name=\(workload.name) n=\(n) ns=\(format(ns)) allocs=\(allocs)"
+            + " bytes=\(bytes.isNaN ? "-" : format(bytes)) check=\(check)")
+}
+
+// The timed pass, in a function of its own: `run.sh --instructions` counts instructions only inside it
+// (valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRun*').
+@inline(never)
+public func measuredRun(_ workload: Workload, _ n: Int) -> (check: Int, nanoseconds: UInt64) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let check = workload.run(n)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    return (check, elapsed)
+}
+
+func format(_ value: Double) -> String {
+    let scaled = (value * 100).rounded() / 100
+    return "\(scaled)"
+}

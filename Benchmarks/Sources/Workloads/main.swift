@@ -1,0 +1,3 @@
+import BenchSupport
+
+benchMain(library: libraryName, workloads: allWorkloads)
