@@ -79,6 +79,23 @@ final class NotificationCenterPublisherTests: XCTestCase {
         XCTAssertNotEqual(publisher, NotificationCenter().publisher(for: ping, object: object))
     }
 
+    func testDeliveredOnThePostingThread() {
+        // Schedulers.md row: NotificationCenter.Publisher delivers on the posting thread.
+        let center = NotificationCenter()
+        let deliveredOn = LockedBox<ObjectIdentifier?>(nil)
+        let cancellable = center.publisher(for: ping).sink { _ in
+            deliveredOn.withLock { $0 = ObjectIdentifier(Thread.current) }
+        }
+        let postedOn = LockedBox<ObjectIdentifier?>(nil)
+        withWatchdog("post from another thread") {
+            postedOn.withLock { $0 = ObjectIdentifier(Thread.current) }
+            center.post(name: ping, object: nil)
+        }
+        XCTAssertNotNil(deliveredOn.withLock { $0 })
+        XCTAssertEqual(deliveredOn.withLock { $0 }, postedOn.withLock { $0 })
+        cancellable.cancel()
+    }
+
     func testDefaultCenterPublisherWithSink() {
         var names: [Notification.Name] = []
         let cancellable = NotificationCenter.default.publisher(for: pong).sink { names.append($0.name) }
