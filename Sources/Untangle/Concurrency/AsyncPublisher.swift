@@ -1,0 +1,80 @@
+/// A publisher's values as an asynchronous sequence, for publishers that cannot fail.
+///
+/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`; a value the
+/// upstream would send without demand is never produced. When the publisher finishes, the loop ends. Cancelling the
+/// iterating task, or leaving the loop early, cancels the subscription.
+///
+/// ```swift
+/// let numbers = [1, 2, 3].publisher
+/// for await number in numbers.values {
+///     print(number)   // 1, 2, 3
+/// }
+/// ```
+///
+/// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
+/// **Thread safety:** the sequence may be iterated from any task; an iterator serves one `next()` at a time (a second
+/// concurrent call stops the program). The upstream may deliver on any thread; no library lock is held while the task
+/// is suspended or while the upstream is asked or cancelled.
+public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
+    /// The type of element produced by this asynchronous sequence.
+    public typealias Element = P.Output
+
+    private let publisher: P
+
+    /// Creates a publisher that exposes elements received from an upstream publisher as an asynchronous sequence.
+    ///
+    /// - Parameter publisher: The upstream publisher.
+    public init(_ publisher: P) {
+        self.publisher = publisher
+    }
+
+    /// Subscribes to the upstream and returns an iterator over its values.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher))
+    }
+
+    /// The iterator that produces elements of the asynchronous publisher sequence.
+    ///
+    /// ```swift
+    /// var iterator = Just(7).values.makeAsyncIterator()
+    /// let seven = await iterator.next()   // 7; then nil
+    /// ```
+    ///
+    /// **Demand:** `.max(1)` per `next()`.
+    /// **Thread safety:** one `next()` at a time; the subscription is cancelled when the last copy is released.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// The type of element produced by the iterator.
+        public typealias Element = P.Output
+
+        private let owner: AsyncIteratorOwner<P.Output, Never>
+
+        fileprivate init(owner: AsyncIteratorOwner<P.Output, Never>) {
+            self.owner = owner
+        }
+
+        /// Produces the next element in the prefix sequence.
+        ///
+        /// - Returns: The next published element, or nil if the publisher finishes normally or the task was cancelled.
+        public mutating func next() async -> P.Output? {
+            switch await owner.next() {
+            case .success(let value): return value
+            case nil: return nil
+            }
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// The elements produced by the publisher, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// let subject = CurrentValueSubject<Int, Never>(0)
+    /// for await value in subject.values { print(value); if value == 3 { break } }
+    /// ```
+    ///
+    /// **Demand:** `.max(1)` per iteration (see ``AsyncPublisher``).
+    /// **Thread safety:** see ``AsyncPublisher``.
+    public var values: AsyncPublisher<Self> {
+        AsyncPublisher(self)
+    }
+}

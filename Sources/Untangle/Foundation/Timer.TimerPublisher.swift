@@ -1,0 +1,168 @@
+import Foundation
+import UntangleSync
+
+extension Timer {
+    /// Returns a publisher that repeatedly emits the current date on the given interval.
+    ///
+    /// The publisher is connectable: the timer is scheduled on `connect()` (or by `autoconnect()` on the first
+    /// subscription), on `runLoop` in `mode`, and fires every `interval` from then on.
+    ///
+    /// ```swift
+    /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
+    ///     .autoconnect()
+    ///     .sink { date in print("tick at \(date)") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The time interval on which to publish events. For example, a value of `0.5` publishes an event
+    ///     approximately every half-second.
+    ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which allows any variance.
+    ///   - runLoop: The run loop on which the timer runs.
+    ///   - mode: The run loop mode in which to run the timer.
+    ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
+    /// - Returns: A publisher that repeatedly emits the current date on the given interval.
+    ///
+    /// **Demand:** see ``Timer/TimerPublisher``.
+    /// **Thread safety:** see ``Timer/TimerPublisher``.
+    public static func publish(
+        every interval: TimeInterval,
+        tolerance: TimeInterval? = nil,
+        on runLoop: RunLoop,
+        in mode: RunLoop.Mode,
+        options: RunLoop.SchedulerOptions? = nil
+    ) -> Timer.TimerPublisher {
+        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    }
+
+    /// A publisher that repeatedly emits the current date on a given interval.
+    ///
+    /// Nothing happens until ``connect()``: it adds a repeating `Timer` to ``runLoop`` in ``mode``, first firing
+    /// ``interval`` after the call. Each firing sends `Date()` to every subscriber that has demand at that moment; a
+    /// subscriber without demand misses that tick. Cancelling the connection invalidates the timer; subscribers stay
+    /// subscribed (the publisher never completes) and receive ticks again after a new `connect()`.
+    ///
+    /// ```swift
+    /// let publisher = Timer.TimerPublisher(interval: 0.5, runLoop: .main, mode: .default)
+    /// let cancellable = publisher.sink { print($0) }
+    /// let connection = publisher.connect()   // ticks every half second, on the main run loop
+    /// connection.cancel()                    // the ticks stop
+    /// ```
+    ///
+    /// **Demand:** one date per unit of demand per subscriber; ticks beyond a subscriber's demand are dropped for it.
+    /// **Thread safety:** `connect()`, `subscribe`, `request` and `cancel` (of a subscription or of the connection) may
+    /// be called from any thread. Dates are delivered on the run loop's thread while it runs in `mode`. After the
+    /// connection's `cancel()` returns no new tick starts. A `connect()` while connected returns the current
+    /// connection (one timer per connection, however many threads connect at once).
+    public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+        /// The kind of values published by this publisher.
+        public typealias Output = Date
+
+        /// The kind of errors this publisher might publish: it never fails.
+        public typealias Failure = Never
+
+        /// The interval on which to publish events.
+        public let interval: TimeInterval
+
+        /// The allowed timing variance when emitting events; `nil` allows any variance.
+        public let tolerance: TimeInterval?
+
+        /// The run loop on which the timer runs.
+        public let runLoop: RunLoop
+
+        /// The run loop mode in which to run the timer.
+        public let mode: RunLoop.Mode
+
+        /// Scheduler options passed to the timer.
+        public let options: RunLoop.SchedulerOptions?
+
+        private let core = SubjectCore<Date, Never>(current: nil, policy: .dropWithoutDemand)
+        private let connection = LockedBox<TimerConnection?>(nil)
+
+        /// Creates a publisher that repeatedly emits the current date on the given interval.
+        ///
+        /// - Parameters:
+        ///   - interval: The interval on which to publish events.
+        ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which allows any
+        ///     variance.
+        ///   - runLoop: The run loop on which the timer runs.
+        ///   - mode: The run loop mode in which to run the timer.
+        ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
+        public init(
+            interval: TimeInterval,
+            tolerance: TimeInterval? = nil,
+            runLoop: RunLoop,
+            mode: RunLoop.Mode,
+            options: RunLoop.SchedulerOptions? = nil
+        ) {
+            self.interval = interval
+            self.tolerance = tolerance
+            self.runLoop = runLoop
+            self.mode = mode
+            self.options = options
+        }
+
+        /// Attaches a subscriber; it receives a date for each tick it has demand for, once connected.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
+            core.subscribe(subscriber)
+        }
+
+        /// Connects to the publisher, allowing it to produce elements, and returns an instance with which to cancel
+        /// publishing.
+        ///
+        /// - Returns: A `Cancellable` that invalidates the timer.
+        public func connect() -> Cancellable {
+            let candidate = TimerConnection(publisher: self)
+            let current = connection.withCriticalSection { connection -> TimerConnection in
+                if let existing = connection { return existing }
+                connection = candidate
+                return candidate
+            }
+            guard current === candidate else { return current }
+            // The timer is created and added with no lock held. A cancel that overtakes this has already invalidated
+            // the timer, and a run loop does not schedule an invalidated timer.
+            let core = core
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) {
+                [gate = candidate.ticks.gate] _ in
+                if gate.isOpen { core.send(Date()) }
+            }
+            if let tolerance {
+                timer.tolerance = Swift.max(0, tolerance)
+            }
+            candidate.ticks.setStop { timer.invalidate() }
+            runLoop.add(timer, forMode: mode)
+            return candidate
+        }
+
+        fileprivate func disconnect(_ ended: TimerConnection) {
+            let removed = connection.withCriticalSection { connection -> TimerConnection? in
+                guard connection === ended else { return nil }
+                defer { connection = nil }
+                return connection
+            }
+            withExtendedLifetime(removed) {}
+        }
+    }
+}
+
+/// One connection of a ``Timer/TimerPublisher``: its timer's gate and stop closure.
+///
+/// ```swift
+/// let connection = publisher.connect()   // a TimerConnection
+/// connection.cancel()                    // invalidates the timer; the publisher may be connected again
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `cancel()` may be called from any thread, any number of times.
+private final class TimerConnection: Cancellable, Sendable {
+    let ticks = RepeatingActionCancellable()
+    private weak let publisher: Timer.TimerPublisher?
+
+    init(publisher: Timer.TimerPublisher) {
+        self.publisher = publisher
+    }
+
+    func cancel() {
+        ticks.cancel()
+        publisher?.disconnect(self)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import XCTest
+
+final class AsyncSequencePublisherTests: XCTestCase {
+    func testPublishesEveryElementThenFinishes() {
+        let stream = AsyncStream<Int> { continuation in
+            for i in 1...3 { continuation.yield(i) }
+            continuation.finish()
+        }
+        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        stream.publisher.subscribe(recorder)
+        recorder.waitForCompletion()
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        guard case .finished = recorder.completion else { return XCTFail("expected .finished") }
+    }
+
+    func testNothingIsPulledBeforeTheFirstRequestThenOnePerDemand() {
+        let sequence = CountingSequence()
+        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        AsyncSequencePublisher(sequence).subscribe(recorder)
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 0)
+        recorder.request(.max(2))
+        recorder.waitForValues(2)
+        XCTAssertEqual(recorder.values, [0, 1])
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 2, "the sequence does not run ahead of demand")
+        recorder.request(.max(1))
+        recorder.waitForValues(3)
+        XCTAssertEqual(recorder.values, [0, 1, 2])
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 3)
+        recorder.cancel()
+    }
+
+    func testDemandReturnedFromReceiveCounts() {
+        let sequence = CountingSequence()
+        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: .max(1)) { $0 < 4 ? .max(1) : .none }
+        sequence.publisher.subscribe(recorder)
+        recorder.waitForValues(5)
+        XCTAssertEqual(recorder.values, [0, 1, 2, 3, 4])
+        recorder.cancel()
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 5)
+    }
+
+    func testAThrownErrorIsTheFailure() {
+        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        ThrowingSequence(elements: [7], error: BridgeTestError(code: 2)).publisher.subscribe(recorder)
+        recorder.waitForCompletion()
+        XCTAssertEqual(recorder.values, [7])
+        guard case .failure(let error) = recorder.completion else { return XCTFail("expected a failure") }
+        XCTAssertEqual(error as? BridgeTestError, BridgeTestError(code: 2))
+    }
+
+    func testCancelCancelsTheIteratingTaskAndNothingFollows() {
+        let terminated = DispatchSemaphore(value: 0)
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { terminated.signal() }
+        }
+        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        stream.publisher.subscribe(recorder)
+        continuation.yield(1)
+        recorder.waitForValues(1)
+        recorder.cancel()
+        XCTAssertEqual(terminated.wait(timeout: .now() + 30), .success, "watchdog: the task was not cancelled")
+        continuation.yield(2)
+        continuation.finish()
+        XCTAssertEqual(recorder.values, [1])
+        XCTAssertNil(recorder.completion, "no completion after cancel")
+    }
+
+    func testCancelFromInsideReceiveSubscriptionNeverStartsTheTask() {
+        let sequence = CountingSequence()
+        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        let publisher = sequence.publisher.handleEvents(receiveSubscription: { $0.cancel() })
+        publisher.subscribe(recorder)
+        recorder.request(.max(3))
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 0)
+        XCTAssertTrue(recorder.values.isEmpty)
+    }
+
+    func testEachSubscriptionIteratesOnItsOwn() {
+        let publisher = [1, 2].async.publisher
+        let first = AsyncBridgeRecorder<Int, any Error>()
+        let second = AsyncBridgeRecorder<Int, any Error>()
+        publisher.subscribe(first)
+        publisher.subscribe(second)
+        first.waitForCompletion()
+        second.waitForCompletion()
+        XCTAssertEqual(first.values, [1, 2])
+        XCTAssertEqual(second.values, [1, 2])
+    }
+
+    func testTheSubscriberIsReleasedAfterCompletionAndAfterCancel() {
+        weak var finished: AsyncBridgeRecorder<Int, any Error>?
+        weak var cancelled: AsyncBridgeRecorder<Int, any Error>?
+        do {
+            let recorder = AsyncBridgeRecorder<Int, any Error>()
+            finished = recorder
+            [1].async.publisher.subscribe(recorder)
+            recorder.waitForCompletion()
+            let other = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+            cancelled = other
+            CountingSequence().publisher.subscribe(other)
+            other.cancel()
+        }
+        // The task lets go of the finished subscriber when its `receive(completion:)` returns, just after the
+        // recorder saw the completion: wait for that (30 s watchdog) by yielding, not sleeping.
+        let deadline = Date().addingTimeInterval(30)
+        while finished != nil && Date() < deadline { sched_yield() }
+        XCTAssertNil(finished)
+        XCTAssertNil(cancelled)
+    }
+}
+
+/// Requests and cancels from several threads while the subscription's task delivers.
+final class AsyncSequencePublisherConcurrencyTests: XCTestCase {
+    func testRequestsFromManyThreadsAddUpAndDeliveriesNeverOverlap() {
+        let sequence = CountingSequence()
+        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        sequence.publisher.subscribe(recorder)
+        runConcurrently(threads: 4) { _ in
+            for _ in 0..<250 { recorder.request(.max(1)) }
+        }
+        recorder.waitForValues(1_000)
+        XCTAssertEqual(recorder.values, Array(0..<1_000))
+        XCTAssertEqual(recorder.gauge.maximum, 1)
+        recorder.cancel()
+        XCTAssertEqual(sequence.pulls.withLock { $0 }, 1_000, "never more than requested")
+    }
+
+    func testCancelRacingDeliveryNeverDeliversACompletion() {
+        for _ in 0..<200 {
+            let recorder = AsyncBridgeRecorder<Int, any Error>()
+            CountingSequence().publisher.subscribe(recorder)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 { recorder.cancel() } else { recorder.request(.max(5)) }
+            }
+            XCTAssertNil(recorder.completion)
+            XCTAssertEqual(recorder.gauge.maximum, 1)
+        }
+    }
+}
+
+extension Array where Element == Int {
+    /// The array as a multi-pass AsyncSequence (test helper; an AsyncStream has only one consumer).
+    fileprivate var async: FiniteSequence { FiniteSequence(elements: self) }
+}

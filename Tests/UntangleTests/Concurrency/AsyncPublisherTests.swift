@@ -1,0 +1,146 @@
+import Foundation
+import Untangle
+import UntangleSync
+import XCTest
+
+final class AsyncPublisherTests: XCTestCase {
+    func testIteratesEveryValueThenEndsWhenThePublisherFinishes() async {
+        var received: [Int] = []
+        for await value in [1, 2, 3].publisher.values {
+            received.append(value)
+        }
+        XCTAssertEqual(received, [1, 2, 3])
+    }
+
+    func testNothingIsRequestedUntilTheFirstNext() {
+        let probe = AsyncProbePublisher<Int, Never>()
+        let iterator = probe.values.makeAsyncIterator()
+        XCTAssertTrue(probe.isSubscribed, "the iterator subscribes when it is made")
+        XCTAssertEqual(probe.history, [])
+        withExtendedLifetime(iterator) {}
+    }
+
+    func testEachNextRequestsExactlyOneValue() async {
+        let probe = AsyncProbePublisher<Int, Never>()
+        var events = probe.events.makeAsyncIterator()
+        let consumer = Task { () -> [Int?] in
+            var iterator = probe.values.makeAsyncIterator()
+            let first = await iterator.next()
+            let second = await iterator.next()
+            return [first, second]
+        }
+        let firstRequest = await events.next()
+        XCTAssertEqual(firstRequest, .request(.max(1)))
+        XCTAssertEqual(probe.send(10), .none)
+        let secondRequest = await events.next()
+        XCTAssertEqual(secondRequest, .request(.max(1)))
+        probe.send(20)
+        let received = await consumer.value
+        XCTAssertEqual(received, [10, 20])
+        // The iterator went away with the task: its subscription is cancelled, and nothing more was requested.
+        let last = await events.next()
+        XCTAssertEqual(last, .cancel)
+        XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
+    }
+
+    func testValuesSentWhileNobodyAwaitsAreDroppedByAPassthroughSubject() async {
+        // As in Apple's Combine: the iterator has no demand between next() calls, so a PassthroughSubject drops what
+        // is sent then.
+        let subject = PassthroughSubject<Int, Never>()
+        let (requests, requested) = AsyncStream.makeStream(of: Subscribers.Demand.self)
+        let iterator = subject.handleEvents(receiveRequest: { requested.yield($0) }).values.makeAsyncIterator()
+        subject.send(1)
+        let consumer = Task {
+            var iterator = iterator
+            return await iterator.next()
+        }
+        var demands = requests.makeAsyncIterator()
+        let demand = await demands.next()
+        XCTAssertEqual(demand, .max(1))
+        subject.send(2)
+        let value = await consumer.value
+        XCTAssertEqual(value, 2)
+    }
+
+    func testCancellingTheConsumingTaskCancelsTheUpstreamAndEndsTheLoop() async {
+        let probe = AsyncProbePublisher<Int, Never>()
+        var events = probe.events.makeAsyncIterator()
+        let consumer = Task { () -> [Int] in
+            var received: [Int] = []
+            for await value in probe.values { received.append(value) }
+            return received
+        }
+        let request = await events.next()
+        XCTAssertEqual(request, .request(.max(1)))
+        probe.send(1)
+        _ = await events.next()
+        consumer.cancel()
+        let cancel = await events.next()
+        XCTAssertEqual(cancel, .cancel)
+        let received = await consumer.value
+        XCTAssertEqual(received, [1])
+        XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
+    }
+
+    func testBreakingOutOfTheLoopCancelsTheUpstream() async {
+        let subject = CurrentValueSubject<Int, Never>(7)
+        let probe = AsyncProbePublisher<Int, Never>()
+        var events = probe.events.makeAsyncIterator()
+        let consumer = Task { () -> Int? in
+            for await value in probe.values { return value }
+            return nil
+        }
+        _ = await events.next()
+        probe.send(subject.value)
+        let cancel = await events.next()
+        XCTAssertEqual(cancel, .cancel)
+        let value = await consumer.value
+        XCTAssertEqual(value, 7)
+    }
+
+    func testAnAlreadyCancelledTaskGetsNilAndCancelsAtOnce() async {
+        let probe = AsyncProbePublisher<Int, Never>()
+        let consumer = Task { () -> Int? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var iterator = probe.values.makeAsyncIterator()
+            return await iterator.next()
+        }
+        let value = await consumer.value
+        XCTAssertNil(value)
+        XCTAssertEqual(probe.history, [.cancel])
+    }
+
+    func testNextAfterTheEndKeepsReturningNil() async {
+        var iterator = Just(5).values.makeAsyncIterator()
+        let first = await iterator.next()
+        let second = await iterator.next()
+        let third = await iterator.next()
+        XCTAssertEqual(first, 5)
+        XCTAssertNil(second)
+        XCTAssertNil(third)
+    }
+
+    func testACompletionWithNobodyWaitingEndsTheNextCall() async {
+        let probe = AsyncProbePublisher<Int, Never>()
+        var iterator = probe.values.makeAsyncIterator()
+        probe.send(completion: .finished)
+        let value = await iterator.next()
+        XCTAssertNil(value)
+        XCTAssertEqual(probe.history, [], "a finished stream is not asked for anything")
+    }
+
+    func testTheUpstreamReleasesTheSubscriberAfterTheLoop() async {
+        weak var weakIteratorTarget: AnyObject?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let task = Task {
+                for await _ in subject.values {}
+            }
+            await Task.yield()
+            task.cancel()
+            await task.value
+            weakIteratorTarget = subject
+        }
+        XCTAssertNil(weakIteratorTarget, "the subject and everything it held are released")
+    }
+}
