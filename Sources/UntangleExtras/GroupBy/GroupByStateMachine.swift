@@ -44,9 +44,12 @@ struct GroupByStateMachine<Key: Hashable, Group> {
         return .create(id: nextID)
     }
 
-    /// Registers a group created for `route(_:)`'s `.create`.
-    mutating func add(_ group: Group, key: Key, id: Int) {
+    /// Registers a group created for `route(_:)`'s `.create`: false if the outer subscriber left (or the operator
+    /// ended) in between, in which case the group is dropped with its value.
+    mutating func add(_ group: Group, key: Key, id: Int) -> Bool {
+        guard !isTerminated, outerIsLive else { return false }
         groups[key] = Entry(id: id, group: group)
+        return true
     }
 
     /// Group `id` got its subscriber.

@@ -53,7 +53,8 @@ where
                 key: key,
                 onSubscribe: { [weak self] in self?.state.withCriticalSection { $0.groupSubscribed(key, id: id) } },
                 onCancel: { [weak self] in self?.groupCancelled(key, id: id) })
-            state.withCriticalSection { $0.add(group, key: key, id: id) }
+            // The outer subscriber may have cancelled since `route`: then the group is never published.
+            guard state.withCriticalSection({ $0.add(group, key: key, id: id) }) else { break }
             group.emitter.offer(input)
             emitter.offer(group)
         }
