@@ -1,0 +1,107 @@
+import Untangle
+import UntangleSync
+
+/// Runs an action only once calls stop coming for `dueTime`: the `DispatchWorkItem` debounce, on any `Scheduler`
+/// and without its traps (a work item cancelled on one thread while it starts on another, a captured `self` that
+/// keeps the screen alive, a closure run under the caller's lock).
+///
+/// Each ``call(_:)`` restarts the quiet period. With `.trailing` (the default) the last action of a burst runs when
+/// the period ends; with `.leading` the first action of a burst runs at once and the others are dropped; with both,
+/// the first runs at once and the last (if there was more than one call) runs when the period ends.
+///
+/// ```swift
+/// let debouncer = Debouncer(dueTime: .milliseconds(300), scheduler: DispatchQueue.main)
+/// func textChanged(_ text: String) {
+///     debouncer.call { [weak self] in self?.search(text) }
+/// }
+/// ```
+///
+/// Actions run on `scheduler` (a leading action through `schedule(options:_:)`, a trailing one when the timer
+/// fires), so with a serial scheduler they never overlap. ``cancel()`` drops the pending action; the debouncer
+/// stays usable. Deinitializing the debouncer drops its pending action too (the timers hold it weakly).
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. The decision is made under a
+/// lock; actions run on the scheduler, outside every lock, and an action's release happens outside the lock too.
+public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendable {
+    // @unchecked Sendable: the stored properties are immutable except `state`, a LockedBox.
+
+    private struct State {
+        /// Bumped by every call and by cancel: a timer fires only if nothing happened since it was set.
+        var generation = 0
+        /// A burst is in progress (a timer is set).
+        var inBurst = false
+        var pending: (() -> Void)?
+    }
+
+    private let dueTime: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private let edges: TimingEdges
+    private let state = LockedBox(State())
+
+    /// Creates a debouncer.
+    ///
+    /// - Precondition: `edges` is not empty.
+    public init(
+        dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, edges: TimingEdges = .trailing,
+        options: Context.SchedulerOptions? = nil
+    ) {
+        precondition(!edges.isEmpty, "Debouncer: edges must contain .leading, .trailing or both")
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+        self.edges = edges
+        self.options = options
+    }
+
+    /// Submits an action: it runs (or not) according to the edges, once calls stop for `dueTime`.
+    public func call(_ action: @escaping () -> Void) {
+        let edges = self.edges
+        let (generation, runNow, replaced) = state.withCriticalSection { state -> (Int, Bool, (() -> Void)?) in
+            state.generation += 1
+            var runNow = false
+            var replaced: (() -> Void)?
+            if edges.contains(.leading) && !state.inBurst {
+                runNow = true
+            } else if edges.contains(.trailing) {
+                replaced = state.pending
+                state.pending = action
+            }
+            state.inBurst = true
+            return (state.generation, runNow, replaced)
+        }
+        // The replaced action may hold the last reference to user objects: released here, after unlocking.
+        withExtendedLifetime(replaced) {}
+        CalloutCheck.assertNoLockHeld("Debouncer scheduling")
+        if runNow {
+            scheduler.schedule(options: options, action)
+        }
+        scheduler.schedule(
+            after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
+        ) { [weak self] in
+            self?.fire(generation)
+        }
+    }
+
+    private func fire(_ generation: Int) {
+        let action = state.withCriticalSection { state -> (() -> Void)? in
+            guard state.generation == generation else { return nil }
+            state.inBurst = false
+            defer { state.pending = nil }
+            return state.pending
+        }
+        CalloutCheck.assertNoLockHeld("Debouncer running its action")
+        action?()
+    }
+
+    /// Drops the pending action and ends the burst; later calls start a new one.
+    public func cancel() {
+        let dropped = state.withCriticalSection { state -> (() -> Void)? in
+            state.generation += 1
+            state.inBurst = false
+            defer { state.pending = nil }
+            return state.pending
+        }
+        withExtendedLifetime(dropped) {}
+    }
+}

@@ -1,0 +1,94 @@
+import Untangle
+
+/// The pure state machine of a groupBy: the upstream subscription, the live groups by key, which of them have a
+/// subscriber, and whether the outer subscriber is still there. It never calls out.
+///
+/// The upstream stays subscribed while the outer subscriber or any subscribed group is live.
+///
+/// **Demand:** the upstream is asked for `.unlimited`; demand for groups and within groups is applied by their
+/// emitters.
+/// **Thread safety:** none: always mutated under the operator's lock.
+struct GroupByStateMachine<Key: Hashable, Group> {
+    struct Entry {
+        let id: Int
+        let group: Group
+        var subscribed = false
+    }
+
+    private var upstream: Subscription?
+    private var groups: [Key: Entry] = [:]
+    private var nextID = 0
+    private(set) var outerIsLive = true
+    private(set) var isTerminated = false
+
+    /// The upstream's subscription arrived: false if it must be cancelled instead.
+    mutating func subscribed(_ subscription: Subscription) -> Bool {
+        guard !isTerminated, upstream == nil else { return false }
+        upstream = subscription
+        return true
+    }
+
+    /// Where a value with `key` goes: an existing group, a new group to create with the given id (when the outer
+    /// subscriber is live), or nowhere.
+    enum Route {
+        case existing(Group)
+        case create(id: Int)
+        case drop
+    }
+
+    mutating func route(_ key: Key) -> Route {
+        guard !isTerminated else { return .drop }
+        if let entry = groups[key] { return .existing(entry.group) }
+        guard outerIsLive else { return .drop }
+        nextID += 1
+        return .create(id: nextID)
+    }
+
+    /// Registers a group created for `route(_:)`'s `.create`: false if the outer subscriber left (or the operator
+    /// ended) in between, in which case the group is dropped with its value.
+    mutating func add(_ group: Group, key: Key, id: Int) -> Bool {
+        guard !isTerminated, outerIsLive else { return false }
+        groups[key] = Entry(id: id, group: group)
+        return true
+    }
+
+    /// Group `id` got its subscriber.
+    mutating func groupSubscribed(_ key: Key, id: Int) {
+        if groups[key]?.id == id {
+            groups[key]?.subscribed = true
+        }
+    }
+
+    /// Group `id`'s subscriber cancelled: returns the upstream subscription to cancel if nothing is live any more.
+    mutating func groupCancelled(_ key: Key, id: Int) -> Subscription? {
+        guard groups[key]?.id == id else { return nil }
+        groups[key] = nil
+        return endIfIdle()
+    }
+
+    /// The outer subscriber cancelled: groups nobody subscribed to are handed back (to be finished); the upstream
+    /// subscription is returned if no subscribed group remains.
+    mutating func outerCancelled() -> (unsubscribed: [Group], cancel: Subscription?) {
+        guard !isTerminated, outerIsLive else { return ([], nil) }
+        outerIsLive = false
+        let unsubscribed = groups.values.filter { !$0.subscribed }.map(\.group)
+        groups = groups.filter { $0.value.subscribed }
+        return (unsubscribed, endIfIdle())
+    }
+
+    private mutating func endIfIdle() -> Subscription? {
+        guard !isTerminated, !outerIsLive, groups.isEmpty else { return nil }
+        isTerminated = true
+        defer { upstream = nil }
+        return upstream
+    }
+
+    /// The upstream completed: returns every group to complete (nil if the operator had already ended).
+    mutating func upstreamCompleted() -> [Group]? {
+        guard !isTerminated else { return nil }
+        isTerminated = true
+        upstream = nil
+        defer { groups = [:] }
+        return groups.values.map(\.group)
+    }
+}

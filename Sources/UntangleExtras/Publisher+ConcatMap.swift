@@ -1,0 +1,71 @@
+import Untangle
+
+extension Publisher {
+    /// Transforms each value into a publisher and republishes their values one publisher after the other, in the
+    /// order of the values that made them. RxSwift's `concatMap`; here exactly
+    /// `flatMap(maxPublishers: .max(1), transform)`.
+    ///
+    /// ```swift
+    /// let cancellable = uploads
+    ///     .concatMap { file in api.upload(file) }     // one upload at a time, in order
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// ```
+    ///
+    /// Unlike RxSwift, which buffers every source value while an inner runs, this operator uses backpressure: this
+    /// publisher is asked for the next value only when the current inner publisher has finished. A source that
+    /// honours demand (a sequence, a `Deferred`, a network page loader) loses nothing. A source that ignores demand
+    /// — a `PassthroughSubject` — drops the values sent while an inner runs; put a buffer in front to keep them:
+    /// `subject.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest).concatMap { ... }`.
+    ///
+    /// **Demand:** this publisher is asked for one value, then one more each time an inner publisher finishes;
+    /// the downstream's outstanding demand goes to the current inner.
+    /// **Thread safety:** as `flatMap`: publishers may deliver on any threads, the downstream receives one signal
+    /// at a time. `transform` runs on this publisher's delivering thread.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>
+    where P.Failure == Failure {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+
+    /// ``concatMap(_:)`` for inner publishers that cannot fail.
+    ///
+    /// ```swift
+    /// let cancellable = failingIDs.concatMap { Just($0) }.sink(receiveCompletion: { _ in }) { _ in }
+    /// ```
+    ///
+    /// **Demand:** as for ``concatMap(_:)``.
+    /// **Thread safety:** as for ``concatMap(_:)``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
+    {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// ``concatMap(_:)`` for an upstream that cannot fail and inner publishers that can.
+    ///
+    /// ```swift
+    /// let cancellable = files.concatMap { api.upload($0) }.sink(receiveCompletion: { _ in }) { _ in }
+    /// ```
+    ///
+    /// **Demand:** as for ``concatMap(_:)``.
+    /// **Thread safety:** as for ``concatMap(_:)``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
+        -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
+    {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+
+    /// ``concatMap(_:)`` when neither side can fail.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher.concatMap { Just($0) }.sink { print($0) }
+    /// ```
+    ///
+    /// **Demand:** as for ``concatMap(_:)``.
+    /// **Thread safety:** as for ``concatMap(_:)``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>
+    where P.Failure == Never {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+}

@@ -1,0 +1,171 @@
+import Untangle
+import UntangleSync
+
+/// One subscriber of a `share(replay:)`: the subscription it receives, and a small serializing queue that delivers
+/// the replayed and live values within its demand, keeping at most `limit` values beyond it (the newest ones).
+///
+/// Delivery follows the core `Emitter`'s model with a simpler owner rule: at most one thread drains at a time
+/// (`draining`); a signal from any other thread, or from inside a callout, only updates the queue or the demand, and
+/// the draining thread picks it up before it gives up draining, in the same critical section in which it finds
+/// nothing left, so no signal is lost and no thread waits for another's callout.
+///
+/// ```swift
+/// let conduit = ShareReplayConduit(downstream: subscriber, replay: snapshot, limit: 1, onCancel: { ... })
+/// conduit.start()                 // receive(subscription:), then whatever demand allows
+/// conduit.push(value)             // any thread
+/// ```
+///
+/// **Demand:** values are delivered only within the subscriber's demand; beyond it, the newest `limit` values wait
+/// (older ones are dropped, as a later subscriber would not see them either). The completion is delivered after the
+/// waiting values.
+/// **Thread safety:** every method may be called from any thread; no lock is held during a callout.
+final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Output = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var downstream: Downstream?
+        var queue: RingBuffer<Output>
+        var demand = Subscribers.Demand.none
+        var completion: Subscribers.Completion<Failure>?
+        var closed = false
+        var started = false
+        var draining = false
+        let limit: Int
+
+        var hasDeliverable: Bool {
+            downstream != nil && ((demand > .none && !queue.isEmpty) || (queue.isEmpty && completion != nil))
+        }
+
+        /// Claims the drain if there is something to deliver and nobody drains.
+        mutating func claimDrain() -> Bool {
+            guard started, !draining, hasDeliverable else { return false }
+            draining = true
+            return true
+        }
+
+        /// Keeps at most `limit` values beyond demand: returns the dropped oldest value, if any.
+        mutating func trim() -> Output? {
+            let covered = demand.max ?? Int.max
+            guard queue.count - Swift.min(queue.count, covered) > limit else { return nil }
+            return queue.popFirst()
+        }
+    }
+
+    private enum Next {
+        case value(Downstream, Output)
+        case completion(Downstream, Subscribers.Completion<Failure>)
+        case idle
+    }
+
+    private let state: LockedBox<State>
+    private let onCancel: () -> Void
+
+    /// `replay` is the share's buffer at subscription time; `onCancel` tells the share that this subscriber left.
+    init(downstream: Downstream, replay: RingBuffer<Output>, limit: Int, onCancel: @escaping () -> Void) {
+        state = LockedBox(State(downstream: downstream, queue: replay, limit: limit))
+        self.onCancel = onCancel
+    }
+
+    /// Delivers `receive(subscription:)`, then what demand allows. Call once.
+    func start() {
+        let downstream = state.withCriticalSection { state -> Downstream? in
+            state.started = true
+            guard let downstream = state.downstream else { return nil }
+            state.draining = true
+            return downstream
+        }
+        guard let downstream else { return }
+        CalloutCheck.assertNoLockHeld("share(replay:) delivering its subscription")
+        downstream.receive(subscription: self)
+        drain(returned: .none)
+    }
+
+    func push(_ value: Output) {
+        let (drain, dropped) = state.withCriticalSection { state -> (Bool, Output?) in
+            guard !state.closed else { return (false, value) }
+            state.queue.append(value)
+            let dropped = state.trim()
+            return (state.claimDrain(), dropped)
+        }
+        // A dropped value may hold the last reference to a user object: released here, after unlocking.
+        withExtendedLifetime(dropped) {}
+        if drain { self.drain(returned: .none) }
+    }
+
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        let drain = state.withCriticalSection { state -> Bool in
+            guard !state.closed else { return false }
+            state.closed = true
+            state.completion = completion
+            return state.claimDrain()
+        }
+        if drain { self.drain(returned: .none) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        let drain = state.withCriticalSection { state -> Bool in
+            guard state.downstream != nil else { return false }
+            state.demand += demand
+            return state.claimDrain()
+        }
+        if drain { self.drain(returned: .none) }
+    }
+
+    func cancel() {
+        let released = state.withCriticalSection { state -> (Downstream?, RingBuffer<Output>)? in
+            guard let downstream = state.downstream else { return nil }
+            state.downstream = nil
+            state.closed = true
+            state.completion = nil
+            return (downstream, state.queue.takeAll())
+        }
+        guard released != nil else { return }
+        withExtendedLifetime(released) {}
+        CalloutCheck.assertNoLockHeld("share(replay:) telling the share a subscriber left")
+        onCancel()
+    }
+
+    // The drain loop: one lock round-trip per delivered value, folding in the demand the previous delivery returned.
+    // Requests made from inside a callout only add demand; this loop delivers what they allow.
+    private func drain(returned: Subscribers.Demand) {
+        var more = returned
+        while true {
+            let next = state.withCriticalSection { state -> Next in
+                state.demand += more
+                guard let downstream = state.downstream else {
+                    state.draining = false
+                    return .idle
+                }
+                if state.demand > .none, let value = state.queue.popFirst() {
+                    state.demand -= 1
+                    return .value(downstream, value)
+                }
+                if state.queue.isEmpty, let completion = state.completion {
+                    state.completion = nil
+                    state.downstream = nil
+                    state.draining = false
+                    return .completion(downstream, completion)
+                }
+                state.draining = false
+                return .idle
+            }
+            switch next {
+            case .value(let downstream, let value):
+                CalloutCheck.assertNoLockHeld("share(replay:) delivering a value")
+                more = downstream.receive(value)
+            case .completion(let downstream, let completion):
+                CalloutCheck.assertNoLockHeld("share(replay:) delivering the completion")
+                downstream.receive(completion: completion)
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    var description: String { "ShareReplay" }
+}

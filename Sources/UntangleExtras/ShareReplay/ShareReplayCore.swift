@@ -1,0 +1,168 @@
+import Untangle
+import UntangleSync
+
+/// The shared state of one `share(replay:)` publisher: its subscribers, the replay buffer, and the connection to
+/// the upstream (made by the first subscriber, cancelled when the last one leaves, forgotten when the upstream
+/// completes, so that the next subscriber connects again with an empty buffer: RxSwift's `.whileConnected`).
+///
+/// Each connection has a number; signals of an older connection are ignored, so an upstream that keeps talking
+/// after it was cancelled cannot reach the subscribers of the next connection.
+///
+/// ```swift
+/// let core = ShareReplayCore(upstream: upstream, replay: 1)
+/// core.subscribe(subscriber)
+/// ```
+///
+/// **Demand:** the upstream is asked for `.unlimited`; each subscriber's conduit applies that subscriber's demand.
+/// **Thread safety:** every method may be called from any thread. The core's lock is never held while calling the
+/// upstream or a subscriber: values are pushed to a snapshot of the subscribers after unlocking, in the upstream's
+/// own (serialized) order.
+final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
+    typealias Output = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private enum Connection {
+        case none
+        case connecting(Int)
+        case connected(Int, Subscription)
+
+        var number: Int? {
+            switch self {
+            case .none: nil
+            case .connecting(let number), .connected(let number, _): number
+            }
+        }
+    }
+
+    private struct State {
+        var receivers: [(id: Int, receiver: any ShareReplayReceiver<Output, Failure>)] = []
+        var buffer = RingBuffer<Output>()
+        var connection = Connection.none
+        var nextNumber = 0
+
+        /// Ends the current connection: returns the subscription to cancel and the buffer to release.
+        mutating func disconnect() -> (Subscription?, RingBuffer<Output>) {
+            defer { connection = .none }
+            if case .connected(_, let subscription) = connection {
+                return (subscription, buffer.takeAll())
+            }
+            return (nil, buffer.takeAll())
+        }
+    }
+
+    private let upstream: Upstream
+    private let replay: Int
+    private let state = LockedBox(State())
+
+    init(upstream: Upstream, replay: Int) {
+        self.upstream = upstream
+        self.replay = replay
+    }
+
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        var conduit: ShareReplayConduit<S>!
+        let connect = state.withCriticalSection { state -> Int? in
+            let id = state.nextNumber
+            state.nextNumber += 1
+            conduit = ShareReplayConduit(downstream: subscriber, replay: state.buffer, limit: replay) {
+                [weak self] in self?.leave(id)
+            }
+            state.receivers.append((id, conduit))
+            guard case .none = state.connection else { return nil }
+            let number = state.nextNumber
+            state.nextNumber += 1
+            state.connection = .connecting(number)
+            return number
+        }
+        conduit.start()
+        if let connect {
+            CalloutCheck.assertNoLockHeld("share(replay:) subscribing upstream")
+            upstream.subscribe(UpstreamSubscriber(core: self, number: connect))
+        }
+    }
+
+    private func leave(_ id: Int) {
+        let (cancel, released) = state.withCriticalSection {
+            state -> (Subscription?, (RingBuffer<Output>, (any ShareReplayReceiver<Output, Failure>)?)) in
+            let index = state.receivers.firstIndex { $0.id == id }
+            let receiver = index.map { state.receivers.remove(at: $0).receiver }
+            guard state.receivers.isEmpty, state.connection.number != nil else { return (nil, (.init(), receiver)) }
+            let (subscription, buffer) = state.disconnect()
+            return (subscription, (buffer, receiver))
+        }
+        withExtendedLifetime(released) {}
+        CalloutCheck.assertNoLockHeld("share(replay:) cancelling upstream after the last subscriber left")
+        cancel?.cancel()
+    }
+
+    private func upstream(_ number: Int, subscribed subscription: Subscription) {
+        let accepted = state.withCriticalSection { state -> Bool in
+            guard case .connecting(number) = state.connection else { return false }
+            state.connection = .connected(number, subscription)
+            return true
+        }
+        CalloutCheck.assertNoLockHeld("share(replay:) talking to its upstream")
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    private func upstream(_ number: Int, sent value: Output) {
+        let (receivers, dropped) = state.withCriticalSection {
+            state -> ([any ShareReplayReceiver<Output, Failure>], Output?) in
+            guard state.connection.number == number else { return ([], nil) }
+            var dropped: Output?
+            if replay > 0 {
+                state.buffer.append(value)
+                if state.buffer.count > replay { dropped = state.buffer.popFirst() }
+            }
+            return (state.receivers.map(\.receiver), dropped)
+        }
+        withExtendedLifetime(dropped) {}
+        for receiver in receivers {
+            receiver.push(value)
+        }
+    }
+
+    private func upstream(_ number: Int, completed completion: Subscribers.Completion<Failure>) {
+        let (receivers, buffer) = state.withCriticalSection {
+            state -> ([any ShareReplayReceiver<Output, Failure>], RingBuffer<Output>) in
+            guard state.connection.number == number else { return ([], .init()) }
+            let receivers = state.receivers.map(\.receiver)
+            state.receivers = []
+            state.connection = .none
+            return (receivers, state.buffer.takeAll())
+        }
+        withExtendedLifetime(buffer) {}
+        for receiver in receivers {
+            receiver.finish(completion)
+        }
+    }
+
+    /// The subscriber given to the upstream for one connection.
+    private struct UpstreamSubscriber: Subscriber, CustomStringConvertible {
+        typealias Input = Output
+        typealias Failure = Upstream.Failure
+
+        let core: ShareReplayCore
+        let number: Int
+        let combineIdentifier = CombineIdentifier()
+
+        func receive(subscription: Subscription) {
+            core.upstream(number, subscribed: subscription)
+        }
+
+        func receive(_ input: Output) -> Subscribers.Demand {
+            core.upstream(number, sent: input)
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            core.upstream(number, completed: completion)
+        }
+
+        var description: String { "ShareReplay" }
+    }
+}

@@ -1,0 +1,124 @@
+import Untangle
+import UntangleSync
+
+/// Runs at most one action per `interval`: the first call of a window at once (leading edge) and, when the window
+/// ends, the latest (or first) of the calls made during it (trailing edge), on any `Scheduler`.
+///
+/// With the default `[.leading, .trailing]`, a burst of calls runs the first at once and the last when the window
+/// ends; running a trailing action opens a new window, so two actions are never closer than `interval`. With
+/// `.leading` only, calls during a window are dropped; with `.trailing` only, the first call opens a window and the
+/// chosen call runs when it ends. `latest: false` keeps the first call of the window instead of the last.
+///
+/// ```swift
+/// let throttler = Throttler(interval: .seconds(1), scheduler: DispatchQueue.main)
+/// func scrolled() {
+///     throttler.call { [weak self] in self?.loadMoreIfNeeded() }
+/// }
+/// ```
+///
+/// Actions run on `scheduler`, so with a serial scheduler they never overlap. ``cancel()`` drops the pending action
+/// and closes the window.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. Decisions are made under a
+/// lock; actions run on the scheduler, outside every lock.
+public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendable {
+    // @unchecked Sendable: the stored properties are immutable except `state`, a LockedBox.
+
+    private struct State {
+        /// Bumped by cancel: a window's timer acts only if the throttler was not cancelled since.
+        var generation = 0
+        var windowOpen = false
+        var pending: (() -> Void)?
+    }
+
+    private let interval: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private let edges: TimingEdges
+    private let latest: Bool
+    private let state = LockedBox(State())
+
+    /// Creates a throttler.
+    ///
+    /// - Precondition: `edges` is not empty.
+    public init(
+        interval: Context.SchedulerTimeType.Stride, scheduler: Context, edges: TimingEdges = [.leading, .trailing],
+        latest: Bool = true, options: Context.SchedulerOptions? = nil
+    ) {
+        precondition(!edges.isEmpty, "Throttler: edges must contain .leading, .trailing or both")
+        self.interval = interval
+        self.scheduler = scheduler
+        self.edges = edges
+        self.latest = latest
+        self.options = options
+    }
+
+    /// Submits an action: it runs at once if no window is open (leading edge), or is kept for the window's end
+    /// (trailing edge), or is dropped.
+    public func call(_ action: @escaping () -> Void) {
+        let (edges, latest) = (self.edges, self.latest)
+        let (openWindow, runNow, replaced) = state.withCriticalSection {
+            state -> (Int?, Bool, (() -> Void)?) in
+            guard state.windowOpen else {
+                state.windowOpen = true
+                if edges.contains(.leading) {
+                    return (state.generation, true, nil)
+                }
+                state.pending = action
+                return (state.generation, false, nil)
+            }
+            guard edges.contains(.trailing) else { return (nil, false, action) }
+            if latest || state.pending == nil {
+                defer { state.pending = action }
+                return (nil, false, state.pending)
+            }
+            return (nil, false, action)
+        }
+        // A replaced or dropped action may hold the last reference to user objects: released after unlocking.
+        withExtendedLifetime(replaced) {}
+        CalloutCheck.assertNoLockHeld("Throttler scheduling")
+        if runNow {
+            scheduler.schedule(options: options, action)
+        }
+        if let openWindow {
+            scheduleWindowEnd(openWindow)
+        }
+    }
+
+    private func scheduleWindowEnd(_ generation: Int) {
+        scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options
+        ) { [weak self] in
+            self?.windowEnded(generation)
+        }
+    }
+
+    private func windowEnded(_ generation: Int) {
+        let action = state.withCriticalSection { state -> (() -> Void)? in
+            guard state.generation == generation, state.windowOpen else { return nil }
+            guard let pending = state.pending else {
+                state.windowOpen = false
+                return nil
+            }
+            // The trailing action opens the next window, so actions stay at least `interval` apart.
+            state.pending = nil
+            return pending
+        }
+        guard let action else { return }
+        scheduleWindowEnd(generation)
+        CalloutCheck.assertNoLockHeld("Throttler running its action")
+        action()
+    }
+
+    /// Drops the pending action and closes the window; the next call starts afresh.
+    public func cancel() {
+        let dropped = state.withCriticalSection { state -> (() -> Void)? in
+            state.generation += 1
+            state.windowOpen = false
+            defer { state.pending = nil }
+            return state.pending
+        }
+        withExtendedLifetime(dropped) {}
+    }
+}

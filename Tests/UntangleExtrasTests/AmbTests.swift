@@ -1,0 +1,112 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleTesting
+import XCTest
+
+final class AmbTests: XCTestCase {
+    func testFirstToSendWinsAndTheOthersAreCancelled() {
+        let a = OpSource<Int, OpError>()
+        let b = OpSource<Int, OpError>()
+        let c = OpSource<Int, OpError>()
+        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(2))
+        a.amb(b, c).subscribe(recorder)
+        XCTAssertEqual(a.history, [.subscribed, .request(.max(2))])
+        b.send(10)
+        a.send(1)  // lost the race: dropped
+        b.send(11)
+        recorder.request(.max(1))
+        b.finish()
+        XCTAssertEqual(recorder.events, [.subscription, .value(10), .value(11), .finished])
+        XCTAssertEqual(a.history, [.subscribed, .request(.max(2)), .cancel])
+        XCTAssertEqual(c.history, [.subscribed, .request(.max(2)), .cancel])
+        XCTAssertEqual(b.history, [.subscribed, .request(.max(2)), .request(.max(1))], "later demand: winner only")
+    }
+
+    func testACompletionAlsoWins() {
+        let a = OpSource<Int, OpError>()
+        let b = OpSource<Int, OpError>()
+        let recorder = OpRecorder<Int, OpError>()
+        a.amb(b).subscribe(recorder)
+        b.send(completion: .failure(OpError(1)))
+        a.send(1)
+        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(1))])
+        XCTAssertEqual(a.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertEqual(b.history, [.subscribed, .request(.unlimited)])
+    }
+
+    func testSynchronousSourceWinsBeforeLaterOnesAreSubscribed() {
+        let later = OpSource<Int, Never>()
+        let recorder = OpRecorder<Int, Never>()
+        Just(1).amb(later).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .finished])
+        XCTAssertEqual(later.subscriptions, 0)
+        let empty = OpRecorder<Int, Never>(initialDemand: .none)
+        Publishers.Amb<Int, Never>([]).subscribe(empty)
+        XCTAssertEqual(empty.events, [.subscription, .finished])
+    }
+
+    func testZeroDemandThenRequestAndCancelReleases() {
+        let a = OpSource<Int, OpError>()
+        let b = OpSource<Int, OpError>()
+        weak var weakRecorder: OpRecorder<Int, OpError>?
+        do {
+            let recorder = OpRecorder<Int, OpError>(initialDemand: .none)
+            weakRecorder = recorder
+            a.amb(b).subscribe(recorder)
+            XCTAssertEqual(a.history, [.subscribed])
+            recorder.request(.max(1))
+            a.send(1)
+            XCTAssertEqual(recorder.values, [1])
+            recorder.cancel()
+            recorder.cancel()
+        }
+        XCTAssertEqual(a.history, [.subscribed, .request(.max(1)), .cancel])
+        XCTAssertEqual(b.history, [.subscribed, .request(.max(1)), .cancel])
+        XCTAssertNil(weakRecorder)
+    }
+}
+
+final class AmbConcurrencyTests: XCTestCase {
+    func testRacingSourcesProduceExactlyOneWinnersValues() {
+        for _ in 0..<100 {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let detector = OverlapDetector()
+            let recorder = OpRecorder<Int, Never>(onValue: { _ in detector.around { .none } })
+            a.amb(b).subscribe(recorder)
+            runConcurrently(threads: 2) { thread in
+                let subject = thread == 0 ? a : b
+                for i in 0..<50 { subject.send(thread * 1_000 + i) }
+                subject.send(completion: .finished)
+            }
+            let values = recorder.values
+            XCTAssertEqual(values.count, 50)
+            let winner = (values.first ?? 0) / 1_000
+            XCTAssertEqual(values, (0..<50).map { winner * 1_000 + $0 }, "all from one source, in order")
+            XCTAssertEqual(recorder.events.last, .finished)
+            XCTAssertEqual(detector.overlaps, 0)
+        }
+    }
+
+    func testLockInversionWithUserLockHeldWhileSending() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let userLock = NSRecursiveLock()
+        let count = LockedCount()
+        let cancellable = a.amb(b).sink { _ in
+            userLock.lock()
+            count.add(1)
+            userLock.unlock()
+        }
+        runConcurrently(threads: 2, timeout: 60) { thread in
+            for i in 0..<1_000 {
+                userLock.lock()
+                (thread == 0 ? a : b).send(i)
+                userLock.unlock()
+            }
+        }
+        XCTAssertEqual(count.value, 1_000)
+        withExtendedLifetime(cancellable) {}
+    }
+}

@@ -1,0 +1,55 @@
+import Untangle
+import UntangleExtras
+import XCTest
+
+final class ConcatMapTests: XCTestCase {
+    func testInnersRunOneAfterTheOtherInOrder() {
+        let outer = OpSource<Int, OpError>()
+        let inners = [OpSource<String, OpError>(), OpSource<String, OpError>()]
+        let recorder = OpRecorder<String, OpError>(initialDemand: .max(3))
+        outer.concatMap { inners[$0] }.subscribe(recorder)
+        XCTAssertEqual(outer.history, [.subscribed, .request(.max(1))])
+        outer.send(0)
+        inners[0].send("a")
+        XCTAssertEqual(inners[1].subscriptions, 0, "the second inner waits for the first")
+        inners[0].finish()
+        XCTAssertEqual(outer.history, [.subscribed, .request(.max(1)), .request(.max(1))])
+        outer.send(1)
+        inners[1].send("b")
+        outer.finish()
+        XCTAssertFalse(recorder.isCompleted)
+        inners[1].finish()
+        XCTAssertEqual(recorder.events, [.subscription, .value("a"), .value("b"), .finished])
+        XCTAssertEqual(inners[0].history, [.subscribed, .request(.max(3))])
+        XCTAssertEqual(inners[1].history, [.subscribed, .request(.max(2))])
+    }
+
+    func testSequenceSourceLosesNothing() {
+        var values: [Int] = []
+        let cancellable = [1, 2, 3].publisher.concatMap { n in (0..<n).publisher.map { _ in n } }
+            .sink { values.append($0) }
+        XCTAssertEqual(values, [1, 2, 2, 3, 3, 3])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testHotSubjectDropsValuesSentWhileAnInnerRunsAsDocumented() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        let cancellable = subject.concatMap { n in inner.map { $0 + n } }.sink { values.append($0) }
+        subject.send(100)
+        subject.send(200)  // no demand upstream while the first inner runs: dropped by the subject
+        inner.send(1)
+        XCTAssertEqual(values, [101])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testInnerFailureFailsAndCancelsOuterOnce() {
+        let outer = OpSource<Int, OpError>()
+        let recorder = OpRecorder<Int, OpError>()
+        outer.concatMap { _ in Fail<Int, OpError>(error: OpError(9)) }.subscribe(recorder)
+        outer.send(0)
+        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(9))])
+        XCTAssertEqual(outer.history, [.subscribed, .request(.max(1)), .cancel])
+    }
+}

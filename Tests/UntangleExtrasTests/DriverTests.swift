@@ -1,0 +1,83 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import XCTest
+
+final class DriverTests: XCTestCase {
+    func testDeliversOnTheMainQueueAndReplacesTheErrorWithTheFallbackValue() {
+        let subject = PassthroughSubject<Int, OpError>()
+        let driver = subject.asDriver(onErrorJustReturn: -1)
+        let done = expectation(description: "finished")
+        let recorder = MainThreadRecorder()
+        let cancellable = driver.sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: recorder.record)
+        DispatchQueue.global().async {
+            subject.send(1)
+            subject.send(completion: .failure(OpError()))
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(recorder.values, [1, -1])
+        XCTAssertTrue(recorder.allOnMain)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testSharesOneSubscriptionAndReplaysTheLatestToALateSubscriber() {
+        let source = OpSource<Int, Never>()
+        let driver = source.asDriver()
+        let first = MainThreadRecorder()
+        let a = driver.drive(first.record)
+        source.send(1)
+        source.send(2)
+        let late = MainThreadRecorder()
+        let b = driver.drive(late.record)
+        let drained = expectation(description: "main queue drained")
+        DispatchQueue.main.async { drained.fulfill() }
+        wait(for: [drained], timeout: 30)
+        XCTAssertEqual(first.values, [1, 2])
+        XCTAssertEqual(late.values, [2], "the latest value is replayed")
+        XCTAssertEqual(source.subscriptions, 1)
+        XCTAssertTrue(late.allOnMain)
+        withExtendedLifetime((a, b)) {}
+    }
+
+    func testRecoverAndDriveWithAndJust() {
+        let recovered = Fail<Int, OpError>(error: OpError(7)).asDriver(onErrorRecover: { .just($0.code) })
+        let driven = Fail<Int, OpError>(error: OpError(1)).asDriver(onErrorDriveWith: .just(99))
+        let recorder = MainThreadRecorder()
+        let done = expectation(description: "both finished")
+        done.expectedFulfillmentCount = 2
+        let a = recovered.sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: recorder.record)
+        let b = driven.sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: recorder.record)
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(recorder.values.sorted(), [7, 99])
+        let empty = expectation(description: "empty finished")
+        let c = Driver<Int>.empty().sink(receiveCompletion: { _ in empty.fulfill() }, receiveValue: { _ in })
+        wait(for: [empty], timeout: 30)
+        withExtendedLifetime((a, b, c)) {}
+    }
+}
+
+/// Records values and whether each arrived on the main thread.
+private final class MainThreadRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _values: [Int] = []
+    private var _allOnMain = true
+
+    func record(_ value: Int) {
+        lock.lock()
+        _values.append(value)
+        _allOnMain = _allOnMain && Thread.isMainThread
+        lock.unlock()
+    }
+
+    var values: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _values
+    }
+
+    var allOnMain: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return _allOnMain
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleTesting
+import XCTest
+
+final class FlatMapFirstTests: XCTestCase {
+    func testValuesArrivingWhileAnInnerIsActiveAreIgnored() {
+        let outer = OpSource<Int, OpError>()
+        var made: [Int] = []
+        let inners = [OpSource<String, OpError>(), OpSource<String, OpError>(), OpSource<String, OpError>()]
+        let recorder = OpRecorder<String, OpError>(initialDemand: .max(3))
+        outer.flatMapFirst { index -> OpSource<String, OpError> in
+            made.append(index)
+            return inners[index]
+        }.subscribe(recorder)
+        XCTAssertEqual(outer.history, [.subscribed, .request(.unlimited)])
+        outer.send(0)
+        inners[0].send("a")
+        outer.send(1)  // ignored: inner 0 is active
+        inners[0].send("b")
+        inners[0].finish()
+        outer.send(2)
+        inners[2].send("c")
+        outer.finish()
+        XCTAssertFalse(recorder.isCompleted, "waits for the active inner")
+        inners[2].finish()
+        XCTAssertEqual(made, [0, 2])
+        XCTAssertEqual(recorder.events, [.subscription, .value("a"), .value("b"), .value("c"), .finished])
+        XCTAssertEqual(inners[0].history, [.subscribed, .request(.max(3))])
+        XCTAssertEqual(inners[2].history, [.subscribed, .request(.max(1))], "the unmet demand carries over")
+        XCTAssertEqual(inners[1].subscriptions, 0)
+    }
+
+    func testDemandLaterAndReturnedDemandGoToTheActiveInner() {
+        let outer = OpSource<Int, OpError>()
+        let inner = OpSource<Int, OpError>()
+        let recorder = OpRecorder<Int, OpError>(initialDemand: .none, onValue: { $0 == 1 ? .max(2) : .none })
+        outer.flatMapFirst { _ in inner }.subscribe(recorder)
+        outer.send(0)
+        XCTAssertEqual(inner.history, [.subscribed])
+        recorder.request(.max(1))
+        inner.send(1)
+        inner.send(2)
+        inner.send(3)
+        inner.send(4)  // beyond demand: waits
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(inner.history, [.subscribed, .request(.max(1)), .request(.max(2))])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4])
+    }
+
+    func testCompletionWithZeroDemandAndEmptyOuter() {
+        let recorder = OpRecorder<Int, Never>(initialDemand: .none)
+        Empty<Int, Never>().flatMapFirst { Just($0) }.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .finished])
+    }
+
+    func testFailuresAndCancel() {
+        let outer = OpSource<Int, OpError>()
+        let inner = OpSource<Int, OpError>()
+        let recorder = OpRecorder<Int, OpError>()
+        outer.flatMapFirst { _ in inner }.subscribe(recorder)
+        outer.send(0)
+        inner.send(completion: .failure(OpError(4)))
+        inner.send(1)
+        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(4))])
+        XCTAssertEqual(outer.history, [.subscribed, .request(.unlimited), .cancel])
+
+        let outer2 = OpSource<Int, OpError>()
+        let inner2 = OpSource<Int, OpError>()
+        weak var weakRecorder: OpRecorder<Int, OpError>?
+        do {
+            let recorder2 = OpRecorder<Int, OpError>()
+            weakRecorder = recorder2
+            outer2.flatMapFirst { _ in inner2 }.subscribe(recorder2)
+            outer2.send(0)
+            recorder2.cancel()
+            recorder2.cancel()
+        }
+        XCTAssertEqual(outer2.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertEqual(inner2.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertNil(weakRecorder)
+
+        let outer3 = OpSource<Int, OpError>()
+        let recorder3 = OpRecorder<Int, OpError>()
+        outer3.flatMapFirst { _ in inner2 }.subscribe(recorder3)
+        outer3.send(completion: .failure(OpError(5)))
+        XCTAssertEqual(recorder3.events, [.subscription, .failure(OpError(5))])
+    }
+
+    func testNeverOverloads() {
+        var values: [Int] = []
+        let a = [1, 2].publisher.flatMapFirst { Just($0) }.sink { values.append($0) }
+        let b = [3].publisher.setFailureType(to: OpError.self).flatMapFirst { Just($0) }
+            .sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        let c = [4].publisher.flatMapFirst { Fail<Int, OpError>(error: OpError($0)) }
+            .sink(receiveCompletion: { if case .failure(let e) = $0 { values.append(e.code) } }, receiveValue: { _ in })
+        XCTAssertEqual(values, [1, 2, 3, 4], "synchronous inners finish before the next value")
+        withExtendedLifetime((a, b, c)) {}
+    }
+}
+
+final class FlatMapFirstConcurrencyTests: XCTestCase {
+    func testOuterAndInnerOnDifferentThreadsDeliverSerially() {
+        let outer = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let detector = OverlapDetector()
+        let count = LockedCount()
+        let cancellable = outer.flatMapFirst { _ in inner }.sink { _ in detector.around { count.add(1) } }
+        outer.send(0)
+        runConcurrently(threads: 3) { thread in
+            for i in 0..<1_000 {
+                if thread == 0 { outer.send(i) } else { inner.send(i) }
+            }
+        }
+        XCTAssertEqual(count.value, 2_000, "the first inner stays active; its values are all delivered")
+        XCTAssertEqual(detector.overlaps, 0)
+        withExtendedLifetime(cancellable) {}
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleTesting
+import XCTest
+
+final class RetryBackoffTests: XCTestCase {
+    func testExponentialGrowthCapAndJitter() {
+        let plain = RetryBackoff.exponential(initial: 0.5, multiplier: 2, maxDelay: 3)
+        XCTAssertEqual((1...5).map { plain.delay(beforeRetry: $0) }, [0.5, 1, 2, 3, 3])
+        let jittered = RetryBackoff(initialDelay: 1, multiplier: 2, jitter: 0.5, random: { 0.5 })
+        XCTAssertEqual(jittered.delay(beforeRetry: 3), 4 * 0.75)
+        let full = RetryBackoff(initialDelay: 1, jitter: 1, random: { 0.999 })
+        XCTAssertEqual(full.delay(beforeRetry: 1), 0.001, accuracy: 1e-9)
+        XCTAssertEqual(RetryBackoff.constant(2).delay(beforeRetry: 7), 2)
+        XCTAssertEqual(RetryBackoff.immediate.delay(beforeRetry: 1), 0)
+        XCTAssertEqual(RetryBackoff.exponential(initial: 1, maxDelay: 60).delay(beforeRetry: 10_000), 60)
+    }
+}
+
+final class RetryOperationTests: XCTestCase {
+    func testRetriesWithBackoffInVirtualTimeUntilSuccess() {
+        let scheduler = TestScheduler()
+        var attempts: [(Int, Double)] = []
+        var results: [Result<String, OpError>] = []
+        let start = scheduler.now
+        retry(
+            maxAttempts: 5, backoff: .exponential(initial: 1), scheduler: scheduler,
+            operation: { (attempt: Int, done: @escaping (Result<String, OpError>) -> Void) in
+                attempts.append((attempt, opSeconds(start.distance(to: scheduler.now))))
+                done(attempt < 3 ? .failure(OpError(attempt)) : .success("ok"))
+            },
+            completion: { results.append($0) })
+        XCTAssertTrue(attempts.isEmpty, "the first attempt runs on the scheduler")
+        scheduler.advance()
+        XCTAssertEqual(attempts.map(\.0), [1])
+        scheduler.advance(by: .milliseconds(999))
+        XCTAssertEqual(attempts.map(\.0), [1])
+        scheduler.advance(by: .seconds(10))
+        XCTAssertEqual(attempts.map(\.0), [1, 2, 3])
+        XCTAssertEqual(attempts.map(\.1), [0, 1, 3], "waits 1 s, then 2 s")
+        XCTAssertEqual(results.count, 1)
+        XCTAssertEqual(try? results.first?.get(), "ok")
+    }
+
+    func testGivesUpAfterMaxAttemptsOrWhenShouldRetrySaysNo() {
+        let scheduler = TestScheduler()
+        var results: [Result<Int, OpError>] = []
+        var count = 0
+        retry(
+            maxAttempts: 3, backoff: .constant(1), scheduler: scheduler,
+            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+                count += 1
+                done(.failure(OpError(count)))
+            }, completion: { results.append($0) })
+        scheduler.run()
+        XCTAssertEqual(count, 3)
+        XCTAssertEqual(results.map { if case .failure(let e) = $0 { e.code } else { -1 } }, [3])
+
+        var fatal: [Result<Int, OpError>] = []
+        var tries = 0
+        retry(
+            maxAttempts: 10, backoff: .immediate, scheduler: scheduler, shouldRetry: { $0.code != 99 },
+            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+                tries += 1
+                done(.failure(OpError(99)))
+            }, completion: { fatal.append($0) })
+        scheduler.run()
+        XCTAssertEqual(tries, 1)
+        XCTAssertEqual(fatal.count, 1)
+    }
+
+    func testCancelStopsFurtherAttemptsAndDropsTheCompletion() {
+        let scheduler = TestScheduler()
+        var count = 0
+        var completed = false
+        let task = retry(
+            maxAttempts: 5, backoff: .constant(1), scheduler: scheduler,
+            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+                count += 1
+                done(.failure(OpError()))
+            }, completion: { _ in completed = true })
+        scheduler.advance()
+        task.cancel()
+        scheduler.run()
+        XCTAssertEqual(count, 1)
+        XCTAssertFalse(completed)
+    }
+
+    func testSecondDoneOfTheSameAttemptIsIgnored() {
+        let scheduler = TestScheduler()
+        var count = 0
+        var results = 0
+        retry(
+            maxAttempts: 5, backoff: .constant(1), scheduler: scheduler,
+            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+                count += 1
+                done(.failure(OpError()))
+                done(.failure(OpError()))
+                if count == 2 {
+                    done(.success(1))  // ignored: this attempt already reported
+                }
+            }, completion: { _ in results += 1 })
+        scheduler.run()
+        XCTAssertEqual(count, 5, "one retry per failed attempt, not two")
+        XCTAssertEqual(results, 1)
+    }
+}
+
+final class RetryWhenTests: XCTestCase {
+    func testTriggerValueResubscribesAndDemandCarriesOver() {
+        let source = OpSource<Int, OpError>()
+        let trigger = PassthroughSubject<Void, OpError>()
+        var errors: [OpError] = []
+        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(3))
+        source.retry(when: { stream in
+            stream.handleEvents(receiveOutput: { errors.append($0) }).setFailureType(to: OpError.self)
+                .flatMap { _ in trigger }
+        }).subscribe(recorder)
+        source.send(1)
+        source.send(completion: .failure(OpError(1)))
+        XCTAssertEqual(errors, [OpError(1)])
+        XCTAssertEqual(source.subscriptions, 1, "waits for the trigger")
+        trigger.send(())
+        XCTAssertEqual(source.subscriptions, 2)
+        source.send(2)
+        source.finish()
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .finished])
+        XCTAssertEqual(
+            source.history, [.subscribed, .request(.max(3)), .subscribed, .request(.max(2))],
+            "the second attempt is asked for what is still outstanding")
+    }
+
+    func testTriggerFailureFailsAndTriggerFinishingWhileWaitingFinishes() {
+        let failing = Fail<Int, OpError>(error: OpError(1))
+        let recorder = OpRecorder<Int, OpError>()
+        failing.retry(when: { errors in
+            errors.setFailureType(to: OpError.self).tryMap { _ in throw OpError(2) }.mapError { $0 as! OpError }
+        }).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(2))])
+
+        var attempts = 0
+        let counted = Deferred { () -> Fail<Int, OpError> in
+            attempts += 1
+            return Fail(error: OpError(attempts))
+        }
+        let finishing = OpRecorder<Int, OpError>()
+        counted.retry(when: { errors in errors.prefix(2).map { _ in () }.setFailureType(to: OpError.self) })
+            .subscribe(finishing)
+        XCTAssertEqual(attempts, 3, "the first attempt and two retries")
+        XCTAssertEqual(finishing.events, [.subscription, .finished], "trigger finished while a failure waited")
+
+        let source = OpSource<Int, OpError>()
+        let trigger = PassthroughSubject<Void, OpError>()
+        let running = OpRecorder<Int, OpError>()
+        source.retry(when: { _ in trigger }).subscribe(running)
+        source.send(completion: .failure(OpError(1)))
+        trigger.send(())
+        trigger.send(completion: .finished)
+        XCTAssertEqual(running.events, [.subscription], "the running attempt goes on")
+        source.send(5)
+        source.send(completion: .failure(OpError(2)))
+        XCTAssertEqual(running.events, [.subscription, .value(5), .failure(OpError(2))])
+    }
+
+    func testCancelCancelsTheAttemptAndTheTriggerAndReleases() {
+        let source = OpSource<Int, OpError>()
+        let trigger = OpSource<Void, OpError>()
+        weak var weakRecorder: OpRecorder<Int, OpError>?
+        do {
+            let recorder = OpRecorder<Int, OpError>()
+            weakRecorder = recorder
+            source.retry(when: { _ in trigger }).subscribe(recorder)
+            recorder.cancel()
+            recorder.cancel()
+        }
+        XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertEqual(trigger.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testBackoffPublisherRetriesOnTheSchedulerThenGivesUp() {
+        let scheduler = TestScheduler()
+        var attempts: [Double] = []
+        let start = scheduler.now
+        let source = Deferred { () -> Fail<Int, OpError> in
+            attempts.append(opSeconds(start.distance(to: scheduler.now)))
+            return Fail(error: OpError(attempts.count))
+        }
+        let recorder = OpRecorder<Int, OpError>()
+        source.retry(2, backoff: .exponential(initial: 1), scheduler: scheduler).subscribe(recorder)
+        XCTAssertEqual(attempts, [0])
+        scheduler.advance(by: .milliseconds(999))
+        XCTAssertEqual(attempts, [0])
+        scheduler.run()
+        XCTAssertEqual(attempts, [0, 1, 3])
+        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(3))])
+    }
+
+    func testBackoffPublisherSucceedsAfterAFailureAndHonoursShouldRetry() {
+        let scheduler = TestScheduler()
+        var attempts = 0
+        let flaky = Deferred { () -> AnyPublisher<Int, OpError> in
+            attempts += 1
+            return attempts < 2
+                ? Fail(error: OpError(7)).eraseToAnyPublisher()
+                : Just(42).setFailureType(
+                    to: OpError.self
+                ).eraseToAnyPublisher()
+        }
+        let recorder = OpRecorder<Int, OpError>()
+        flaky.retry(3, backoff: .constant(0.5), scheduler: scheduler).subscribe(recorder)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [.subscription, .value(42), .finished])
+
+        let fatal = OpRecorder<Int, OpError>()
+        Fail<Int, OpError>(error: OpError(99)).retry(
+            3, backoff: .constant(0.5), scheduler: scheduler, shouldRetry: { $0.code != 99 }
+        ).subscribe(fatal)
+        XCTAssertEqual(fatal.events, [.subscription, .failure(OpError(99))])
+    }
+}
+
+final class RetryConcurrencyTests: XCTestCase {
+    func testDoneFromManyThreadsCompletesOnce() {
+        let scheduler = TestScheduler()
+        let completions = LockedCount()
+        let dones = LockedBoxOfDone()
+        retry(
+            maxAttempts: 1, backoff: .immediate, scheduler: scheduler,
+            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in dones.set(done) },
+            completion: { _ in completions.add(1) })
+        scheduler.advance()
+        runConcurrently(threads: 4) { thread in
+            for i in 0..<100 { dones.call(.success(thread * 100 + i)) }
+        }
+        XCTAssertEqual(completions.value, 1)
+    }
+}
+
+private final class LockedBoxOfDone: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: ((Result<Int, OpError>) -> Void)?
+    func set(_ done: @escaping (Result<Int, OpError>) -> Void) {
+        lock.lock()
+        self.done = done
+        lock.unlock()
+    }
+    func call(_ result: Result<Int, OpError>) {
+        lock.lock()
+        let done = self.done
+        lock.unlock()
+        done?(result)
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleTesting
+import XCTest
+
+final class ShareReplayTests: XCTestCase {
+    func testLateSubscriberGetsTheLatestValuesThenLiveOnesOverOneUpstreamSubscription() {
+        let source = OpSource<Int, OpError>()
+        let shared = source.share(replay: 2)
+        let first = OpRecorder<Int, OpError>()
+        shared.subscribe(first)
+        source.send(1)
+        source.send(2)
+        source.send(3)
+        let second = OpRecorder<Int, OpError>()
+        shared.subscribe(second)
+        source.send(4)
+        source.finish()
+        XCTAssertEqual(first.events, [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
+        XCTAssertEqual(second.events, [.subscription, .value(2), .value(3), .value(4), .finished])
+        XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)])
+    }
+
+    func testReplayRespectsDemandAndKeepsTheNewestValuesBeyondIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 2)
+        let feeder = OpRecorder<Int, Never>()
+        shared.subscribe(feeder)
+        subject.send(1)
+        subject.send(2)
+        let slow = OpRecorder<Int, Never>(initialDemand: .max(1))
+        shared.subscribe(slow)
+        XCTAssertEqual(slow.values, [1])
+        subject.send(3)
+        subject.send(4)  // slow has no demand: keeps the newest 2 it has not received (3, 4); 2 is dropped
+        slow.request(.max(5))
+        XCTAssertEqual(slow.values, [1, 3, 4])
+        subject.send(5)
+        XCTAssertEqual(slow.values, [1, 3, 4, 5])
+    }
+
+    func testReplayZeroBehavesLikeShareWithoutReplay() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 0)
+        let a = OpRecorder<Int, Never>()
+        shared.subscribe(a)
+        subject.send(1)
+        let b = OpRecorder<Int, Never>(initialDemand: .none)
+        shared.subscribe(b)
+        subject.send(2)
+        b.request(.max(1))
+        subject.send(3)
+        XCTAssertEqual(a.values, [1, 2, 3])
+        XCTAssertEqual(b.values, [3], "values without demand are dropped when nothing is replayed")
+    }
+
+    func testLastCancelDisconnectsAndTheNextSubscriberReconnectsWithAnEmptyBuffer() {
+        let source = OpSource<Int, OpError>()
+        let shared = source.share(replay: 1)
+        let a = OpRecorder<Int, OpError>()
+        let b = OpRecorder<Int, OpError>()
+        shared.subscribe(a)
+        shared.subscribe(b)
+        source.send(1)
+        a.cancel()
+        XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)], "one subscriber left")
+        b.cancel()
+        XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
+        let c = OpRecorder<Int, OpError>()
+        shared.subscribe(c)
+        source.send(2)
+        XCTAssertEqual(c.events, [.subscription, .value(2)], "the buffer was emptied on disconnect")
+        XCTAssertEqual(source.subscriptions, 2)
+    }
+
+    func testCompletionIsForwardedAndTheNextSubscriberResubscribes() {
+        var subscriptions = 0
+        let shared = Deferred { () -> Publishers.Sequence<[Int], Never> in
+            subscriptions += 1
+            return [10, 20].publisher
+        }.share(replay: 1)
+        let a = OpRecorder<Int, Never>()
+        shared.subscribe(a)
+        let b = OpRecorder<Int, Never>()
+        shared.subscribe(b)
+        XCTAssertEqual(a.events, [.subscription, .value(10), .value(20), .finished])
+        XCTAssertEqual(b.events, [.subscription, .value(10), .value(20), .finished])
+        XCTAssertEqual(subscriptions, 2)
+    }
+
+    func testFailureReachesEverySubscriberAfterItsWaitingValues() {
+        let source = OpSource<Int, OpError>()
+        let shared = source.share(replay: 1)
+        let a = OpRecorder<Int, OpError>()
+        let b = OpRecorder<Int, OpError>(initialDemand: .none)
+        shared.subscribe(a)
+        shared.subscribe(b)
+        source.send(7)
+        source.send(completion: .failure(OpError(1)))
+        XCTAssertEqual(a.events, [.subscription, .value(7), .failure(OpError(1))])
+        XCTAssertEqual(b.events, [.subscription], "the completion waits behind the value b has not requested")
+        b.request(.max(1))
+        XCTAssertEqual(b.events, [.subscription, .value(7), .failure(OpError(1))])
+    }
+
+    func testCancelInsideReceiveSubscriptionDoesNotLeaveAConnection() {
+        let source = OpSource<Int, OpError>()
+        let shared = source.share(replay: 1)
+        let quitter = OpRecorder<Int, OpError>(initialDemand: .none, onSubscription: { $0.cancel() })
+        shared.subscribe(quitter)
+        XCTAssertEqual(source.history, [.subscribed, .cancel])
+        XCTAssertEqual(quitter.events, [.subscription])
+    }
+
+    func testReentrantRequestAndReleaseAfterCancel() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let shared = subject.share(replay: 1)
+        var subscription: Subscription?
+        var received: [Int] = []
+        shared.subscribe(
+            AnySubscriber(
+                receiveSubscription: {
+                    subscription = $0
+                    $0.request(.max(1))
+                },
+                receiveValue: { value in
+                    received.append(value)
+                    subscription?.request(.max(1))
+                    return .none
+                }, receiveCompletion: { _ in }))
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(received, [0, 1, 2])
+        subscription?.cancel()
+
+        weak var weakRecorder: OpRecorder<OpWitness, Never>?
+        weak var weakValue: OpWitness?
+        let witnesses = PassthroughSubject<OpWitness, Never>()
+        let sharedWitnesses = witnesses.share(replay: 1)
+        do {
+            let recorder = OpRecorder<OpWitness, Never>()
+            weakRecorder = recorder
+            sharedWitnesses.subscribe(recorder)
+            let witness = OpWitness()
+            weakValue = witness
+            witnesses.send(witness)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder, "cancel releases the subscriber")
+        XCTAssertNil(weakValue, "disconnecting releases the replay buffer")
+    }
+
+    func testIsEquatableByIdentity() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 1)
+        XCTAssertEqual(shared, shared)
+        XCTAssertNotEqual(shared, subject.share(replay: 1))
+    }
+}
+
+final class ShareReplayConcurrencyTests: XCTestCase {
+    func testSubscribersJoiningWhileValuesFlowSeeAGaplessSuffixInOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 3)
+        let anchor = shared.sink { _ in }
+        let recorders = LockedRecorders()
+        runConcurrently(threads: 4) { thread in
+            if thread == 0 {
+                for i in 0..<3_000 { subject.send(i) }
+            } else {
+                for _ in 0..<50 {
+                    let detector = OverlapDetector()
+                    let recorder = OpRecorder<Int, Never>(onValue: { _ in
+                        detector.enter()
+                        detector.leave()
+                        return .none
+                    })
+                    shared.subscribe(recorder)
+                    recorders.append(recorder, detector)
+                }
+            }
+        }
+        subject.send(completion: .finished)
+        for (recorder, detector) in recorders.all {
+            let values = recorder.values
+            XCTAssertEqual(detector.overlaps, 0)
+            if let first = values.first {
+                XCTAssertEqual(values, Array(first..<3_000), "a contiguous suffix: replay then live, no gap")
+            }
+            XCTAssertEqual(recorder.events.last, .finished)
+        }
+        withExtendedLifetime(anchor) {}
+    }
+
+    func testRequestsFromOtherThreadsWhileTheUpstreamSendsLoseNothingDemandAllowed() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 1_000)
+        let detector = OverlapDetector()
+        let recorder = OpRecorder<Int, Never>(initialDemand: .none, onValue: { _ in detector.around { .none } })
+        shared.subscribe(recorder)
+        runConcurrently(threads: 3) { thread in
+            if thread == 0 {
+                for i in 0..<1_000 { subject.send(i) }
+            } else {
+                for _ in 0..<500 { recorder.request(.max(1)) }
+            }
+        }
+        XCTAssertEqual(recorder.values, Array(0..<1_000))
+        XCTAssertEqual(detector.overlaps, 0)
+    }
+
+    func testConcurrentSubscribeAndCancelKeepsAtMostOneConnection() {
+        let source = OpSource<Int, Never>()
+        let shared = source.share(replay: 1)
+        runConcurrently(threads: 4) { _ in
+            for _ in 0..<200 {
+                let recorder = OpRecorder<Int, Never>()
+                shared.subscribe(recorder)
+                recorder.cancel()
+            }
+        }
+        let history = source.history
+        let subscribed = history.filter { $0 == .subscribed }.count
+        let cancelled = history.filter { $0 == .cancel }.count
+        XCTAssertEqual(subscribed, cancelled, "every connection was cancelled when its last subscriber left")
+    }
+
+    func testLockInversionWithUserLockHeldWhileSending() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 1)
+        let userLock = NSRecursiveLock()
+        let count = LockedCount()
+        let a = shared.sink { _ in
+            userLock.lock()
+            count.add(1)
+            userLock.unlock()
+        }
+        runConcurrently(threads: 2, timeout: 60) { thread in
+            for i in 0..<1_000 {
+                if thread == 0 {
+                    userLock.lock()
+                    subject.send(i)
+                    userLock.unlock()
+                } else {
+                    let late = shared.sink { _ in
+                        userLock.lock()
+                        userLock.unlock()
+                    }
+                    late.cancel()
+                }
+            }
+        }
+        XCTAssertEqual(count.value, 1_000)
+        withExtendedLifetime(a) {}
+    }
+}
+
+/// Recorders collected from several threads.
+private final class LockedRecorders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(OpRecorder<Int, Never>, OverlapDetector)] = []
+    func append(_ recorder: OpRecorder<Int, Never>, _ detector: OverlapDetector) {
+        lock.lock()
+        items.append((recorder, detector))
+        lock.unlock()
+    }
+    var all: [(OpRecorder<Int, Never>, OverlapDetector)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
