@@ -94,7 +94,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
     private let base: Base
 
     init(downstream: Downstream, base: Base) {
-        state = LockedBox(State(downstream: downstream))
+        state = LockedBox(tracking: State(downstream: downstream))
         self.base = base
     }
 

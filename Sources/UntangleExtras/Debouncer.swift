@@ -38,7 +38,7 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
     private let edges: TimingEdges
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates a debouncer.
     ///

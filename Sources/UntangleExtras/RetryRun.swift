@@ -41,7 +41,7 @@ final class RetryRun<Context: Scheduler, Success, Failure: Error>: Cancellable, 
         self.scheduler = scheduler
         self.options = options
         self.shouldRetry = shouldRetry
-        state = LockedBox(State(operation: operation, completion: completion))
+        state = LockedBox(tracking: State(operation: operation, completion: completion))
     }
 
     func start() {

@@ -37,7 +37,7 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     private let options: Context.SchedulerOptions?
     private let edges: TimingEdges
     private let latest: Bool
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Creates a throttler.
     ///

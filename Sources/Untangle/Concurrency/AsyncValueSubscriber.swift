@@ -39,7 +39,7 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
         var waiting: Continuation?
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     init() {}
 

@@ -21,12 +21,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Creates a cancellable that runs `cancel` once, on the first `cancel()` or on deinitialization.
     public init(_ cancel: @escaping () -> Void) {
-        action = LockedBox(cancel)
+        action = LockedBox(tracking: cancel)
     }
 
     /// Creates a cancellable that forwards the first `cancel()` (or deinitialization) to `canceller`.
     public init<C: Cancellable>(_ canceller: C) {
-        action = LockedBox(canceller.cancel)
+        action = LockedBox(tracking: canceller.cancel)
     }
 
     deinit {

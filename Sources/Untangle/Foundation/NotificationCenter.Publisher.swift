@@ -94,7 +94,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     let emitter: Emitter<Downstream>
     private let center: NotificationCenter
-    private let observation = LockedBox(Observation.pending)
+    private let observation = LockedBox(tracking: Observation.pending)
 
     init(downstream: Downstream, center: NotificationCenter) {
         emitter = Emitter(downstream: downstream, policy: .dropWithoutDemand)

@@ -76,7 +76,7 @@ extension Timer {
         public let options: RunLoop.SchedulerOptions?
 
         private let core = SubjectCore<Date, Never>(current: nil, policy: .dropWithoutDemand)
-        private let connection = LockedBox<TimerConnection?>(nil)
+        private let connection = LockedBox<TimerConnection?>(tracking: nil)
 
         /// Creates a publisher that repeatedly emits the current date on the given interval.
         ///

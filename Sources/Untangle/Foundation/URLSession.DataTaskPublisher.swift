@@ -110,7 +110,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     let emitter: Emitter<Downstream>
     private let request: URLRequest
     private let session: URLSession
-    private let task = LockedBox(Task.idle)
+    private let task = LockedBox(tracking: Task.idle)
 
     init(downstream: Downstream, request: URLRequest, session: URLSession) {
         emitter = Emitter(downstream: downstream, policy: .unbounded)

@@ -26,7 +26,7 @@ final class PublishedBox<Value>: @unchecked Sendable {
     let subject: CurrentValueSubject<Value, Never>
 
     init(_ value: Value) {
-        state = LockedBox(State(value: value))
+        state = LockedBox(tracking: State(value: value))
         subject = CurrentValueSubject(value)
     }
 

@@ -36,7 +36,7 @@ final class PublishedAssignSubscriber<Input>: Subscriber, @unchecked Sendable {
     typealias Failure = Never
 
     private weak var box: PublishedBox<Input>?
-    private let subscribed = LockedBox(false)
+    private let subscribed = LockedBox(tracking: false)
 
     init(box: PublishedBox<Input>) {
         self.box = box

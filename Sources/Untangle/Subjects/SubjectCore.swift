@@ -62,7 +62,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     package init(current: Output?, policy: EmitterBufferPolicy) {
-        state = LockedBox(State(current: current))
+        state = LockedBox(tracking: State(current: current))
         self.policy = policy
     }
 

@@ -75,7 +75,7 @@ extension Subscribers {
             case terminal
         }
 
-        private let status = LockedBox(Status.awaitingSubscription)
+        private let status = LockedBox(tracking: Status.awaitingSubscription)
 
         /// Initializes a sink with the provided closures.
         public init(

@@ -13,13 +13,13 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     typealias Failure = Downstream.Failure
 
     private let state: LockedBox<AmbStateMachine>
-    private let emitter: Emitter<ForwardingDemandSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
 
     init(downstream: Downstream, count: Int) {
-        let state = LockedBox(AmbStateMachine(count: count))
+        let state = LockedBox(tracking: AmbStateMachine(count: count))
         self.state = state
         emitter = Emitter(
-            downstream: ForwardingDemandSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 AmbSubscription.forward(more, state: state)
             },
             policy: .unbounded)

@@ -14,15 +14,15 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     typealias Failure = Upstream.Failure
 
     private let state: LockedBox<FlatMapFirstStateMachine>
-    private let emitter: Emitter<ForwardingDemandSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let transform: (Upstream.Output) -> P
 
     init(downstream: Downstream, transform: @escaping (Upstream.Output) -> P) {
-        let state = LockedBox(FlatMapFirstStateMachine())
+        let state = LockedBox(tracking: FlatMapFirstStateMachine())
         self.state = state
         self.transform = transform
         emitter = Emitter(
-            downstream: ForwardingDemandSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 FlatMapFirstSubscription.forward(more, state: state)
             },
             policy: .unbounded)

@@ -17,7 +17,7 @@ where
     typealias Failure = Upstream.Failure
     typealias Group = GroupedPublisher<Key, Upstream.Output, Upstream.Failure>
 
-    private let state = LockedBox(GroupByStateMachine<Key, Group>())
+    private let state = LockedBox(tracking: GroupByStateMachine<Key, Group>())
     private let emitter: Emitter<Downstream>
     private let keySelector: (Upstream.Output) -> Key
 

@@ -18,7 +18,7 @@ final class GroupSlot<Output, Failure: Error>: @unchecked Sendable {
         var filled = false
     }
 
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     /// Puts the subscriber in: false if the group already had one.
     func fill(_ subscriber: AnySubscriber<Output, Failure>) -> Bool {

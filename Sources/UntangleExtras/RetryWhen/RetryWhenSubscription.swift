@@ -14,15 +14,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     private let upstream: Upstream
     private let state: LockedBox<RetryWhenStateMachine>
-    private let emitter: Emitter<ForwardingDemandSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let errors = PassthroughSubject<Failure, Never>()
 
     init(upstream: Upstream, downstream: Downstream) {
         self.upstream = upstream
-        let state = LockedBox(RetryWhenStateMachine())
+        let state = LockedBox(tracking: RetryWhenStateMachine())
         self.state = state
         emitter = Emitter(
-            downstream: ForwardingDemandSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 RetryWhenSubscription.forward(more, state: state)
             },
             policy: .unbounded)

@@ -13,7 +13,7 @@ final class SampleSubscription<Downstream: Subscriber>: Subscriber, Subscription
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let state = LockedBox(SampleStateMachine<Downstream.Input>())
+    private let state = LockedBox(tracking: SampleStateMachine<Downstream.Input>())
     private let emitter: Emitter<Downstream>
 
     init(downstream: Downstream) {

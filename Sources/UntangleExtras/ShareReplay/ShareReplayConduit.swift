@@ -65,7 +65,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
 
     /// `replay` is the share's buffer at subscription time; `onCancel` tells the share that this subscriber left.
     init(downstream: Downstream, replay: RingBuffer<Output>, limit: Int, onCancel: @escaping () -> Void) {
-        state = LockedBox(State(downstream: downstream, queue: replay, limit: limit))
+        state = LockedBox(tracking: State(downstream: downstream, queue: replay, limit: limit))
         self.onCancel = onCancel
     }
 

@@ -52,7 +52,7 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
 
     private let upstream: Upstream
     private let replay: Int
-    private let state = LockedBox(State())
+    private let state = LockedBox(tracking: State())
 
     init(upstream: Upstream, replay: Int) {
         self.upstream = upstream

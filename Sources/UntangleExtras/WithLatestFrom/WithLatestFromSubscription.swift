@@ -16,17 +16,17 @@ final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Downstream: 
     typealias Failure = Downstream.Failure
 
     private let state: LockedBox<WithLatestFromStateMachine<OtherOutput>>
-    private let emitter: Emitter<ForwardingDemandSubscriber<Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let selector: (UpstreamOutput, OtherOutput) -> Downstream.Input
 
     init(downstream: Downstream, selector: @escaping (UpstreamOutput, OtherOutput) -> Downstream.Input) {
-        let state = LockedBox(WithLatestFromStateMachine<OtherOutput>())
+        let state = LockedBox(tracking: WithLatestFromStateMachine<OtherOutput>())
         self.state = state
         self.selector = selector
         // Demand the subscriber returns from `receive(_:)` goes upstream like a request. The closure captures the
         // state, not the subscription, so the emitter does not keep the subscription alive.
         emitter = Emitter(
-            downstream: ForwardingDemandSubscriber(downstream: downstream) { more in
+            downstream: DemandRelay(downstream: downstream) { more in
                 WithLatestFromSubscription.forward(more, state: state)
             },
             policy: .unbounded)

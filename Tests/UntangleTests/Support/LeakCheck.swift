@@ -2,10 +2,14 @@ import Foundation
 import UntangleSync
 import XCTest
 
-/// The suite's leak check: every test must leave the library's live-object count (``LiveObjects``, debug builds)
-/// where it found it. Registered as a test observer the first time a test uses the shared test support (see
-/// `Recorder.init`); from then on each test gets a teardown block that waits (bounded) for releases still running
-/// on other threads and fails the test if library objects it created are still alive.
+/// The suite's leak check: once a test's subscribers are cancelled, every library object the test created must be
+/// released, so the library's live-object count (``LiveObjects``, debug builds) returns to where it was.
+///
+/// Registered as a test observer the first time a test uses the shared test support (see `Recorder.init`). From then
+/// on each test gets a teardown block that cancels the test's recorders that are still alive (a subscriber that holds
+/// its subscription forms a cycle until cancel or completion, in Combine as here: that cycle is the test's, not a
+/// leak), waits (bounded) for releases still running on other threads, and fails the test if library objects it
+/// created are still alive.
 final class LeakCheckObserver: NSObject, XCTestObservation, @unchecked Sendable {
     static let shared = LeakCheckObserver()
     private static let registration: Void = {
@@ -17,13 +21,25 @@ final class LeakCheckObserver: NSObject, XCTestObservation, @unchecked Sendable 
         _ = registration
     }
 
-    /// Tests that deliberately leave library objects behind (none today) can opt out by name.
+    /// Tests that deliberately leave library objects behind can opt out by name.
     static let exempt: Set<String> = []
+
+    private let teardowns = LockedBox<[() -> Void]>([])
+
+    /// Runs `cancel` at the end of the current test, before the leak check.
+    static func cancelAtTeardown(_ cancel: @escaping () -> Void) {
+        shared.teardowns.withLock { $0.append(cancel) }
+    }
 
     func testCaseWillStart(_ testCase: XCTestCase) {
         guard !LeakCheckObserver.exempt.contains(testCase.name) else { return }
         let baseline = LiveObjects.count
         testCase.addTeardownBlock {
+            let cancels = self.teardowns.withLock { list -> [() -> Void] in
+                defer { list = [] }
+                return list
+            }
+            for cancel in cancels { cancel() }
             // Releases may still be finishing on other threads (a queue holding a scheduled action, a thread that
             // just delivered): give them a bounded moment.
             let deadline = Date().addingTimeInterval(5)

@@ -46,6 +46,7 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
         self.onValue = onValue
         self.onSubscription = onSubscription
         LeakCheckObserver.register()
+        LeakCheckObserver.cancelAtTeardown { [weak self] in self?.cancel() }
     }
 
     var events: [Event<Input, Failure>] { lock.withLock { _events } }

@@ -26,7 +26,7 @@ package struct Emitter<Downstream: Subscriber> {
 
     @inlinable
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        state = LockedBox(EmitterStateMachine(downstream: downstream, policy: policy))
+        state = LockedBox(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
     }
 
     /// Delivers `receive(subscription:)`, then anything that queued meanwhile. Call exactly once, before or after

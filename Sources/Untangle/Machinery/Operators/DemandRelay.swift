@@ -14,29 +14,29 @@
 /// **Thread safety:** as the wrapped subscriber: the emitter serializes the calls; `onReturnedDemand` runs on the
 /// delivering thread, outside every library lock.
 @usableFromInline
-struct DemandRelay<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+package struct DemandRelay<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline package typealias Input = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let onReturnedDemand: (Subscribers.Demand) -> Void
 
     @inlinable
-    init(downstream: Downstream, onReturnedDemand: @escaping (Subscribers.Demand) -> Void) {
+    package init(downstream: Downstream, onReturnedDemand: @escaping (Subscribers.Demand) -> Void) {
         self.downstream = downstream
         self.onReturnedDemand = onReturnedDemand
     }
 
     @inlinable
-    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+    package var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
     @inlinable
-    func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         downstream.receive(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+    package func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         let more = downstream.receive(input)
         if more > .none {
             onReturnedDemand(more)
@@ -45,10 +45,10 @@ struct DemandRelay<Downstream: Subscriber>: Subscriber, CustomStringConvertible 
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    package func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         downstream.receive(completion: completion)
     }
 
     @usableFromInline
-    var description: String { String(describing: downstream) }
+    package var description: String { String(describing: downstream) }
 }

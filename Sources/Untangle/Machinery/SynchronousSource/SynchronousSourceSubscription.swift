@@ -37,7 +37,7 @@ where Elements.Element == Downstream.Input {
         downstream: Downstream, iterator: Elements, first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>, name: String
     ) {
-        state = LockedBox(SynchronousSourceStateMachine(downstream: downstream))
+        state = LockedBox(tracking: SynchronousSourceStateMachine(downstream: downstream))
         self.iterator = iterator
         self.upcoming = first
         self.completion = completion
