@@ -120,6 +120,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         records.compactMap(\.event.value)
     }
 
+    /// The number of values received (cheaper than `values.count`).
+    public var valueCount: Int {
+        state.withCriticalSection { $0.delivered }
+    }
+
     /// The first completion received, if any.
     public var completion: Subscribers.Completion<Failure>? {
         records.lazy.compactMap(\.event.completion).first
@@ -209,18 +214,30 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         return true
     }
 
+    /// Waits until `condition` holds (it is evaluated after every signal), or `timeout` seconds pass.
+    func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        changed.lock()
+        defer { changed.unlock() }
+        while !condition() {
+            if !changed.wait(until: deadline) { return condition() }
+        }
+        return true
+    }
+
     /// Waits until at least `count` values arrived (or a completion), at most `timeout` seconds.
+    ///
+    /// - Returns: whether at least `count` values arrived.
     @discardableResult
     public func waitForValues(_ count: Int, timeout: TimeInterval = 30) -> Bool {
-        wait(timeout: timeout) { records in
-            records.lazy.filter { $0.event.value != nil }.count >= count
-        }
+        _ = waitUntil(timeout: timeout) { valueCount >= count || isCompleted }
+        return valueCount >= count
     }
 
     /// Waits until the completion arrives, at most `timeout` seconds.
     @discardableResult
     public func waitForCompletion(timeout: TimeInterval = 30) -> Bool {
-        wait(timeout: timeout) { records in records.contains { $0.event.completion != nil } }
+        waitUntil(timeout: timeout) { isCompleted }
     }
 
     // MARK: Subscriber
