@@ -320,7 +320,10 @@ extension PublisherVerifier {
         let stop = LockedBox(false)
         let isHot = isHot
         let done = Concurrently.startUnchecked {
-            for _ in 0..<100_000 where !stop.withLock({ $0 }) {
+            // Keeps going a few times after the cancel, so a publisher that ignores cancel shows it.
+            var extra = 3
+            for _ in 0..<100_000 where extra > 0 {
+                if stop.withLock({ $0 }) { extra -= 1 }
                 if isHot { fixture.drive?(1) } else { probe.request(.max(1)) }
             }
         }

@@ -69,8 +69,11 @@ final class BrokenPublisherTests: XCTestCase {
     }
 
     func testCancelRacingDeliveryIsCaught() {
-        let report = verify(.cancelRacesDelivery, rules: [.cancelStopsDelivery, .releaseAfterCancel])
+        let report = verify(
+            .cancelRacesDelivery, rules: [.cancelStopsDelivery, .cancelRacingDelivery, .releaseAfterCancel])
         assertCaught(report, by: .cancelStopsDelivery, saying: "arrived after cancel() returned inside receive(_:)")
+        assertCaught(
+            report, by: .cancelRacingDelivery, saying: "signals arrived after cancel() returned on another thread")
         assertCaught(report, by: .releaseAfterCancel, saying: "the subscriber is still retained after cancel()")
     }
 

@@ -100,11 +100,9 @@ private final class PlayheadSubscription: Subscription, @unchecked Sendable {
 
     private func deliver(_ time: Double, captured: AnySubscriber<Double, Never>?) {
         let target = state.withLock { state -> AnySubscriber<Double, Never>? in
-            if bug == .cancelRacesDelivery { return captured }
             if state.finished, bug != .emitsAfterCompletion { return nil }
-            guard let subscriber = state.subscriber ?? (bug == .emitsAfterCompletion ? captured : nil) else {
-                return nil
-            }
+            let usesCapture = bug == .cancelRacesDelivery || bug == .emitsAfterCompletion
+            guard let subscriber = usesCapture ? captured : state.subscriber else { return nil }
             if bug == .overDelivers { return subscriber }
             guard state.requested > .none else { return nil }
             state.requested -= 1
