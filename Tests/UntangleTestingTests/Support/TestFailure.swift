@@ -1,0 +1,5 @@
+/// The error the tests fail publishers with.
+struct TestFailure: Error, Equatable, CustomStringConvertible {
+    var code = 1
+    var description: String { "TestFailure(\(code))" }
+}
