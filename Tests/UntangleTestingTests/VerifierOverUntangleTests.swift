@@ -25,14 +25,9 @@ final class VerifierOverUntangleConcurrencyTests: XCTestCase {
         }
     }
 
-    /// BUG (known, reported): Merge forwards upstream only the demand passed to `request(_:)`; the demand the
-    /// downstream returns from `receive(_:)` reaches the emitter but is never requested from the upstreams, so
-    /// initial `.max(1)` plus `.max(1)` per value stalls after one value per upstream. The merge entries above skip
-    /// `.demandReturnedFromReceive` until it is fixed; remove `knownBug:` there and this skip together.
+    /// Regression (found by the verifier): demand a subscriber returns from `receive(_:)` used to reach the merge's
+    /// emitter but never its upstreams, so initial `.max(1)` plus `.max(1)` per value stalled after one value each.
     func testMergeForwardsDemandReturnedFromReceive() throws {
-        if ProcessInfo.processInfo.environment["UNTANGLE_RUN_KNOWN_BUGS"] == nil {
-            throw XCTSkip("BUG: Merge does not forward demand returned from receive(_:) to its upstreams")
-        }
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
         [1, 2, 3].publisher.merge(with: [10, 20, 30].publisher).subscribe(subscriber)
         XCTAssertEqual(subscriber.values.count, 6, "\(subscriber.events)")
@@ -185,13 +180,13 @@ enum VerifiedPublishers {
                 hundred.map { $0 / 2 }.publisher.tryRemoveDuplicates { $0 == $1 }
             },
             .cold("ignoreOutput", .exactly(0)) { hundred.publisher.ignoreOutput() },
-            .cold("merge(with:)", .exactly(200), knownBug: [.demandReturnedFromReceive]) {
+            .cold("merge(with:)", .exactly(200)) {
                 hundred.publisher.merge(with: hundred.publisher)
             },
-            .cold("merge of 3", .exactly(300), knownBug: [.demandReturnedFromReceive]) {
+            .cold("merge of 3", .exactly(300)) {
                 hundred.publisher.merge(with: hundred.publisher, hundred.publisher)
             },
-            .cold("MergeMany", .exactly(400), knownBug: [.demandReturnedFromReceive]) {
+            .cold("MergeMany", .exactly(400)) {
                 Publishers.MergeMany(Array(repeating: hundred.publisher, count: 4))
             },
             .cold("catch", .exactly(101)) {
@@ -237,7 +232,7 @@ enum VerifiedPublishers {
             .hot("scan over a subject") { $0.scan(0, +) },
             .hot("removeDuplicates(by:) over a subject") { $0.removeDuplicates { _, _ in false } },
             .hot("handleEvents over a subject") { $0.handleEvents(receiveOutput: { _ in }) },
-            .hot("merge of two subjects", knownBug: [.demandReturnedFromReceive]) {
+            .hot("merge of two subjects") {
                 let (first, second) = (PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>())
                 return VerifierFixture(
                     first.merge(with: second), drive: { $0 % 2 == 0 ? first.send($0) : second.send($0) },

@@ -73,6 +73,8 @@ final class CombineCompatibilityTests: XCTestCase {
     override func setUp() {
         super.setUp()
         cancellables = []
+        // Released before the suite's leak check, as an app releases its cancellables when a screen goes away.
+        addTeardownBlock { [weak self] in self?.cancellables = [] }
     }
 
     func testSearchViewModelTrimsDropsDuplicatesAndShortQueries() {

@@ -120,7 +120,12 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         lock.withLock { downstream = AnySubscriber(subscriber) }
-        subscriber.receive(subscription: ManualSubscription(owner: self))
+        let subscription = ManualSubscription(owner: self)
+        // A subscriber holding this subscription and this publisher holding the subscriber form a cycle until cancel
+        // or completion: end it at teardown, as a real app's cancellable would.
+        LeakCheckObserver.register()
+        LeakCheckObserver.cancelAtTeardown { [weak self] in self?.lock.withLock { self?.downstream = nil } }
+        subscriber.receive(subscription: subscription)
     }
 
     @discardableResult
@@ -128,8 +133,13 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
         lock.withLock { downstream }?.receive(value) ?? .none
     }
 
+    /// Sends the completion and, like a real publisher, lets go of the subscriber.
     func send(completion: Subscribers.Completion<Failure>) {
-        lock.withLock { downstream }?.receive(completion: completion)
+        let subscriber = lock.withLock { () -> AnySubscriber<Output, Failure>? in
+            defer { downstream = nil }
+            return downstream
+        }
+        subscriber?.receive(completion: completion)
     }
 
     fileprivate func record(_ event: UpstreamEvent) {

@@ -35,6 +35,8 @@ final class TimedRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         self.start = scheduler.now.dispatchTime.uptimeNanoseconds
         self.initialDemand = initialDemand
         self.onValue = onValue
+        LeakCheckObserver.register()
+        LeakCheckObserver.cancelAtTeardown { [weak self] in self?.cancel() }
     }
 
     var events: [Timed<Input, Failure>] { state.withLock { $0.events } }
