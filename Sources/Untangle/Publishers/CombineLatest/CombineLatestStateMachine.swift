@@ -17,25 +17,11 @@
 /// `k × n` values arrive: tuples beyond the downstream's demand wait, in order, in the emitter; the buffer is
 /// bounded by what was requested.
 /// **Thread safety:** none: always mutated under the combineLatest's lock.
-struct CombineLatestStateMachine {
-    /// What the caller does after unlocking.
-    struct Effects {
-        /// The caller became the forwarder: it must run the forwarding loop.
-        var startForwarding = false
-        /// Upstream subscriptions to cancel.
-        var cancel: [Subscription] = []
-        /// Values the combination no longer needs, released by the caller outside the lock (their deinit is user
-        /// code).
-        var release: [Any] = []
-    }
+struct CombineLatestStateMachine: CombiningStateMachine {
+    static let name = "CombineLatest"
 
-    /// The forwarder's next step.
-    enum Forward {
-        case value([Any])
-        case finish
-        /// Nothing to forward now; the caller is no longer the forwarder.
-        case idle
-    }
+    typealias Effects = CombiningEffects
+    typealias Forward = CombiningForward
 
     private enum Phase {
         case active
@@ -164,3 +150,8 @@ struct CombineLatestStateMachine {
         return latest.compactMap { $0 }
     }
 }
+
+/// The subscription of every combineLatest publisher.
+typealias CombineLatestSubscription<Downstream: Subscriber> = CombiningSubscription<
+    CombineLatestStateMachine, Downstream
+>

@@ -14,24 +14,11 @@
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
 /// **Thread safety:** none: always mutated under the zip's lock.
-struct ZipStateMachine {
-    /// What the caller does after unlocking.
-    struct Effects {
-        /// The caller became the forwarder: it must run the forwarding loop.
-        var startForwarding = false
-        /// Upstream subscriptions to cancel.
-        var cancel: [Subscription] = []
-        /// Values the zip no longer needs, released by the caller outside the lock (their deinit is user code).
-        var release: [Any] = []
-    }
+struct ZipStateMachine: CombiningStateMachine {
+    static let name = "Zip"
 
-    /// The forwarder's next step.
-    enum Forward {
-        case value([Any])
-        case finish
-        /// Nothing to forward now; the caller is no longer the forwarder.
-        case idle
-    }
+    typealias Effects = CombiningEffects
+    typealias Forward = CombiningForward
 
     private enum Phase {
         case active
@@ -172,3 +159,6 @@ struct ZipStateMachine {
         return values
     }
 }
+
+/// The subscription of every zip publisher.
+typealias ZipSubscription<Downstream: Subscriber> = CombiningSubscription<ZipStateMachine, Downstream>

@@ -1,40 +1,37 @@
 import UntangleSync
 
-/// The subscription shared by every combineLatest publisher (`CombineLatest`, `CombineLatest3`, `CombineLatest4`):
-/// it subscribes to each upstream through an indexed inner subscriber, keeps their latest values in
-/// ``CombineLatestStateMachine``, and hands the tuples, in the order they formed, to one ``Emitter`` so the
-/// downstream sees one signal at a time however many threads the upstreams use.
+/// The subscription shared by every zip and combineLatest publisher (`Zip` … `Zip4`, `CombineLatest` …
+/// `CombineLatest4`): it subscribes to each upstream through an indexed inner subscriber, lets its
+/// ``CombiningStateMachine`` (pairing for zip, latest values for combineLatest) form the output groups, and hands
+/// them, in the order they formed, to one ``Emitter`` so the downstream sees one signal at a time however many
+/// threads the upstreams use.
 ///
 /// ```swift
-/// let combineLatest = CombineLatestSubscription(downstream: subscriber, upstreamCount: 2) {
+/// let zip = CombiningSubscription<ZipStateMachine, _>(downstream: subscriber, upstreamCount: 2) {
 ///     ($0[0] as! Int, $0[1] as! String)
 /// }
-/// combineLatest.start()
-/// a.subscribe(combineLatest.inner(0, Int.self))
-/// b.subscribe(combineLatest.inner(1, String.self))
 /// ```
 ///
-/// **Demand:** see ``CombineLatestStateMachine``. Demand the downstream returns from `receive(_:)` is forwarded
-/// upstream like a request (through ``DemandRelay``).
+/// **Demand:** see the state machine. Demand the downstream returns from `receive(_:)` is forwarded upstream like a
+/// request (through ``DemandRelay``).
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
-/// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
-/// to the combineLatest's output cannot deadlock it.
-final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
+/// any thread. No lock is held while calling an upstream or the downstream.
+final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
 {
     private let emitter: Emitter<DemandRelay<Downstream>>
-    private let state: LockedBox<CombineLatestStateMachine>
+    private let state: LockedBox<Machine>
     private let makeOutput: ([Any]) -> Downstream.Input
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
-        let state = LockedBox(tracking: CombineLatestStateMachine(upstreamCount: upstreamCount))
+        let state = LockedBox(tracking: Machine(upstreamCount: upstreamCount))
         self.state = state
         self.makeOutput = makeOutput
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { more in
-                CombineLatestSubscription.requestUpstreams(more, state: state)
+                CombiningSubscription.requestUpstreams(more, state: state)
             },
             policy: .unbounded)
     }
@@ -46,18 +43,18 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
 
     /// The subscriber for upstream `index`, whose values are of type `Input`.
     func inner<Input>(_ index: Int, _: Input.Type) -> Inner<Input> {
-        Inner(combineLatest: self, index: index)
+        Inner(owner: self, index: index)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        CombineLatestSubscription.requestUpstreams(demand, state: state)
+        CombiningSubscription.requestUpstreams(demand, state: state)
     }
 
-    private static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<CombineLatestStateMachine>) {
+    private static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
         let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("combineLatest requesting from its upstreams")
+        CalloutCheck.assertNoLockHeld("zip requesting from its upstreams")
         for subscription in subscriptions {
             subscription.request(demand)
         }
@@ -73,12 +70,12 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
 
     private func upstream(_ index: Int, subscribed subscription: Subscription) {
         guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
-            CalloutCheck.assertNoLockHeld("combineLatest cancelling a late upstream")
+            CalloutCheck.assertNoLockHeld("zip cancelling a late upstream")
             subscription.cancel()
             return
         }
         if demand > .none {
-            CalloutCheck.assertNoLockHeld("combineLatest requesting from a new upstream")
+            CalloutCheck.assertNoLockHeld("zip requesting from a new upstream")
             subscription.request(demand)
         }
     }
@@ -99,8 +96,8 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     // Runs after unlocking: the released values go out of scope here, outside the lock.
-    private func perform(_ effects: CombineLatestStateMachine.Effects) {
-        CalloutCheck.assertNoLockHeld("combineLatest cancelling upstreams")
+    private func perform(_ effects: CombiningEffects) {
+        CalloutCheck.assertNoLockHeld("zip cancelling upstreams")
         for subscription in effects.cancel {
             subscription.cancel()
         }
@@ -116,7 +113,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         while true {
             switch state.withCriticalSection({ $0.nextToForward() }) {
             case .value(let group):
-                CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
+                CalloutCheck.assertNoLockHeld("zip delivering a tuple")
                 emitter.offer(makeOutput(group))
             case .finish:
                 emitter.complete(.finished, order: .afterQueuedValues)
@@ -127,30 +124,30 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
-    var description: String { "CombineLatest" }
+    var description: String { Machine.name }
 
     /// The subscriber given to upstream `index`.
     struct Inner<Input>: Subscriber, CustomStringConvertible {
         typealias Failure = Downstream.Failure
 
-        let combineLatest: CombineLatestSubscription
+        let owner: CombiningSubscription
         let index: Int
         let combineIdentifier = CombineIdentifier()
 
         func receive(subscription: Subscription) {
-            combineLatest.upstream(index, subscribed: subscription)
+            owner.upstream(index, subscribed: subscription)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet.
-            combineLatest.upstream(index, received: input)
+            owner.upstream(index, received: input)
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            combineLatest.upstream(index, completed: completion)
+            owner.upstream(index, completed: completion)
         }
 
-        var description: String { "CombineLatest" }
+        var description: String { Machine.name }
     }
 }

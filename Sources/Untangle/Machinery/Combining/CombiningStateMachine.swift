@@ -1,0 +1,49 @@
+/// What a ``CombiningStateMachine`` tells its subscription to do after unlocking.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** a value.
+struct CombiningEffects {
+    /// The caller became the forwarder: it must run the forwarding loop.
+    var startForwarding = false
+    /// Upstream subscriptions to cancel.
+    var cancel: [Subscription] = []
+    /// Values no longer needed, released by the caller outside the lock (their deinit is user code).
+    var release: [Any] = []
+}
+
+/// The forwarder's next step.
+enum CombiningForward {
+    case value([Any])
+    case finish
+    /// Nothing to forward now; the caller is no longer the forwarder.
+    case idle
+}
+
+/// The pure state machine of a multi-input operator that forms output groups from one value of each upstream (zip
+/// pairs the oldest unconsumed values; combineLatest takes the latest ones). ``CombiningSubscription`` runs it; each
+/// method is called under the subscription's lock and returns what to do after unlocking.
+///
+/// Values are type-erased (`Any`): input `i` only ever stores its own publisher's output, and the generated
+/// publishers cast each group back into its tuple, so one hand-written core serves every arity.
+///
+/// **Demand:** defined by the conforming machine.
+/// **Thread safety:** none: always mutated under the subscription's lock.
+protocol CombiningStateMachine {
+    /// The operator's name, used as the subscription's description (`Zip`, `CombineLatest`).
+    static var name: String { get }
+
+    init(upstreamCount: Int)
+
+    /// Upstream `index` delivered its subscription: the demand to request from it (nil: cancel it).
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand?
+    /// The downstream asked for more: the subscriptions to forward the request to.
+    mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
+    mutating func received(_ value: Any, at index: Int) -> CombiningEffects
+    mutating func finished(at index: Int) -> CombiningEffects
+    /// Nil if the operator had already ended.
+    mutating func failed(at index: Int) -> CombiningEffects?
+    /// Nil if the operator had already ended.
+    mutating func cancelled() -> CombiningEffects?
+    /// The forwarder's next step (groups in the order they formed, then the finish).
+    mutating func nextToForward() -> CombiningForward
+}
