@@ -36,7 +36,8 @@ let package = Package(
             name: "UntangleExtrasTests",
             dependencies: ["UntangleExtras", "Untangle", "UntangleSync", "UntangleTesting"]),
         .testTarget(
-            name: "UntangleTestingTests", dependencies: ["UntangleTesting", "Untangle", "UntangleExtras", "UntangleSync"]),
+            name: "UntangleTestingTests",
+            dependencies: ["UntangleTesting", "Untangle", "UntangleExtras", "UntangleSync"]),
     ],
     swiftLanguageModes: [.v6]
 )
