@@ -145,8 +145,11 @@ final class CatchConcurrencyTests: XCTestCase {
             runConcurrently(threads: 2) { thread in
                 if thread == 0 { upstream.send(completion: .failure(TestError())) } else { recorder.cancel() }
             }
+            // The replacement is either never subscribed or cancelled. A request racing the cancel may reach it
+            // after the cancel (the request was decided before the cancel took effect); Reactive Streams rule 3.6
+            // makes such a request a no-op, and every Untangle subscription ignores it.
             let history = replacement.history
-            XCTAssertTrue(history.isEmpty || history.last == .cancel, "replacement left running: \(history)")
+            XCTAssertTrue(history.isEmpty || history.contains(.cancel), "replacement left running: \(history)")
             XCTAssertTrue(recorder.completions.isEmpty)
         }
     }
