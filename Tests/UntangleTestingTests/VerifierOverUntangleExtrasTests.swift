@@ -77,7 +77,8 @@ enum VerifiedExtras {
         [
             .cold("materialize", .exactly(101)) { hundred.publisher.materialize() },
             .cold("materialize (failure)", .exactly(101)) { failing.materialize() },
-            .cold("dematerialize", .exactly(100)) { hundred.publisher.materialize().dematerialize() },
+            // The completion arrives as a value of the materialized upstream: seeing it takes one more unit of demand.
+            .cold("dematerialize", .exactly(100), pulls: true) { hundred.publisher.materialize().dematerialize() },
             .cold("nwise", .exactly(98)) { hundred.publisher.nwise(3) },
             .cold("pairwise", .exactly(99)) { hundred.publisher.pairwise() },
             .cold("withUnretained", .exactly(100)) {
@@ -146,13 +147,15 @@ enum VerifiedExtras {
             .cold("amb (the other wins)", .exactly(100)) {
                 Empty<Int, Never>(completeImmediately: false).amb(hundred.publisher)
             },
-            .cold("sample (sampler finishes at once)", .exactly(0)) { hundred.publisher.sample(Empty<Void, Never>()) },
+            // The sampler's completion is a last tick: it samples the upstream's last value, then finishes.
+            .cold("sample (sampler finishes at once)", .exactly(1)) { hundred.publisher.sample(Empty<Void, Never>()) },
             .cold("groupBy", .exactly(4)) { hundred.publisher.groupBy { $0 % 4 } },
             .cold("groupBy, flattened", .exactly(100)) {
                 hundred.publisher.groupBy { $0 % 4 }.flatMap { $0 }
             },
-            .hot("materialize over a subject") { $0.materialize() },
-            .hot("dematerialize over a subject") { $0.materialize().dematerialize() },
+            // The completion becomes a value (the `.completion` event), which waits for demand like any other.
+            .hot("materialize over a subject", pulls: true) { $0.materialize() },
+            .hot("dematerialize over a subject", pulls: true) { $0.materialize().dematerialize() },
             .hot("nwise over a subject") { $0.nwise(2) },
             .hot("withUnretained over a subject") {
                 let owner = Owner()
@@ -187,9 +190,20 @@ enum VerifiedExtras {
                     drive: {
                         upstream.send($0)
                         sampler.send(())
-                    }, finish: { upstream.send(completion: .finished) })
+                    },
+                    finish: {
+                        upstream.send(completion: .finished)
+                        sampler.send(completion: .finished)
+                    })
             },
-            .hot("groupBy over a subject") { $0.groupBy { $0 % 2 } },
+            // Each drive sends a new key, so each makes a new group (the verifier drives with small thread indexes).
+            .hot("groupBy over a subject") {
+                let (subject, counter) = (PassthroughSubject<Int, Never>(), LockedBox(0))
+                return VerifierFixture(
+                    subject.groupBy { $0 },
+                    drive: { _ in subject.send(counter.withLock { $0 += 1; return $0 }) },
+                    finish: { subject.send(completion: .finished) })
+            },
             .hot("groupBy over a subject, flattened") { $0.groupBy { $0 % 2 }.flatMap { $0 } },
         ]
     }
@@ -214,14 +228,16 @@ enum VerifiedExtras {
                 }
             },
             .hot("create (driven)") {
-                let subscribers = LockedBox<[Publishers.Create<Int, Never>.Subscriber]>([])
+                // The producer forgets each subscriber when its cancellable runs (after cancel or completion).
+                let subscribers = LockedBox<[UUID: Publishers.Create<Int, Never>.Subscriber]>([:])
                 let publisher = Publishers.Create<Int, Never> { subscriber in
-                    subscribers.withLock { $0.append(subscriber) }
-                    return AnyCancellable {}
+                    let id = UUID()
+                    subscribers.withLock { $0[id] = subscriber }
+                    return AnyCancellable { subscribers.withLock { $0[id] = nil } }
                 }
                 return VerifierFixture(
-                    publisher, drive: { value in subscribers.withLock { $0 }.forEach { $0.send(value) } },
-                    finish: { subscribers.withLock { $0 }.forEach { $0.send(completion: .finished) } })
+                    publisher, drive: { value in subscribers.withLock { $0 }.values.forEach { $0.send(value) } },
+                    finish: { subscribers.withLock { $0 }.values.forEach { $0.send(completion: .finished) } })
             },
             .cold("ReplaySubject (completed, replaying)", .exactly(100)) {
                 let subject = ReplaySubject<Int, TestFailure>.unbounded()
@@ -248,7 +264,8 @@ enum VerifiedExtras {
                 let relay = CurrentValueRelay<Int>(0)
                 return VerifierFixture(relay, drive: { relay.accept($0) })
             },
-            .cold("AsyncSequencePublisher", .exactly(100)) {
+            // One `next()` per unit of demand: learning that the sequence ended takes one more.
+            .cold("AsyncSequencePublisher", .exactly(100), pulls: true) {
                 AsyncSequencePublisher(
                     AsyncStream<Int> { continuation in
                         hundred.forEach { continuation.yield($0) }
@@ -278,7 +295,8 @@ enum VerifiedExtras {
                 Single<Int, TestFailure>(error: TestFailure()).replaceError(with: 1)
             },
             .cold("asSingle", .exactly(1)) { Just(1).asSingle() },
-            .cold("asSingle (violated)", .exactly(0)) { hundred.publisher.asSingle() },
+            // Nothing is pulled before the first request; the second value then fails the single.
+            .cold("asSingle (violated)", .exactly(0), pulls: true) { hundred.publisher.asSingle() },
             .cold("Single.asMaybe", .exactly(1)) { Single<Int, TestFailure>(1).asMaybe() },
             .cold("Single.asCompletable", .exactly(0)) { Single<Int, TestFailure>(1).asCompletable() },
             .cold("Maybe(value)", .exactly(1)) { Maybe<Int, TestFailure>(1) },

@@ -94,12 +94,16 @@ struct VerifiedPublisher {
 
     /// An operator over a fresh `PassthroughSubject`: the verifier sends values into the subject (from several
     /// threads at once) and finishes it.
+    /// `pulls`: the operator adds one value of its own, so its completion after `finish` needs one unit of demand
+    /// (see `VerifierOptions.completesWithoutExtraDemand`).
     static func hot<P: Publisher>(
-        _ name: String, knownBug: [VerifierRule] = [], _ make: @escaping (PassthroughSubject<Int, TestFailure>) -> P
+        _ name: String, pulls: Bool = false, knownBug: [VerifierRule] = [],
+        _ make: @escaping (PassthroughSubject<Int, TestFailure>) -> P
     ) -> VerifiedPublisher {
         VerifiedPublisher(name: name, promisesValues: true) { rules in
             let rules = rules.filter { !knownBug.contains($0) }
-            return PublisherVerifier(name, options: VerifierOptions(temperature: .hot, concurrentDrive: true)) {
+            let options = VerifierOptions(temperature: .hot, completesWithoutExtraDemand: !pulls, concurrentDrive: true)
+            return PublisherVerifier(name, options: options) {
                 let subject = PassthroughSubject<Int, TestFailure>()
                 return VerifierFixture(
                     make(subject), drive: { subject.send($0) }, finish: { subject.send(completion: .finished) })
@@ -368,10 +372,14 @@ extension VerifiedPublishers {
             .cold("flatMap (upstream may fail)", .exactly(100)) {
                 Record<Int, TestFailure>(output: hundred, completion: .finished).flatMap { Just($0) }
             },
-            .cold("flatMap (both may fail)", .exactly(101)) {
-                Record<Int, TestFailure>(output: hundred, completion: .failure(TestFailure())).flatMap {
+            .cold("flatMap (both may fail)", .exactly(100)) {
+                Record<Int, TestFailure>(output: hundred, completion: .finished).flatMap {
                     Just($0).setFailureType(to: TestFailure.self)
-                }.catch { _ in Just(-1) }
+                }
+            },
+            // The upstream failure ends the result at once: inner values still waiting for demand are dropped.
+            .cold("flatMap (upstream fails)", .unbounded) {
+                Record<Int, TestFailure>(output: hundred, completion: .failure(TestFailure())).flatMap { Just($0) }
             },
             // The outer sequence replaces each inner at once, so only the last inner is sure to deliver.
             .cold("switchToLatest", .atLeast(1)) { hundred.publisher.map { Just($0) }.switchToLatest() },
@@ -416,9 +424,12 @@ extension VerifiedPublishers {
             },
             .hot("combineLatest of two subjects") {
                 let (first, second) = (PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>())
-                first.send(0)
                 return VerifierFixture(
-                    first.combineLatest(second), drive: { $0 % 2 == 0 ? first.send($0) : second.send($0) },
+                    first.combineLatest(second),
+                    drive: {
+                        first.send($0)
+                        second.send($0)
+                    },
                     finish: {
                         first.send(completion: .finished)
                         second.send(completion: .finished)
@@ -437,8 +448,8 @@ extension VerifiedPublishers {
                         second.send(completion: .finished)
                     })
             },
-            .hot("append over a subject") { $0.append(Just(-1).setFailureType(to: TestFailure.self)) },
-            .hot("prepend over a subject") { $0.prepend(-1) },
+            .hot("append over a subject", pulls: true) { $0.append(Just(-1).setFailureType(to: TestFailure.self)) },
+            .hot("prepend over a subject", pulls: true) { $0.prepend(-1) },
             .hot("prefix(untilOutputFrom:) over a subject") { $0.prefix(untilOutputFrom: PassthroughSubject<Int, Never>()) },
             .hot("drop(untilOutputFrom:) over a subject") { $0.drop(untilOutputFrom: Just(1).setFailureType(to: TestFailure.self)) },
             .hot("flatMap over a subject") { $0.flatMap { Just($0) } },
@@ -504,10 +515,12 @@ extension VerifiedPublishers {
             },
             // How many groups a synchronous sequence makes depends on the clock: at least the final one.
             .cold("collect(byTime)", .atLeast(1)) { hundred.publisher.collect(.byTime(queue, oneMillisecond)) },
-            .cold("debounce (over a sequence)", .atLeast(1)) {
+            // Debounce discards the value still counting down when the upstream completes, and both drop values that
+            // find no demand: over a synchronous sequence they promise no value.
+            .cold("debounce (over a sequence)", .unbounded) {
                 hundred.publisher.debounce(for: oneMillisecond, scheduler: queue)
             },
-            .cold("throttle (over a sequence)", .atLeast(1)) {
+            .cold("throttle (over a sequence)", .unbounded) {
                 hundred.publisher.throttle(for: oneMillisecond, scheduler: queue, latest: true)
             },
             .hot("receive(on:) over a subject") { $0.receive(on: queue) },
