@@ -31,21 +31,9 @@ final class VerifierOverUntangleExtrasConcurrencyTests: XCTestCase {
         }
     }
 
-    /// `Driver` delivers on the main queue. The verifier blocks the thread that calls it, so it runs on a background
-    /// thread here while XCTest's `wait(for:)` keeps the main run loop (and with it the main queue) turning.
+    /// `Driver` delivers on the main queue: the verifier runs on a background thread while the main run loop turns.
     func testEveryDriverKeepsTheContract() {
-        for entry in VerifiedExtras.drivers {
-            let verified = expectation(description: entry.name)
-            let report = LockedBox<VerificationReport?>(nil)
-            nonisolated(unsafe) let entry = entry
-            DispatchQueue.global().async {
-                let result = entry.verify()
-                report.withLock { $0 = result }
-                verified.fulfill()
-            }
-            wait(for: [verified], timeout: 600)
-            report.withLock { $0 }?.assertPassed { XCTFail($0) }
-        }
+        verifyWhileTheMainRunLoopTurns(VerifiedExtras.drivers)
     }
 
     /// Guards the tables themselves: every entry ran the substantive rules (none silently "not applicable").
@@ -85,7 +73,9 @@ enum VerifiedExtras {
                 let owner = Owner()
                 return hundred.publisher.withUnretained(owner).map { _, value in withExtendedLifetime(owner) { value } }
             },
-            .cold("using", .exactly(100)) { AnyPublisher<Int, Never>.using({ Resource() }, { _ in hundred.publisher }) },
+            .cold("using", .exactly(100)) {
+                AnyPublisher<Int, Never>.using({ Resource() }, { _ in hundred.publisher })
+            },
             .cold("withLatestFrom", .exactly(100)) { hundred.publisher.withLatestFrom(Just(1)) },
             .cold("withLatestFrom(_:resultSelector:)", .exactly(100)) {
                 hundred.publisher.withLatestFrom(Just(1), resultSelector: +)
@@ -201,7 +191,12 @@ enum VerifiedExtras {
                 let (subject, counter) = (PassthroughSubject<Int, Never>(), LockedBox(0))
                 return VerifierFixture(
                     subject.groupBy { $0 },
-                    drive: { _ in subject.send(counter.withLock { $0 += 1; return $0 }) },
+                    drive: { _ in
+                        subject.send(
+                            counter.withLock {
+                                $0 += 1; return $0
+                            })
+                    },
                     finish: { subject.send(completion: .finished) })
             },
             .hot("groupBy over a subject, flattened") { $0.groupBy { $0 % 2 }.flatMap { $0 } },

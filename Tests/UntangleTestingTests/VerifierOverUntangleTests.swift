@@ -49,6 +49,10 @@ final class VerifierOverUntangleConcurrencyTests: XCTestCase {
         }
     }
 
+    func testEveryMainRunLoopPublisherKeepsTheContract() {
+        verifyWhileTheMainRunLoopTurns(VerifiedPublishers.mainRunLoop)
+    }
+
     /// Regression (found by the verifier): demand a subscriber returns from `receive(_:)` used to reach the merge's
     /// emitter but never its upstreams, so initial `.max(1)` plus `.max(1)` per value stalled after one value each.
     func testMergeForwardsDemandReturnedFromReceive() throws {
@@ -60,11 +64,38 @@ final class VerifierOverUntangleConcurrencyTests: XCTestCase {
 
     /// Guards the tables themselves: every entry ran the substantive rules (none silently "not applicable").
     func testEveryEntryRunsTheDemandAndCancelRules() {
-        let all = VerifiedPublishers.cold + VerifiedPublishers.hot + VerifiedPublishers.combining
+        let all =
+            VerifiedPublishers.cold + VerifiedPublishers.hot + VerifiedPublishers.combining
             + VerifiedPublishers.scheduled + VerifiedPublishers.specialized + VerifiedPublishers.foundation
         for entry in all where entry.promisesValues {
             let report = entry.verify(rules: [.demandStepwise, .cancelIdempotent, .concurrentRequests])
             XCTAssertEqual(report.results.map(\.outcome), [.passed, .passed, .passed], "\(report)")
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Verifies `entries` that deliver on the main thread's run loop or queue (timers on `RunLoop.main`, drivers).
+    /// The verifier blocks the thread that calls it, so it runs on a background thread here while XCTest's
+    /// `wait(for:timeout:)` keeps the main run loop, and with it the main queue, turning.
+    func verifyWhileTheMainRunLoopTurns(_ entries: [VerifiedPublisher]) {
+        for entry in entries {
+            let verified = expectation(description: entry.name)
+            let report = LockedBox<VerificationReport?>(nil)
+            nonisolated(unsafe) let entry = entry
+            DispatchQueue.global().async {
+                let result = entry.verify()
+                report.withLock { $0 = result }
+                verified.fulfill()
+            }
+            wait(for: [verified], timeout: 600)
+            guard let report = report.withLock({ $0 }) else { return XCTFail("\(entry.name): no report") }
+            report.assertPassed { XCTFail($0) }
+            // The substantive rules ran (a main queue nobody serviced would time them out, not skip them).
+            if entry.promisesValues {
+                let stepwise = report.results.first { $0.rule == .demandStepwise }
+                XCTAssertEqual(stepwise?.outcome, .passed, "\(report)")
+            }
         }
     }
 }
@@ -330,7 +361,8 @@ extension VerifiedPublishers {
                 hundred.publisher.merge(with: hundred.publisher, hundred.publisher, hundred.publisher)
             },
             .cold("merge of 5", .exactly(500)) {
-                hundred.publisher.merge(with: hundred.publisher, hundred.publisher, hundred.publisher, hundred.publisher)
+                hundred.publisher.merge(
+                    with: hundred.publisher, hundred.publisher, hundred.publisher, hundred.publisher)
             },
             .cold("Merge6", .exactly(600)) {
                 let p = hundred.publisher
@@ -450,8 +482,12 @@ extension VerifiedPublishers {
             },
             .hot("append over a subject", pulls: true) { $0.append(Just(-1).setFailureType(to: TestFailure.self)) },
             .hot("prepend over a subject", pulls: true) { $0.prepend(-1) },
-            .hot("prefix(untilOutputFrom:) over a subject") { $0.prefix(untilOutputFrom: PassthroughSubject<Int, Never>()) },
-            .hot("drop(untilOutputFrom:) over a subject") { $0.drop(untilOutputFrom: Just(1).setFailureType(to: TestFailure.self)) },
+            .hot("prefix(untilOutputFrom:) over a subject") {
+                $0.prefix(untilOutputFrom: PassthroughSubject<Int, Never>())
+            },
+            .hot("drop(untilOutputFrom:) over a subject") {
+                $0.drop(untilOutputFrom: Just(1).setFailureType(to: TestFailure.self))
+            },
             .hot("flatMap over a subject") { $0.flatMap { Just($0) } },
             .hot("flatMap(maxPublishers: 1) over a subject") { $0.flatMap(maxPublishers: .max(1)) { Just($0) } },
             .hot("switchToLatest over a subject") { $0.map { Just($0) }.switchToLatest() },
@@ -572,7 +608,9 @@ extension VerifiedPublishers {
             .cold("Optional.Publisher.reduce", .exactly(1)) { Optional(1).publisher.reduce(0, +) },
             .cold("Optional.Publisher.dropFirst", .exactly(0)) { Optional(1).publisher.dropFirst() },
             .cold("Optional.Publisher.prefix", .exactly(1)) { Optional(1).publisher.prefix(1) },
-            .cold("Optional.Publisher.replaceEmpty", .exactly(1)) { Optional<Int>.none.publisher.replaceEmpty(with: 1) },
+            .cold("Optional.Publisher.replaceEmpty", .exactly(1)) {
+                Optional<Int>.none.publisher.replaceEmpty(with: 1)
+            },
             .cold("Optional.Publisher.ignoreOutput", .exactly(0)) { Optional(1).publisher.ignoreOutput() },
             .cold("Result.Publisher.map", .exactly(1)) { Result<Int, TestFailure>.success(1).publisher.map { $0 + 1 } },
             .cold("Result.Publisher.tryMap", .exactly(1)) {
@@ -612,16 +650,26 @@ extension VerifiedPublishers {
         ]
     }
 
+    // Publishers that fire on the main run loop (see testEveryMainRunLoopPublisherKeepsTheContract). A timer
+    // drops ticks that find no demand, so it promises only that ticks keep coming.
+    static var mainRunLoop: [VerifiedPublisher] {
+        [
+            .cold("Timer.publish(...).autoconnect() on RunLoop.main", .atLeast(20)) {
+                Timer.publish(every: 0.001, on: .main, in: .default).autoconnect()
+            }
+        ]
+    }
+
     // Foundation and observation publishers that can be driven locally. Not verified:
-    // - URLSession.DataTaskPublisher: needs a network (or a URL protocol stack) the verifier cannot drive.
-    // - Timer.TimerPublisher: fires only on a RunLoop that runs in its mode; the verifier's threads do not run a run
-    //   loop, and servicing one for the verifier would need a dedicated thread spinning `RunLoop.run(until:)`.
+    // URLSession.DataTaskPublisher, which needs an HTTP server (UntangleTests has a loopback one; this target does
+    // not) and whose single response makes most rules not applicable.
     static var foundation: [VerifiedPublisher] {
         [
             .hot("NotificationCenter.Publisher (private center)") {
                 let center = NotificationCenter()
                 let name = Notification.Name("VerifierOverUntangle.ping")
-                return VerifierFixture(center.publisher(for: name), drive: { _ in center.post(name: name, object: nil) })
+                return VerifierFixture(
+                    center.publisher(for: name), drive: { _ in center.post(name: name, object: nil) })
             },
             .hot("Published.Publisher") {
                 let model = Model()
