@@ -326,6 +326,23 @@ enum VerifiedExtras {
                 Completable<TestFailure> { $0(.success(())) }.andThen(Maybe(1))
             },
             .cold("asCompletable", .exactly(0)) { Empty<Int, Never>().asCompletable() },
+            .cold("Completable.andThen(Completable)", .exactly(0)) {
+                Completable<TestFailure> { $0(.success(())) }.andThen(Completable { $0(.success(())) })
+            },
+            .cold("Completable.mapError", .exactly(0)) {
+                Completable<TestFailure>(error: TestFailure()).mapError { $0 as Error }
+            },
+            .cold("Maybe.mapError", .exactly(1)) { Maybe<Int, TestFailure>(1).mapError { $0 as Error } },
+            .cold("Maybe.asCompletable", .exactly(0)) { Maybe<Int, TestFailure>(1).asCompletable() },
+            .cold("asSingle(violation:)", .exactly(1)) {
+                Just(1).setFailureType(to: TestFailure.self).asSingle(violation: { _ in TestFailure(code: 2) })
+            },
+            .cold("asMaybe(violation:)", .exactly(1)) {
+                Just(1).setFailureType(to: TestFailure.self).asMaybe(violation: { _ in TestFailure(code: 2) })
+            },
+            .cold("asCompletable(violation:)", .exactly(0)) {
+                Empty<Int, TestFailure>().asCompletable(violation: { _ in TestFailure(code: 2) })
+            },
         ]
     }
 
