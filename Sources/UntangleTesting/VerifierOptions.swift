@@ -59,6 +59,10 @@ public struct VerifierOptions: Sendable {
     /// they emit (`filter`, `compactMap`, `prefix(while:)`, a `tryMap` that throws...): to discover that the
     /// upstream ended they must pull its remaining elements, which takes demand. With false, the verifier keeps
     /// demand open after the promised values and still checks that no extra value arrives.
+    ///
+    /// For a hot publisher, false means the completion that follows `finish` may wait for one unit of demand: the
+    /// publisher adds one value of its own around the driven ones (`append(_:)` or `prepend(_:)` of one value). The
+    /// verifier then requests one value after `finish` and checks that at most that one arrives.
     public var completesWithoutExtraDemand: Bool
     /// Whether the fixture's `drive` may be called from several threads at once (true for subjects).
     public var concurrentDrive: Bool

@@ -23,7 +23,8 @@ public enum VerifierRule: String, CaseIterable, Sendable, CustomStringConvertibl
     case completionOnce
     /// The completion arrives without extra demand once the promised values are delivered.
     case completionWithoutDemand
-    /// `cancel()` repeated and concurrent is harmless; nothing arrives after it.
+    /// `cancel()` repeated and concurrent is harmless; nothing arrives after it (but one delivery already in flight
+    /// on another thread).
     case cancelIdempotent
     /// `cancel()` from inside `receive(_:)` stops delivery at once.
     case cancelStopsDelivery
