@@ -1,5 +1,9 @@
 import UntangleSync
 
+// Performance: `@usableFromInline` with `@inlinable` members (and the generated publishers' `receive(subscriber:)`
+// `@inlinable`), so the client module specializes the subscription, its inner subscribers and the upstream
+// subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
+// value. The type-erased state machine is not generic and is not inlined.
 /// The subscription shared by every combineLatest publisher (`CombineLatest`, `CombineLatest3`, `CombineLatest4`):
 /// it subscribes to each upstream through an indexed inner subscriber, keeps their latest values in
 /// ``CombineLatestStateMachine``, and hands the tuples, in the order they formed, to one ``Emitter`` so the
@@ -19,14 +23,16 @@ import UntangleSync
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the combineLatest's output cannot deadlock it.
+@usableFromInline
 final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
-    private let emitter: Emitter<DemandRelay<Downstream>>
-    private let state: LockedBox<CombineLatestStateMachine>
-    private let makeOutput: ([Any]) -> Downstream.Input
+    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
+    @usableFromInline let state: LockedBox<CombineLatestStateMachine>
+    @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
+    @inlinable
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
         let state = LockedBox(tracking: CombineLatestStateMachine(upstreamCount: upstreamCount))
         self.state = state
@@ -40,22 +46,26 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
+    @inlinable
     func start() {
         emitter.start(subscription: self)
     }
 
     /// The subscriber for upstream `index`, whose values are of type `Input`.
+    @inlinable
     func inner<Input>(_ index: Int, _: Input.Type) -> Inner<Input> {
         Inner(combineLatest: self, index: index)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
         CombineLatestSubscription.requestUpstreams(demand, state: state)
     }
 
-    private static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<CombineLatestStateMachine>) {
+    @inlinable
+    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<CombineLatestStateMachine>) {
         let subscriptions = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("combineLatest requesting from its upstreams")
         for subscription in subscriptions {
@@ -63,6 +73,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
+    @inlinable
     func cancel() {
         let effects = state.withCriticalSection { $0.cancelled() }
         emitter.cancel()
@@ -71,7 +82,8 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
-    private func upstream(_ index: Int, subscribed subscription: Subscription) {
+    @inlinable
+    func upstream(_ index: Int, subscribed subscription: Subscription) {
         guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
             CalloutCheck.assertNoLockHeld("combineLatest cancelling a late upstream")
             subscription.cancel()
@@ -83,11 +95,13 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
-    private func upstream(_ index: Int, received value: Any) {
+    @inlinable
+    func upstream(_ index: Int, received value: Any) {
         perform(state.withCriticalSection { $0.received(value, at: index) })
     }
 
-    private func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+    @inlinable
+    func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
             perform(state.withCriticalSection { $0.finished(at: index) })
@@ -99,7 +113,8 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     // Runs after unlocking: the released values go out of scope here, outside the lock.
-    private func perform(_ effects: CombineLatestStateMachine.Effects) {
+    @inlinable
+    func perform(_ effects: CombineLatestStateMachine.Effects) {
         CalloutCheck.assertNoLockHeld("combineLatest cancelling upstreams")
         for subscription in effects.cancel {
             subscription.cancel()
@@ -112,7 +127,8 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
     // Only one thread forwards at a time (the state machine hands the role over), so tuples reach the emitter in
     // the order they formed. Offering never waits for another thread: if another thread is delivering to the
     // downstream, the emitter queues the tuple for it and returns.
-    private func forward() {
+    @inlinable
+    func forward() {
         while true {
             switch state.withCriticalSection({ $0.nextToForward() }) {
             case .value(let group):
@@ -127,30 +143,42 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
+    @usableFromInline
     var description: String { "CombineLatest" }
 
     /// The subscriber given to upstream `index`.
+    @usableFromInline
     struct Inner<Input>: Subscriber, CustomStringConvertible {
-        typealias Failure = Downstream.Failure
+        @usableFromInline typealias Failure = Downstream.Failure
 
-        let combineLatest: CombineLatestSubscription
-        let index: Int
-        let combineIdentifier = CombineIdentifier()
+        @usableFromInline let combineLatest: CombineLatestSubscription
+        @usableFromInline let index: Int
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
+        @inlinable
+        init(combineLatest: CombineLatestSubscription, index: Int) {
+            self.combineLatest = combineLatest
+            self.index = index
+        }
+
+        @inlinable
         func receive(subscription: Subscription) {
             combineLatest.upstream(index, subscribed: subscription)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet.
             combineLatest.upstream(index, received: input)
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Downstream.Failure>) {
             combineLatest.upstream(index, completed: completion)
         }
 
+        @usableFromInline
         var description: String { "CombineLatest" }
     }
 }

@@ -1,3 +1,5 @@
+// `@usableFromInline` so that the `@inlinable` ``ZipSubscription`` can call it; the state machine itself is not generic
+// and stays compiled once, here.
 /// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): the upstream subscriptions, the values each upstream
 /// sent that are not paired yet, the tuples formed but not yet handed to the downstream's emitter, and who hands
 /// them over. It never calls out: every method returns what the caller must do after unlocking.
@@ -14,18 +16,21 @@
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
 /// **Thread safety:** none: always mutated under the zip's lock.
+@usableFromInline
 struct ZipStateMachine {
     /// What the caller does after unlocking.
+    @usableFromInline
     struct Effects {
         /// The caller became the forwarder: it must run the forwarding loop.
-        var startForwarding = false
+        @usableFromInline var startForwarding = false
         /// Upstream subscriptions to cancel.
-        var cancel: [Subscription] = []
+        @usableFromInline var cancel: [Subscription] = []
         /// Values the zip no longer needs, released by the caller outside the lock (their deinit is user code).
-        var release: [Any] = []
+        @usableFromInline var release: [Any] = []
     }
 
     /// The forwarder's next step.
+    @usableFromInline
     enum Forward {
         case value([Any])
         case finish
@@ -49,6 +54,7 @@ struct ZipStateMachine {
     private var forwarding = false
     private var phase = Phase.active
 
+    @usableFromInline
     init(upstreamCount: Int) {
         subscriptions = Array(repeating: nil, count: upstreamCount)
         queues = Array(repeating: RingBuffer(), count: upstreamCount)
@@ -57,6 +63,7 @@ struct ZipStateMachine {
 
     /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
     /// the zip has ended or this upstream already had a subscription).
+    @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
         guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
@@ -64,6 +71,7 @@ struct ZipStateMachine {
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
+    @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
         guard case .active = phase else { return [] }
         requested += demand
@@ -71,6 +79,7 @@ struct ZipStateMachine {
     }
 
     /// Upstream `index` sent a value.
+    @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
         guard case .active = phase, !finished[index] else { return Effects() }
         queues[index].append(value)
@@ -88,6 +97,7 @@ struct ZipStateMachine {
     }
 
     /// Upstream `index` finished.
+    @usableFromInline
     mutating func finished(at index: Int) -> Effects {
         guard case .active = phase else { return Effects() }
         finished[index] = true
@@ -110,6 +120,7 @@ struct ZipStateMachine {
 
     /// Upstream `index` failed: ends the zip. Returns what to cancel and release, or nil if it had already ended or was
     /// finishing (the first completion wins).
+    @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
         guard case .active = phase else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
@@ -118,6 +129,7 @@ struct ZipStateMachine {
     }
 
     /// The downstream cancelled: ends the zip. Returns what to cancel and release, or nil if it had already ended.
+    @usableFromInline
     mutating func cancelled() -> Effects? {
         if case .ended = phase { return nil }
         return end()
@@ -135,6 +147,7 @@ struct ZipStateMachine {
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
+    @usableFromInline
     mutating func nextToForward() -> Forward {
         if case .ended = phase {
             forwarding = false
