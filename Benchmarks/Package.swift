@@ -10,10 +10,10 @@ import PackageDescription
 // Operators that Untangle's main branch does not have yet. Their workloads are written behind
 // `#if UNTANGLE_HAS_<OP>` in Workloads.swift; add the flag here once the operator is merged.
 let untangleOperatorFlags: [String] = [
-    // "UNTANGLE_HAS_FLATMAP",
-    // "UNTANGLE_HAS_COMBINELATEST",
-    // "UNTANGLE_HAS_ZIP",
-    // "UNTANGLE_HAS_RECEIVE_ON",
+    "UNTANGLE_HAS_FLATMAP",
+    "UNTANGLE_HAS_COMBINELATEST",
+    "UNTANGLE_HAS_ZIP",
+    "UNTANGLE_HAS_RECEIVE_ON",
 ]
 
 let package = Package(
