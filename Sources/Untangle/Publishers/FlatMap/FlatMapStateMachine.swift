@@ -51,6 +51,37 @@ struct FlatMapStateMachine {
         return id
     }
 
+    /// What an upstream value does when the inner publishers are `Just`s (see `FlatMapSubscription.receiveJust`).
+    @usableFromInline
+    enum JustAction {
+        /// The flatMap has ended: the value is ignored (the transform is not called).
+        case ignore
+        /// The downstream has demand: deliver the Just's value now (one unit of demand was taken, as an inner's
+        /// delivery takes it) and return `upstreamDemand` to the upstream (the slot the Just would have held under
+        /// `maxPublishers` is free again at once). `steady`: demand and `maxPublishers` are both unlimited, so
+        /// every later Just gets the same answer (until the flatMap ends) and the caller may stop asking.
+        case deliver(upstreamDemand: Subscribers.Demand, steady: Bool)
+        /// No downstream demand: subscribe to the Just like to any inner (registered with this id), so that it
+        /// waits for demand while holding its slot.
+        case subscribe(id: Int)
+    }
+
+    /// An upstream value arrived and the inner will be a `Just`: a Just delivers its one value as soon as it has
+    /// demand and finishes right after, so when the downstream has demand the whole inner lifecycle (created,
+    /// subscribed, delivered, finished) collapses into this one transition.
+    @usableFromInline
+    mutating func justArrived() -> JustAction {
+        guard !isTerminated else { return .ignore }
+        guard demand > .none else { return .subscribe(id: innerCreated()!) }
+        innerDelivered()
+        switch upstream {
+        case .subscribed where maxPublishers != .unlimited:
+            return .deliver(upstreamDemand: .max(1), steady: false)
+        default:
+            return .deliver(upstreamDemand: .none, steady: demand == .unlimited && maxPublishers == .unlimited)
+        }
+    }
+
     /// An inner's subscription arrived: returns the demand to request from it (nil: cancel it instead).
     @usableFromInline
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {

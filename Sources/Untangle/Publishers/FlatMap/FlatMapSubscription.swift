@@ -27,6 +27,8 @@ where
     // Set once in init (it needs `self` as the relay's listener) before the subscription is visible to any other
     // thread, and never changed: reading it needs no lock.
     @usableFromInline private(set) var emitter: Emitter<DemandRelay<Downstream>>!
+    // See `receiveJust`: touched only on the upstream's serialized signal path.
+    @usableFromInline var steadyJust = false
 
     @inlinable
     init(
@@ -61,6 +63,9 @@ where
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        if FlatMapSubscription.innersAreJust {
+            return receiveJust(input)
+        }
         guard let id = state.withCriticalSection({ $0.innerCreated() }) else { return .none }
         CalloutCheck.assertNoLockHeld("flatMap calling its transform")
         subscribeInner(transform(input), id: id)
@@ -71,6 +76,57 @@ where
     @inlinable
     func subscribeInner(_ publisher: NewPublisher, id: Int) {
         publisher.subscribe(FlatMapInner(parent: self, id: id))
+    }
+
+    // MARK: Just inners
+
+    /// Whether the inner publishers are `Just` (or `Just` with `setFailureType`): a constant, folded away when the
+    /// client module specializes this class.
+    @inlinable
+    static var innersAreJust: Bool {
+        NewPublisher.self == Just<Downstream.Input>.self
+            || NewPublisher.self == Publishers.SetFailureType<Just<Downstream.Input>, Downstream.Failure>.self
+    }
+
+    @inlinable
+    static func justOutput(_ publisher: NewPublisher) -> Downstream.Input {
+        if let just = publisher as? Just<Downstream.Input> {
+            return just.output
+        }
+        return (publisher as! Publishers.SetFailureType<Just<Downstream.Input>, Downstream.Failure>).upstream.output
+    }
+
+    // Performance: `flatMap { Just($0) }` without an inner subscription. Subscribing a `Just` costs two objects
+    // (the inner subscriber and the Just's subscription) and four lock round-trips (created, subscribed, delivered,
+    // finished); when the downstream has demand the Just would deliver at once and finish, so its value goes
+    // straight to the emitter, exactly where the inner's delivery would have put it, after one transition of the
+    // state machine (`justArrived`). Without demand the Just is subscribed as usual and waits, holding its slot.
+    //
+    // `steadyJust` (once demand and maxPublishers are both unlimited) skips even that transition: nothing it
+    // decides can change any more except termination, and after termination (cancel or failure) the emitter is
+    // already cancelled or completed, so it drops the value; the only difference is that the transform may run for
+    // a value the upstream sends after the end, which a value racing the end could do anyway. `steadyJust` is read
+    // and written only here, on the upstream's serialized signal path, so it needs no lock.
+    @inlinable
+    func receiveJust(_ input: Upstream.Output) -> Subscribers.Demand {
+        var upstreamDemand = Subscribers.Demand.none
+        if !steadyJust {
+            switch state.withCriticalSection({ $0.justArrived() }) {
+            case .ignore:
+                return .none
+            case .subscribe(let id):
+                CalloutCheck.assertNoLockHeld("flatMap calling its transform")
+                subscribeInner(transform(input), id: id)
+                return .none
+            case .deliver(let demand, let steady):
+                upstreamDemand = demand
+                steadyJust = steady
+            }
+        }
+        CalloutCheck.assertNoLockHeld("flatMap calling its transform")
+        let value = FlatMapSubscription.justOutput(transform(input))
+        emitter.offer(value)
+        return upstreamDemand
     }
 
     @inlinable
