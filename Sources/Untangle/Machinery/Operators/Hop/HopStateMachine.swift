@@ -8,7 +8,7 @@
 ///
 /// **Demand:** not tracked here: requests pass straight upstream and the emitter counts the downstream's demand.
 /// **Thread safety:** none: a value type always mutated under its subscription's lock.
-struct HopStateMachine<Completion> {
+struct HopStateMachine<Input, Completion> {
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
@@ -27,6 +27,12 @@ struct HopStateMachine<Completion> {
     /// Bumped by every upstream value and by the end of input; a timeout timer fires only if its generation is
     /// still the current one.
     private(set) var generation = 0
+    /// Values waiting for the batch drain (immediate hops only, see `HopSubscription.drainBatch`), in order.
+    private var batch = RingBuffer<Input>()
+    /// A drain action is scheduled or running: later values join `batch` without scheduling another.
+    private var drainScheduled = false
+    /// An empty buffer whose storage the next batch reuses.
+    private var spare = RingBuffer<Input>()
 
     /// The upstream's subscription arrived: false means it must be cancelled (a second one, or after cancel).
     mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
@@ -99,9 +105,52 @@ struct HopStateMachine<Completion> {
         return subscription
     }
 
+    /// An upstream value arrived at an immediate hop: it joins the batch. Returns the new generation and whether the
+    /// caller must schedule the drain (nobody has yet), or nil to ignore the value.
+    mutating func receiveBatchedValue(_ value: Input) -> (generation: Int, scheduleDrain: Bool)? {
+        guard !inputClosed else { return nil }
+        outstandingValues += 1
+        generation += 1
+        batch.append(value)
+        if drainScheduled {
+            return (generation, false)
+        }
+        drainScheduled = true
+        return (generation, true)
+    }
+
+    /// The drain takes the waiting values (nil: nothing waits, or cancelled; the drain ends and hands back a
+    /// completion that was only waiting for earlier values). The batch leaves with the spare buffer's storage in its
+    /// place, so steady batching allocates nothing.
+    mutating func takeBatch() -> (RingBuffer<Input>?, completion: Completion?) {
+        guard !cancelled, !batch.isEmpty else {
+            drainScheduled = false
+            return (nil, takeCompletionIfReady())
+        }
+        let taken = batch
+        batch = spare
+        spare = RingBuffer()
+        return (taken, nil)
+    }
+
+    /// The drain offered `delivered` values and gives their (now empty) buffer back. Returns true if more values
+    /// arrived meanwhile (the drain stays scheduled: the caller schedules it again), otherwise the drain ends and a
+    /// completion that was only waiting for those values is handed back.
+    mutating func batchOffered(_ delivered: Int, emptied: RingBuffer<Input>) -> (Bool, completion: Completion?) {
+        outstandingValues -= delivered
+        if spare.isEmpty {
+            spare = emptied
+        }
+        guard !cancelled, !batch.isEmpty else {
+            drainScheduled = false
+            return (false, takeCompletionIfReady())
+        }
+        return (true, nil)
+    }
+
     /// The downstream cancelled: returns the upstream state to cancel and the pending completion to release
     /// outside the lock, or nil if it had already cancelled.
-    mutating func cancel() -> (upstream: Upstream, completion: Completion?)? {
+    mutating func cancel() -> (upstream: Upstream, completion: Completion?, batch: RingBuffer<Input>)? {
         guard !cancelled else { return nil }
         cancelled = true
         inputClosed = true
@@ -110,6 +159,6 @@ struct HopStateMachine<Completion> {
             upstream = .ended
             completion = nil
         }
-        return (upstream, completion)
+        return (upstream, completion, batch.takeAll())
     }
 }
