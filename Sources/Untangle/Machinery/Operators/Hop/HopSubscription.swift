@@ -1,5 +1,8 @@
 import UntangleSync
 
+// Performance: `@usableFromInline` with `@inlinable` members (and `ReceiveOn.receive(subscriber:)` `@inlinable`), so
+// the client module specializes the hop for the concrete downstream and scheduler; unspecialized, each value spent
+// most of its ~14,000 instructions in runtime generic-metadata lookups.
 /// The subscription behind `receive(on:)`, `delay(for:tolerance:scheduler:options:)` and
 /// `timeout(_:scheduler:options:customError:)`: every upstream value and the completion are handed to the scheduler
 /// (at once, or after a fixed delay), and the scheduled actions hand them to the downstream's ``Emitter``.
@@ -15,17 +18,19 @@ import UntangleSync
 /// concurrent queue): the emitter serializes what reaches the downstream. On a serial scheduler the downstream sees
 /// the upstream's order. Once `cancel()` returns, no value or completion still waiting on the scheduler reaches the
 /// downstream.
+@usableFromInline
 final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
     // @unchecked Sendable: mutable state lives in `state` (a LockedBox, touched only in critical sections) and in
     // the emitter (its own lock); everything else is immutable after init.
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-    typealias Completion = Subscribers.Completion<Downstream.Failure>
-    typealias Stride = Context.SchedulerTimeType.Stride
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Completion = Subscribers.Completion<Downstream.Failure>
+    @usableFromInline typealias Stride = Context.SchedulerTimeType.Stride
 
     /// How long each signal waits on the scheduler.
+    @usableFromInline
     enum Timing {
         /// `schedule(options:_:)`: as soon as possible.
         case immediate
@@ -34,19 +39,27 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
     }
 
     /// The timeout's parameters: the longest quiet interval, and the failure to end with (nil: finish).
+    @usableFromInline
     struct Timeout {
-        let interval: Stride
-        let customError: (() -> Failure)?
+        @usableFromInline let interval: Stride
+        @usableFromInline let customError: (() -> Failure)?
+
+        @inlinable
+        init(interval: Stride, customError: (() -> Failure)?) {
+            self.interval = interval
+            self.customError = customError
+        }
     }
 
-    private let state: LockedBox<HopStateMachine<Input, Completion>>
-    private let emitter: Emitter<DemandRelay<Downstream>>
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-    private let timing: Timing
-    private let timeout: Timeout?
-    let description: String
+    @usableFromInline let state: LockedBox<HopStateMachine<Input, Completion>>
+    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let timing: Timing
+    @usableFromInline let timeout: Timeout?
+    @usableFromInline let description: String
 
+    @inlinable
     init(
         downstream: Downstream, name: String, scheduler: Context, options: Context.SchedulerOptions?,
         timing: Timing = .immediate, timeout: Timeout? = nil
@@ -67,6 +80,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         self.description = name
     }
 
+    @inlinable
     func receive(subscription: Subscription) {
         guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
             CalloutCheck.assertNoLockHeld("\(description) cancelling a second upstream subscription")
@@ -81,6 +95,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
     // delivery time, whether the downstream is still there: after `cancel()` has returned it is not, so a value
     // still waiting on the scheduler is dropped there (its user value is released on the scheduler's thread, with
     // no lock held). The outstanding count then lets a due completion follow the last value in flight.
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         if case .immediate = timing {
             guard let (generation, scheduleDrain) = state.withCriticalSection({ $0.receiveBatchedValue(input) })
@@ -111,7 +126,8 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
     // scheduled or running at a time (`drainScheduled`, under the lock). A completion follows the values: it is
     // handed over once its own action has run and the last batch is offered (`outstandingValues`). After `cancel()`
     // the emitter drops whatever the drain still offers.
-    private func drainBatch() {
+    @inlinable
+    func drainBatch() {
         let (taken, completion) = state.withCriticalSection { $0.takeBatch() }
         guard var batch = taken else {
             if let completion {
@@ -131,6 +147,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         }
     }
 
+    @inlinable
     func receive(completion: Completion) {
         guard let released = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
         withExtendedLifetime(released) {}
@@ -141,6 +158,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
@@ -149,6 +167,7 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         subscription.request(demand)
     }
 
+    @inlinable
     func cancel() {
         guard let ended = state.withCriticalSection({ $0.cancel() }) else { return }
         // The emitter first: once it is cancelled nothing more reaches the downstream, whatever is still scheduled.
@@ -162,7 +181,8 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
     }
 
     /// Hands `action` to the scheduler. `schedule` is a callout: no library lock may be held.
-    private func hop(_ action: @escaping () -> Void) {
+    @inlinable
+    func hop(_ action: @escaping () -> Void) {
         CalloutCheck.assertNoLockHeld("\(description) scheduling a signal")
         switch timing {
         case .immediate:
@@ -176,7 +196,8 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
     // One one-shot timer per generation: a value or the end bumps the generation, so an older timer finds itself
     // stale under the lock and does nothing. The timer holds the subscription weakly, so a long timeout does not keep
     // a cancelled subscription alive.
-    private func armTimeout(generation: Int) {
+    @inlinable
+    func armTimeout(generation: Int) {
         guard let timeout else { return }
         CalloutCheck.assertNoLockHeld("\(description) scheduling its timer")
         scheduler.schedule(
@@ -187,7 +208,8 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         }
     }
 
-    private func timeoutFired(generation: Int, timeout: Timeout) {
+    @inlinable
+    func timeoutFired(generation: Int, timeout: Timeout) {
         guard let upstream = state.withCriticalSection({ $0.timerFired(generation: generation) }) else { return }
         if case .subscribed(let subscription) = upstream {
             CalloutCheck.assertNoLockHeld("\(description) cancelling upstream on timeout")
