@@ -24,21 +24,25 @@ where
 
     @usableFromInline let state: LockedBox<FlatMapStateMachine>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
-    // Set once in init (it needs `self` as the relay's listener) before the subscription is visible to any other
-    // thread, and never changed: reading it needs no lock.
-    @usableFromInline private(set) var emitter: Emitter<DemandRelay<Downstream>>!
-    // See `receiveJust`: touched only on the upstream's serialized signal path.
-    @usableFromInline var steadyJust = false
+    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
+    // See `receiveJust`: touched only on the upstream's serialized signal path. `@exclusivity(unchecked)`: no
+    // run-time access check per value (a class `var` otherwise pays `swift_beginAccess` on every read).
+    @exclusivity(unchecked) @usableFromInline var steadyJust = false
 
     @inlinable
     init(
         downstream: Downstream, maxPublishers: Subscribers.Demand,
         transform: @escaping (Upstream.Output) -> NewPublisher
     ) {
-        state = LockedBox(tracking: FlatMapStateMachine(maxPublishers: maxPublishers))
+        let state = LockedBox(tracking: FlatMapStateMachine(maxPublishers: maxPublishers))
+        self.state = state
         self.transform = transform
+        // Demand the downstream returns goes to the inners, like requests. The closure captures the state, not the
+        // subscription: the emitter must not keep the subscription alive, and a `[weak self]` capture would give
+        // the subscription a weak-reference side table, which sends every retain and release of it (one pair per
+        // value, as the upstream's emitter's downstream) down the runtime's slow path.
         emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { [weak self] in self?.downstreamReturned($0) },
+            downstream: DemandRelay(downstream: downstream) { FlatMapSubscription.forward($0, state: state) },
             policy: .unbounded)
     }
 
@@ -151,12 +155,12 @@ where
     }
 
     @inlinable
-    func downstreamReturned(_ demand: Subscribers.Demand) {
-        forward(demand)
+    func forward(_ demand: Subscribers.Demand) {
+        FlatMapSubscription.forward(demand, state: state)
     }
 
     @inlinable
-    func forward(_ demand: Subscribers.Demand) {
+    static func forward(_ demand: Subscribers.Demand, state: LockedBox<FlatMapStateMachine>) {
         let inners = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("flatMap forwarding demand to its inners")
         for inner in inners {
@@ -230,7 +234,7 @@ where
     @usableFromInline let id: Int
     // Touched only on this inner's own serialized signal path. Once the downstream's demand is unlimited it stays
     // so, and the per-value bookkeeping (a lock round-trip) can be skipped.
-    @usableFromInline var demandIsUnlimited = false
+    @exclusivity(unchecked) @usableFromInline var demandIsUnlimited = false
 
     @inlinable
     init(parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>, id: Int) {
