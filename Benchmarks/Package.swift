@@ -7,13 +7,13 @@
 // `bench-baseline` does the same work with plain closures and loops. See README.md and run.sh.
 import PackageDescription
 
-// Operators that Untangle's main branch does not have yet. Their workloads are written behind
-// `#if UNTANGLE_HAS_<OP>` in Workloads.swift; add the flag here once the operator is merged.
+// Operators whose workloads are written behind `#if UNTANGLE_HAS_<OP>` in Workloads.swift (added before the operator
+// reached Untangle's main branch); all of them are merged now, so every flag is on.
 let untangleOperatorFlags: [String] = [
-    // "UNTANGLE_HAS_FLATMAP",
-    // "UNTANGLE_HAS_COMBINELATEST",
-    // "UNTANGLE_HAS_ZIP",
-    // "UNTANGLE_HAS_RECEIVE_ON",
+    "UNTANGLE_HAS_FLATMAP",
+    "UNTANGLE_HAS_COMBINELATEST",
+    "UNTANGLE_HAS_ZIP",
+    "UNTANGLE_HAS_RECEIVE_ON",
 ]
 
 let package = Package(

@@ -63,6 +63,7 @@ func mergeFamily() -> String {
                     }
 
                     /// Attaches the subscriber to the merge of the upstream publishers.
+                    @inlinable
                     public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
                         MergeSubscription.subscribe(subscriber, upstreamCount: \(arity)) { inner in
 
@@ -222,6 +223,7 @@ func tupleFamily(_ family: TupleFamily) -> String {
                     }
 
                     /// Attaches the subscriber to the \(family.method) of the upstream publishers.
+                    @inlinable
                     public func receive<S: Subscriber>(subscriber: S)
                     where \(last).Failure == S.Failure, S.Input == \(outputTuple) {
                         // Input i only ever stores values of its own Output type, so the casts cannot fail.

@@ -240,6 +240,43 @@ final class FlatMapTests: XCTestCase {
         XCTAssertEqual(recorder.completions, [.finished])
     }
 
+    /// Regression for the `Just` fast path (no inner subscription when the downstream has demand): a Just with demand
+    /// is delivered at once and gives its maxPublishers slot back as returned demand; a Just without demand is
+    /// subscribed, waits for demand while holding its slot, and asks upstream for one more when it finishes.
+    func testJustInnersWithDemandFreeTheirSlotAtOnceAndWithoutDemandWaitHoldingIt() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.flatMap(maxPublishers: .max(2)) { Just($0 * 10) }.subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        XCTAssertEqual(upstream.send(1), .max(1), "delivered at once: its slot is free again")
+        XCTAssertEqual(upstream.send(2), .none, "no demand: the Just waits, holding its slot")
+        XCTAssertEqual(upstream.send(3), .none)
+        XCTAssertEqual(recorder.values, [10])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [10, 20])
+        XCTAssertEqual(
+            upstream.history, [.request(.max(2)), .request(.max(1)), .request(.max(1))],
+            "each waiting Just finished (its value queued for demand) and freed its slot")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [10, 20, 30])
+        XCTAssertEqual(upstream.send(4), .max(1))
+        XCTAssertEqual(recorder.values, [10, 20, 30], "no demand left: 40 waits")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [10, 20, 30, 40])
+    }
+
+    /// Regression for the `Just` fast path with unlimited demand (no lock taken per value): nothing is delivered
+    /// after cancel, and the transform's values arrive in order.
+    func testJustInnersWithUnlimitedDemandStopAtCancel() {
+        let upstream = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = upstream.flatMap { Just($0) }.sink { received.append($0) }
+        for value in 1...3 { upstream.send(value) }
+        cancellable.cancel()
+        upstream.send(4)
+        XCTAssertEqual(received, [1, 2, 3])
+    }
+
     func testMaxOneDemandAtATime() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         [1, 2, 3].publisher.flatMap { Just($0) }.subscribe(recorder)

@@ -2,16 +2,18 @@
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** a value.
+@usableFromInline
 struct CombiningEffects {
     /// The caller became the forwarder: it must run the forwarding loop.
-    var startForwarding = false
+    @usableFromInline var startForwarding = false
     /// Upstream subscriptions to cancel.
-    var cancel: [Subscription] = []
+    @usableFromInline var cancel: [Subscription] = []
     /// Values no longer needed, released by the caller outside the lock (their deinit is user code).
-    var release: [Any] = []
+    @usableFromInline var release: [Any] = []
 }
 
 /// The forwarder's next step.
+@usableFromInline
 enum CombiningForward {
     case value([Any])
     case finish
@@ -28,6 +30,7 @@ enum CombiningForward {
 ///
 /// **Demand:** defined by the conforming machine.
 /// **Thread safety:** none: always mutated under the subscription's lock.
+@usableFromInline
 protocol CombiningStateMachine {
     /// The operator's name, used as the subscription's description (`Zip`, `CombineLatest`).
     static var name: String { get }

@@ -1,5 +1,10 @@
 import UntangleSync
 
+// Performance: `@usableFromInline` with `@inlinable` members (and the generated publishers' `receive(subscriber:)`
+// `@inlinable`), so the client module specializes the subscription, its inner subscribers and the upstream
+// subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
+// value. The type-erased state machines are not generic.
+
 /// The subscription shared by every zip and combineLatest publisher (`Zip` … `Zip4`, `CombineLatest` …
 /// `CombineLatest4`): it subscribes to each upstream through an indexed inner subscriber, lets its
 /// ``CombiningStateMachine`` (pairing for zip, latest values for combineLatest) form the output groups, and hands
@@ -16,14 +21,16 @@ import UntangleSync
 /// request (through ``DemandRelay``).
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream.
+@usableFromInline
 final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
-    private let emitter: Emitter<DemandRelay<Downstream>>
-    private let state: LockedBox<Machine>
-    private let makeOutput: ([Any]) -> Downstream.Input
+    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
+    @usableFromInline let state: LockedBox<Machine>
+    @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
+    @inlinable
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
         let state = LockedBox(tracking: Machine(upstreamCount: upstreamCount))
         self.state = state
@@ -37,22 +44,26 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
+    @inlinable
     func start() {
         emitter.start(subscription: self)
     }
 
     /// The subscriber for upstream `index`, whose values are of type `Input`.
+    @inlinable
     func inner<Input>(_ index: Int, _: Input.Type) -> Inner<Input> {
         Inner(owner: self, index: index)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
         CombiningSubscription.requestUpstreams(demand, state: state)
     }
 
-    private static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
+    @inlinable
+    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
         let subscriptions = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("zip requesting from its upstreams")
         for subscription in subscriptions {
@@ -60,6 +71,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
+    @inlinable
     func cancel() {
         let effects = state.withCriticalSection { $0.cancelled() }
         emitter.cancel()
@@ -68,7 +80,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
-    private func upstream(_ index: Int, subscribed subscription: Subscription) {
+    @inlinable
+    func upstream(_ index: Int, subscribed subscription: Subscription) {
         guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
             CalloutCheck.assertNoLockHeld("zip cancelling a late upstream")
             subscription.cancel()
@@ -80,11 +93,13 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
-    private func upstream(_ index: Int, received value: Any) {
+    @inlinable
+    func upstream(_ index: Int, received value: Any) {
         perform(state.withCriticalSection { $0.received(value, at: index) })
     }
 
-    private func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+    @inlinable
+    func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
             perform(state.withCriticalSection { $0.finished(at: index) })
@@ -96,7 +111,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     }
 
     // Runs after unlocking: the released values go out of scope here, outside the lock.
-    private func perform(_ effects: CombiningEffects) {
+    @inlinable
+    func perform(_ effects: CombiningEffects) {
         CalloutCheck.assertNoLockHeld("zip cancelling upstreams")
         for subscription in effects.cancel {
             subscription.cancel()
@@ -109,7 +125,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // Only one thread forwards at a time (the state machine hands the role over), so tuples reach the emitter in
     // the order they formed. Offering never waits for another thread: if another thread is delivering to the
     // downstream, the emitter queues the tuple for it and returns.
-    private func forward() {
+    @inlinable
+    func forward() {
         while true {
             switch state.withCriticalSection({ $0.nextToForward() }) {
             case .value(let group):
@@ -124,30 +141,42 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
+    @usableFromInline
     var description: String { Machine.name }
 
     /// The subscriber given to upstream `index`.
+    @usableFromInline
     struct Inner<Input>: Subscriber, CustomStringConvertible {
-        typealias Failure = Downstream.Failure
+        @usableFromInline typealias Failure = Downstream.Failure
 
-        let owner: CombiningSubscription
-        let index: Int
-        let combineIdentifier = CombineIdentifier()
+        @usableFromInline let owner: CombiningSubscription
+        @usableFromInline let index: Int
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
+        @inlinable
+        init(owner: CombiningSubscription, index: Int) {
+            self.owner = owner
+            self.index = index
+        }
+
+        @inlinable
         func receive(subscription: Subscription) {
             owner.upstream(index, subscribed: subscription)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet.
             owner.upstream(index, received: input)
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Downstream.Failure>) {
             owner.upstream(index, completed: completion)
         }
 
+        @usableFromInline
         var description: String { Machine.name }
     }
 }

@@ -1,3 +1,5 @@
+// `@usableFromInline` so that the `@inlinable` ``CombiningSubscription`` can call it; the state machine itself is not generic
+// and stays compiled once, here.
 /// The pure state machine of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the upstream
 /// subscriptions, each upstream's latest value, the tuples formed but not yet handed to the downstream's emitter,
 /// and who hands them over. It never calls out: every method returns what the caller must do after unlocking.
@@ -17,11 +19,12 @@
 /// `k × n` values arrive: tuples beyond the downstream's demand wait, in order, in the emitter; the buffer is
 /// bounded by what was requested.
 /// **Thread safety:** none: always mutated under the combineLatest's lock.
+@usableFromInline
 struct CombineLatestStateMachine: CombiningStateMachine {
-    static let name = "CombineLatest"
+    @usableFromInline static let name = "CombineLatest"
 
-    typealias Effects = CombiningEffects
-    typealias Forward = CombiningForward
+    @usableFromInline typealias Effects = CombiningEffects
+    @usableFromInline typealias Forward = CombiningForward
 
     private enum Phase {
         case active
@@ -41,6 +44,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     private var forwarding = false
     private var phase = Phase.active
 
+    @usableFromInline
     init(upstreamCount: Int) {
         subscriptions = Array(repeating: nil, count: upstreamCount)
         latest = Array(repeating: nil, count: upstreamCount)
@@ -50,6 +54,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
 
     /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
     /// the combination has ended or this upstream already had a subscription).
+    @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
         guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
@@ -57,6 +62,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
+    @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
         guard case .active = phase else { return [] }
         requested += demand
@@ -64,6 +70,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     }
 
     /// Upstream `index` sent a value.
+    @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
         guard case .active = phase, !finished[index] else { return Effects() }
         var effects = Effects()
@@ -81,6 +88,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     }
 
     /// Upstream `index` finished.
+    @usableFromInline
     mutating func finished(at index: Int) -> Effects {
         guard case .active = phase, !finished[index] else { return Effects() }
         finished[index] = true
@@ -96,6 +104,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
 
     /// Upstream `index` failed: ends the combination. Returns what to cancel and release, or nil if it had already ended
     /// or was finishing (the first completion wins).
+    @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
         guard case .active = phase else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
@@ -105,6 +114,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
 
     /// The downstream cancelled: ends the combination. Returns what to cancel and release, or nil if it had already
     /// ended.
+    @usableFromInline
     mutating func cancelled() -> Effects? {
         if case .ended = phase { return nil }
         return end()
@@ -123,6 +133,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
+    @usableFromInline
     mutating func nextToForward() -> Forward {
         if case .ended = phase {
             forwarding = false
@@ -152,6 +163,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
 }
 
 /// The subscription of every combineLatest publisher.
+@usableFromInline
 typealias CombineLatestSubscription<Downstream: Subscriber> = CombiningSubscription<
     CombineLatestStateMachine, Downstream
 >

@@ -38,6 +38,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the combineLatest of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
@@ -94,6 +95,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the combineLatest of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
@@ -158,6 +160,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the combineLatest of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.

@@ -127,6 +127,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber; it receives its subscription when the upstream's arrives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
             upstream.subscribe(

@@ -34,6 +34,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 2) { inner in
                 a.subscribe(inner(0))
@@ -146,6 +147,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 3) { inner in
                 a.subscribe(inner(0))
@@ -251,6 +253,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 4) { inner in
                 a.subscribe(inner(0))
@@ -351,6 +354,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 5) { inner in
                 a.subscribe(inner(0))
@@ -445,6 +449,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 6) { inner in
                 a.subscribe(inner(0))
@@ -536,6 +541,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 7) { inner in
                 a.subscribe(inner(0))
@@ -623,6 +629,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where A.Failure == S.Failure, A.Output == S.Input {
             MergeSubscription.subscribe(subscriber, upstreamCount: 8) { inner in
                 a.subscribe(inner(0))

@@ -33,6 +33,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the merge of all the publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let publishers = self.publishers

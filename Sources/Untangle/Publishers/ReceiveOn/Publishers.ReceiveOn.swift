@@ -56,6 +56,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber: its values and completion arrive on the scheduler.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             upstream.subscribe(

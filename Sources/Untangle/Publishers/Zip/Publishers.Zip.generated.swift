@@ -37,6 +37,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
@@ -92,6 +93,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
@@ -155,6 +157,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.

@@ -1,3 +1,5 @@
+// `@usableFromInline` so that the `@inlinable` ``CombiningSubscription`` can call it; the state machine itself is not generic
+// and stays compiled once, here.
 /// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): the upstream subscriptions, the values each upstream
 /// sent that are not paired yet, the tuples formed but not yet handed to the downstream's emitter, and who hands
 /// them over. It never calls out: every method returns what the caller must do after unlocking.
@@ -14,11 +16,12 @@
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
 /// **Thread safety:** none: always mutated under the zip's lock.
+@usableFromInline
 struct ZipStateMachine: CombiningStateMachine {
-    static let name = "Zip"
+    @usableFromInline static let name = "Zip"
 
-    typealias Effects = CombiningEffects
-    typealias Forward = CombiningForward
+    @usableFromInline typealias Effects = CombiningEffects
+    @usableFromInline typealias Forward = CombiningForward
 
     private enum Phase {
         case active
@@ -36,6 +39,7 @@ struct ZipStateMachine: CombiningStateMachine {
     private var forwarding = false
     private var phase = Phase.active
 
+    @usableFromInline
     init(upstreamCount: Int) {
         subscriptions = Array(repeating: nil, count: upstreamCount)
         queues = Array(repeating: RingBuffer(), count: upstreamCount)
@@ -44,6 +48,7 @@ struct ZipStateMachine: CombiningStateMachine {
 
     /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
     /// the zip has ended or this upstream already had a subscription).
+    @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
         guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
@@ -51,6 +56,7 @@ struct ZipStateMachine: CombiningStateMachine {
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
+    @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
         guard case .active = phase else { return [] }
         requested += demand
@@ -58,6 +64,7 @@ struct ZipStateMachine: CombiningStateMachine {
     }
 
     /// Upstream `index` sent a value.
+    @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
         guard case .active = phase, !finished[index] else { return Effects() }
         queues[index].append(value)
@@ -75,6 +82,7 @@ struct ZipStateMachine: CombiningStateMachine {
     }
 
     /// Upstream `index` finished.
+    @usableFromInline
     mutating func finished(at index: Int) -> Effects {
         guard case .active = phase else { return Effects() }
         finished[index] = true
@@ -97,6 +105,7 @@ struct ZipStateMachine: CombiningStateMachine {
 
     /// Upstream `index` failed: ends the zip. Returns what to cancel and release, or nil if it had already ended or was
     /// finishing (the first completion wins).
+    @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
         guard case .active = phase else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
@@ -105,6 +114,7 @@ struct ZipStateMachine: CombiningStateMachine {
     }
 
     /// The downstream cancelled: ends the zip. Returns what to cancel and release, or nil if it had already ended.
+    @usableFromInline
     mutating func cancelled() -> Effects? {
         if case .ended = phase { return nil }
         return end()
@@ -122,6 +132,7 @@ struct ZipStateMachine: CombiningStateMachine {
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
+    @usableFromInline
     mutating func nextToForward() -> Forward {
         if case .ended = phase {
             forwarding = false
@@ -161,4 +172,5 @@ struct ZipStateMachine: CombiningStateMachine {
 }
 
 /// The subscription of every zip publisher.
+@usableFromInline
 typealias ZipSubscription<Downstream: Subscriber> = CombiningSubscription<ZipStateMachine, Downstream>
