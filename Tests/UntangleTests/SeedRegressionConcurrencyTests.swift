@@ -90,3 +90,61 @@ final class SeedRegressionConcurrencyTests: XCTestCase {
         }
     }
 }
+
+/// Regression (found by ThreadSanitizer through flatMap): a synchronous source emitted on a thread that requested
+/// while the subscriber's `receive(subscription:)` was still running on another thread, so the subscriber saw
+/// `receive(_:)` overlap `receive(subscription:)`.
+final class SubscriptionCalloutOverlapConcurrencyTests: XCTestCase {
+    private final class HandingOffSubscriber: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        let inside = LockedBox((inSubscription: false, overlaps: 0, values: [Int]()))
+        let requested = DispatchSemaphore(value: 0)
+
+        func receive(subscription: Subscription) {
+            inside.withLock { $0.inSubscription = true }
+            // Hand the subscription to another thread and wait until its request has returned.
+            let handed = UncheckedBox(subscription)
+            Thread {
+                handed.value.request(.unlimited)
+                self.requested.signal()
+            }.start()
+            _ = requested.wait(timeout: .now() + 30)
+            inside.withLock { $0.inSubscription = false }
+        }
+
+        func receive(_ input: Int) -> Subscribers.Demand {
+            inside.withLock {
+                if $0.inSubscription { $0.overlaps += 1 }
+                $0.values.append(input)
+            }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    func testRequestFromAnotherThreadDuringReceiveSubscriptionIsEmittedAfterItReturns() {
+        for _ in 0..<20 {
+            let subscriber = HandingOffSubscriber()
+            withWatchdog("subscribe") { (0..<100).publisher.subscribe(subscriber) }
+            let state = subscriber.inside.withLock { $0 }
+            XCTAssertEqual(state.overlaps, 0, "receive(_:) ran during receive(subscription:)")
+            XCTAssertEqual(state.values, Array(0..<100), "the demand requested meanwhile is honoured afterwards")
+        }
+    }
+
+    func testTheSameThroughFlatMap() {
+        let received = LockedBox<[Int]>([])
+        let cancellable = (0..<50).publisher.flatMap(maxPublishers: .max(2)) { [$0 * 10, $0 * 10 + 1].publisher }
+            .sink { value in received.withLock { $0.append(value) } }
+        XCTAssertEqual(received.withLock { $0.count }, 100)
+        cancellable.cancel()
+    }
+}
+
+/// Carries a non-Sendable value to another thread in a test that synchronizes the hand-over itself.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -11,18 +11,39 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     @usableFromInline var emitting = false
     /// The iterator and read-ahead element have been released (or handed to the thread releasing them).
     @usableFromInline var elementsReleased = false
+    /// The thread delivering `receive(subscription:)`, while it does.
+    @usableFromInline var subscribingThread: ThreadID?
 
+    /// The subscription is created on the thread that will deliver `receive(subscription:)` to the downstream, so
+    /// the callout is marked as in progress from the start.
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, subscribingThread: ThreadID) {
         self.downstream = downstream
+        self.subscribingThread = subscribingThread
     }
 
     /// Adds demand; returns the downstream if the caller must become the emitter.
+    //
+    // A request made on another thread while `receive(subscription:)` is still running (the subscriber handed its
+    // subscription to that thread) only adds demand: emitting there would run `receive(_:)` concurrently with the
+    // unfinished `receive(subscription:)`. The subscribing thread emits it when the callout returns. A request from
+    // inside the callout on the subscribing thread emits at once, nested, as in Apple's Combine.
     @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> Downstream? {
+    mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> Downstream? {
         guard let downstream else { return nil }
         demand += more
         guard !emitting else { return nil }
+        if let subscribing = subscribingThread, subscribing != thread { return nil }
+        emitting = true
+        return downstream
+    }
+
+    /// `receive(subscription:)` returned: returns the downstream if demand requested meanwhile from another thread
+    /// must now be emitted by the caller.
+    @inlinable
+    mutating func subscriptionCalloutReturned() -> Downstream? {
+        subscribingThread = nil
+        guard let downstream, !emitting, demand > .none else { return nil }
         emitting = true
         return downstream
     }

@@ -37,7 +37,8 @@ where Elements.Element == Downstream.Input {
         downstream: Downstream, iterator: Elements, first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>, name: String
     ) {
-        state = LockedBox(tracking: SynchronousSourceStateMachine(downstream: downstream))
+        state = LockedBox(
+            tracking: SynchronousSourceStateMachine(downstream: downstream, subscribingThread: ThreadID.current))
         self.iterator = iterator
         self.upcoming = first
         self.completion = completion
@@ -68,6 +69,9 @@ where Elements.Element == Downstream.Input {
         let subscription = SynchronousSourceSubscription(
             downstream: downstream, iterator: iterator, first: first, completion: completion, name: name)
         downstream.receive(subscription: subscription)
+        if let downstream = subscription.state.withCriticalSection({ $0.subscriptionCalloutReturned() }) {
+            subscription.emit(to: downstream)
+        }
     }
 
     @inlinable
@@ -83,7 +87,8 @@ where Elements.Element == Downstream.Input {
 
     @inlinable
     func specializedRequest(_ demand: Subscribers.Demand) {
-        guard let downstream = state.withCriticalSection({ $0.request(demand) }) else { return }
+        let thread = ThreadID.current
+        guard let downstream = state.withCriticalSection({ $0.request(demand, on: thread) }) else { return }
         emit(to: downstream)
     }
 
