@@ -2,7 +2,8 @@ import Foundation
 import UntangleSync
 import XCTest
 
-/// A dedicated thread running its run loop in the default mode until stopped (Foundation publisher tests).
+/// A dedicated thread running its run loop in the default mode until stopped (RunLoop scheduler and Foundation
+/// publisher tests).
 ///
 /// swift-corelibs-foundation's `RunLoop.perform` does not wake a sleeping loop (see RunLoop+Scheduler.swift), so the
 /// thread runs the loop in short slices and checks for `stop()` between them.
@@ -55,9 +56,10 @@ final class DedicatedRunLoop: @unchecked Sendable {
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "run loop did not run", file: file, line: line)
     }
 
-    /// Asks the thread to stop after its current slice and waits for that (30 s watchdog).
-    func stop() {
+    /// Asks the thread to stop after its current slice and, if `waitForExit`, waits for that (30 s watchdog).
+    func stop(waitForExit: Bool = true) {
         stopped.withLock { $0 = true }
+        guard waitForExit else { return }
         XCTAssertEqual(exited.wait(timeout: .now() + 30), .success, "run loop thread did not stop")
     }
 }

@@ -3,53 +3,12 @@ import Untangle
 import UntangleSync
 import XCTest
 
-/// A thread that runs its run loop in the default mode until stopped.
-private final class RunLoopThread: @unchecked Sendable {
-    // @unchecked Sendable: `runLoop` is written once before `started` is signalled and only read after the wait;
-    // `stopped` is a LockedBox.
-    private let stopped = LockedBox(false)
-    private let exited = DispatchSemaphore(value: 0)
-    private(set) var runLoop: RunLoop!
-    private(set) var thread: Thread!
-
-    /// - Parameter slice: how long each `run(mode:before:)` call may sleep; the thread checks for `stop()` between calls.
-    init(slice: TimeInterval = 0.05) {
-        let started = DispatchSemaphore(value: 0)
-        let stopped = stopped
-        let exited = exited
-        // Written on the new thread before `started.signal()`, read here after the wait: ordered by the semaphore.
-        nonisolated(unsafe) var captured: (RunLoop, Thread)?
-        let thread = Thread {
-            captured = (RunLoop.current, Thread.current)
-            // A timer far in the future keeps the run loop from returning at once when it has nothing else.
-            let keepAlive = Timer(timeInterval: 3600, repeats: true) { _ in }
-            RunLoop.current.add(keepAlive, forMode: .default)
-            started.signal()
-            while !stopped.withLock({ $0 }) {
-                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: slice))
-            }
-            keepAlive.invalidate()
-            exited.signal()
-        }
-        thread.start()
-        precondition(started.wait(timeout: .now() + 30) == .success, "run loop thread did not start")
-        (runLoop, self.thread) = captured!
-    }
-
-    /// Asks the thread to stop after its current slice and, if `waitForExit`, waits for that (30 s watchdog).
-    func stop(waitForExit: Bool = true) {
-        stopped.withLock { $0 = true }
-        guard waitForExit else { return }
-        XCTAssertEqual(exited.wait(timeout: .now() + 30), .success, "run loop thread did not stop")
-    }
-}
-
 final class RunLoopSchedulerTests: XCTestCase {
     typealias Stride = RunLoop.SchedulerTimeType.Stride
     typealias Time = RunLoop.SchedulerTimeType
 
-    func testScheduleRunsOnTheRunLoopThread() {
-        let loop = RunLoopThread()
+    func testScheduleRunsOnTheDedicatedRunLoop() {
+        let loop = DedicatedRunLoop()
         defer { loop.stop() }
         let ran = expectation(description: "ran")
         let thread = loop.thread!
@@ -63,7 +22,7 @@ final class RunLoopSchedulerTests: XCTestCase {
     func testScheduleWakesARunLoopSleepingUntilItsNextTimer() {
         // Regression: swift-corelibs-foundation's `RunLoop.perform` does not wake the loop, so without an explicit
         // wake-up the action waited for the loop's next timer (here an hour away) and the watchdog expired.
-        let loop = RunLoopThread(slice: 3600)
+        let loop = DedicatedRunLoop(slice: 3600)
         defer { loop.stop(waitForExit: false) }
         let ran = expectation(description: "ran")
         loop.runLoop.schedule { ran.fulfill() }
@@ -71,7 +30,7 @@ final class RunLoopSchedulerTests: XCTestCase {
     }
 
     func testAfterRunsNotBeforeTheDateAndInDateOrder() {
-        let loop = RunLoopThread()
+        let loop = DedicatedRunLoop()
         defer { loop.stop() }
         let runLoop = loop.runLoop!
         let thread = loop.thread!
@@ -96,7 +55,7 @@ final class RunLoopSchedulerTests: XCTestCase {
     }
 
     func testRepeatingRunsOnTheRunLoopAndStopsAfterCancel() {
-        let loop = RunLoopThread()
+        let loop = DedicatedRunLoop()
         defer { loop.stop() }
         let runLoop = loop.runLoop!
         let thread = loop.thread!
