@@ -72,20 +72,6 @@ extension Lock {
         }
         return try body()
     }
-
-    /// Takes the lock as a library critical section; pair with ``leaveCriticalSection()``.
-    @inlinable
-    package func enterCriticalSection() {
-        storage.lock()
-        CalloutCheck.enter()
-    }
-
-    /// Leaves a critical section opened by ``enterCriticalSection()``.
-    @inlinable
-    package func leaveCriticalSection() {
-        CalloutCheck.leave()
-        storage.unlock()
-    }
 }
 
 /// The heap object behind ``Lock`` and ``LockedBox``: the protected value in the header, the primitive in the tail.

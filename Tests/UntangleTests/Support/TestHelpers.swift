@@ -82,11 +82,3 @@ func assertSubscriptionReleasesSubscriber<P: Publisher>(
     XCTAssertNil(weakRecorder, "the subscription still retains its subscriber", file: file, line: line)
     withExtendedLifetime(subscription) {}
 }
-
-/// Skips a test that reproduces a known library bug (XCTExpectFailure is unavailable on Linux). The test body stays
-/// intact below the call so that removing the call re-enables it once the bug is fixed.
-func skipKnownBug(_ description: String) throws {
-    if ProcessInfo.processInfo.environment["UNTANGLE_RUN_KNOWN_BUGS"] == nil {
-        throw XCTSkip("BUG: \(description)")
-    }
-}

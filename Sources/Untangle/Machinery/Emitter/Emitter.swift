@@ -37,8 +37,8 @@ package struct Emitter<Downstream: Subscriber> {
         guard let downstream = state.withCriticalSection({ $0.startSubscription(on: thread) }) else { return }
         CalloutCheck.assertNoLockHeld("Emitter delivering receive(subscription:)")
         downstream.receive(subscription: subscription)
-        state.withCriticalSection { $0.subscriptionCalloutReturned() }
-        drain(returnedDemand: .none, nestedInSubscriptionCallout: false)
+        // Leaving the subscription callout and taking the first queued signal share one critical section.
+        drain(returnedDemand: .none, nestedInSubscriptionCallout: false, leavingSubscriptionCallout: true)
     }
 
     /// Offers a value; returns whether it was accepted (delivered or queued) rather than dropped.
@@ -92,12 +92,6 @@ package struct Emitter<Downstream: Subscriber> {
         return released != nil
     }
 
-    /// Whether the downstream has been released (cancelled or completed).
-    @inlinable
-    package var isReleased: Bool {
-        state.withCriticalSection { $0.isReleased }
-    }
-
     @inlinable
     func run(_ action: EmitterStateMachine<Downstream>.DrainAction) {
         switch action {
@@ -114,12 +108,19 @@ package struct Emitter<Downstream: Subscriber> {
     // previous delivery returned happen in the same critical section). A request made from inside `receive(_:)` only
     // adds demand; this loop, not the stack, delivers what it allows, so long synchronous streams do not recurse.
     @inlinable
-    func drain(returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool) {
+    func drain(
+        returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool, leavingSubscriptionCallout: Bool = false
+    ) {
         var more = returnedDemand
+        var leaving = leavingSubscriptionCallout
         while true {
-            let next = state.withCriticalSection {
-                $0.next(returnedDemand: more, nestedInSubscriptionCallout: nestedInSubscriptionCallout)
+            let next = state.withCriticalSection { machine -> EmitterStateMachine<Downstream>.Next in
+                if leaving {
+                    machine.subscriptionCalloutReturned()
+                }
+                return machine.next(returnedDemand: more, nestedInSubscriptionCallout: nestedInSubscriptionCallout)
             }
+            leaving = false
             switch next {
             case .value(let downstream, let value):
                 CalloutCheck.assertNoLockHeld("Emitter delivering a queued value")
