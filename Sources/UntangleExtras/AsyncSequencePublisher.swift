@@ -26,7 +26,10 @@ extension AsyncSequence {
 /// The task asks the sequence for the next element only when the subscriber has demand for it, so a slow subscriber
 /// never makes the sequence run ahead. When the sequence ends, the subscriber receives `.finished`; when it throws,
 /// the error. Cancelling the subscription cancels the task (an iterator waiting in `next()` sees the task
-/// cancellation, as `AsyncStream` does) and nothing more reaches the subscriber.
+/// cancellation, as `AsyncStream` does) and nothing more reaches the subscriber. An iterator that is not inside
+/// `next()` when the cancel comes is not asked again (that would pull an element nobody demanded), so the sequence
+/// learns of the end only when it is released: an `AsyncStream`'s `onTermination` then runs when the stream itself
+/// goes away, not at the cancel.
 ///
 /// The failure type is `any Error` for every sequence, throwing or not (an `AsyncSequence` declares whether it can
 /// throw only from Swift 6's `Failure`, on recent OS versions); for a sequence that cannot throw, `assertNoFailure()`

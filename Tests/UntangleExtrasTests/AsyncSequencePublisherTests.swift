@@ -52,16 +52,23 @@ final class AsyncSequencePublisherTests: XCTestCase {
         XCTAssertEqual(error as? BridgeTestError, BridgeTestError(code: 2))
     }
 
-    func testCancelCancelsTheIteratingTaskAndNothingFollows() {
+    /// Cancelling while the iterator waits in `next()` cancels the task, which the sequence observes (an
+    /// `AsyncStream` runs its `onTermination` with `.cancelled`), and nothing more reaches the subscriber. The cancel
+    /// is made only once the iterator is known to be inside `next()`: an iterator between two `next()` calls is not
+    /// pulled again (see the type's documentation), so only this case promises that the sequence hears of it.
+    func testCancelWhileWaitingInNextCancelsTheIterationAndNothingFollows() {
         let terminated = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         continuation.onTermination = { termination in
             if case .cancelled = termination { terminated.signal() }
         }
         let recorder = AsyncBridgeRecorder<Int, any Error>()
-        stream.publisher.subscribe(recorder)
+        EnteringSequence(base: stream, entered: entered).publisher.subscribe(recorder)
+        XCTAssertEqual(entered.wait(timeout: .now() + 30), .success, "watchdog: the first next() never started")
         continuation.yield(1)
         recorder.waitForValues(1)
+        XCTAssertEqual(entered.wait(timeout: .now() + 30), .success, "watchdog: the second next() never started")
         recorder.cancel()
         XCTAssertEqual(terminated.wait(timeout: .now() + 30), .success, "watchdog: the task was not cancelled")
         continuation.yield(2)
@@ -146,4 +153,25 @@ final class AsyncSequencePublisherConcurrencyTests: XCTestCase {
 extension Array where Element == Int {
     /// The array as a multi-pass AsyncSequence (test helper; an AsyncStream has only one consumer).
     fileprivate var async: FiniteSequence { FiniteSequence(elements: self) }
+}
+
+/// Wraps an `AsyncStream` and signals each time its iterator enters `next()`, so a test can act while it waits.
+private struct EnteringSequence: AsyncSequence, @unchecked Sendable {
+    typealias Element = Int
+    let base: AsyncStream<Int>
+    let entered: DispatchSemaphore
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Int>.Iterator
+        let entered: DispatchSemaphore
+
+        mutating func next() async -> Int? {
+            entered.signal()
+            return await base.next()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), entered: entered)
+    }
 }
