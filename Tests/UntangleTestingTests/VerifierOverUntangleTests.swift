@@ -127,12 +127,14 @@ struct VerifiedPublisher {
     /// threads at once) and finishes it.
     /// `pulls`: the operator adds one value of its own, so its completion after `finish` needs one unit of demand
     /// (see `VerifierOptions.completesWithoutExtraDemand`).
+    /// `notApplicable`: rules whose set-up this operator cannot satisfy by design (each use says why); unlike
+    /// `knownBug`, nothing is wrong with the publisher.
     static func hot<P: Publisher>(
-        _ name: String, pulls: Bool = false, knownBug: [VerifierRule] = [],
+        _ name: String, pulls: Bool = false, knownBug: [VerifierRule] = [], notApplicable: [VerifierRule] = [],
         _ make: @escaping (PassthroughSubject<Int, TestFailure>) -> P
     ) -> VerifiedPublisher {
         VerifiedPublisher(name: name, promisesValues: true) { rules in
-            let rules = rules.filter { !knownBug.contains($0) }
+            let rules = rules.filter { !knownBug.contains($0) && !notApplicable.contains($0) }
             let options = VerifierOptions(temperature: .hot, completesWithoutExtraDemand: !pulls, concurrentDrive: true)
             return PublisherVerifier(name, options: options) {
                 let subject = PassthroughSubject<Int, TestFailure>()
@@ -562,7 +564,12 @@ extension VerifiedPublishers {
             .hot("receive(on:) over a subject") { $0.receive(on: queue) },
             .hot("subscribe(on:) over a subject") { $0.subscribe(on: queue) },
             .hot("delay over a subject") { $0.delay(for: oneMillisecond, scheduler: queue) },
-            .hot("debounce over a subject") { $0.debounce(for: oneMillisecond, scheduler: queue) },
+            // The cancel-racing rule stages its race by driving values back to back and waiting for 5 deliveries;
+            // debounce, by design, emits only after a quiet period, so on a busy machine too few values come through
+            // for the rule to start (it failed CI that way once). The other cancel rules still run.
+            .hot("debounce over a subject", notApplicable: [.cancelRacingDelivery]) {
+                $0.debounce(for: oneMillisecond, scheduler: queue)
+            },
             .hot("throttle(latest: true) over a subject") {
                 $0.throttle(for: oneMillisecond, scheduler: queue, latest: true)
             },
