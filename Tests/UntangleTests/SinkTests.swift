@@ -172,6 +172,41 @@ final class SinkConcurrencyTests: XCTestCase {
         }
     }
 
+    /// The sink keeps its subscription in an atomic word, not under a lock: a cancel racing the arrival of the
+    /// subscription must still cancel it exactly once, and request at most once before that.
+    func testCancelRacingReceiveSubscriptionCancelsTheSubscriptionExactlyOnce() {
+        for _ in 0..<300 {
+            let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let upstream = ManualPublisher<Int, TestError>()
+            runConcurrently(threads: 2) { index in
+                if index == 0 { upstream.subscribe(sink) } else { sink.cancel() }
+            }
+            let history = upstream.history
+            XCTAssertEqual(history.last, .cancel, "\(history)")
+            XCTAssertEqual(history.filter { $0 == .cancel }.count, 1, "\(history)")
+            XCTAssertLessThanOrEqual(history.filter { $0 == .request(.unlimited) }.count, 1, "\(history)")
+        }
+    }
+
+    /// A completion racing a cancel: whichever comes first wins; the subscription is never cancelled twice, and
+    /// the completion closure runs at most once.
+    func testCompletionRacingCancelForwardsAtMostOneCancel() {
+        for _ in 0..<300 {
+            let completions = LockedBox(0)
+            let sink = Subscribers.Sink<Int, TestError>(
+                receiveCompletion: { _ in completions.withLock { $0 += 1 } }, receiveValue: { _ in })
+            let upstream = ManualPublisher<Int, TestError>()
+            upstream.subscribe(sink)
+            runConcurrently(threads: 2) { index in
+                if index == 0 { upstream.send(completion: .finished) } else { sink.cancel() }
+            }
+            let history = upstream.history
+            XCTAssertEqual(history.first, .request(.unlimited), "\(history)")
+            XCTAssertLessThanOrEqual(history.filter { $0 == .cancel }.count, 1, "\(history)")
+            XCTAssertLessThanOrEqual(completions.withLock { $0 }, 1)
+        }
+    }
+
     func testCancelRacingDeliveryFromAnotherThread() {
         for _ in 0..<20 {
             let received = Counter()

@@ -75,13 +75,19 @@ extension Subscribers {
         /// The closure to execute on completion.
         public private(set) var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(Subscription)
-            case terminal
-        }
-
-        private let status = LockedBox(tracking: Status.awaitingSubscription)
+        // The upstream subscription: `slot` says who may touch `subscription`. It is `awaiting` until
+        // receive(subscription:), `storing` while that call fills `subscription`, `subscribed` once it is there, and
+        // `terminal` after a cancel or a completion. Only the thread whose atomic step leaves `storing` or
+        // `subscribed` touches `subscription`: receive(subscription:) writes it while it holds `storing`; the thread
+        // that exchanges `subscribed` for `terminal` takes it out (cancel() to cancel it, receive(completion:) just to
+        // release it), so the subscription is cancelled at most once and never after a completion; a cancel() that
+        // finds `storing` leaves the cancelling to receive(subscription:), whose `storing → subscribed` step then
+        // fails. The steps are acquiring and releasing, so each access to `subscription` follows the previous one.
+        //
+        // Performance: no lock object per sink (a `LockedBox` is a second allocation with a 40-byte
+        // `pthread_mutex_t`), and no dynamic cast of the subscription.
+        private let slot = AtomicWord(SinkSlot.awaiting)
+        @exclusivity(unchecked) private var subscription: Subscription?
 
         /// Initializes a sink with the provided closures.
         public init(
@@ -94,15 +100,18 @@ extension Subscribers {
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
         public func receive(subscription: Subscription) {
-            let accepted = status.withCriticalSection { status -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
+            CalloutCheck.assertNoLockHeld("Sink calling its subscription")
+            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else {
+                // A second subscription, or the sink was cancelled first.
+                subscription.cancel()
+                return
             }
-            CalloutCheck.assertNoLockHeld("Sink requesting from its subscription")
-            if accepted {
+            self.subscription = subscription
+            if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
                 subscription.request(.unlimited)
             } else {
+                // cancel() ran meanwhile and left the cancelling to this call.
+                self.subscription = nil
                 subscription.cancel()
             }
         }
@@ -116,11 +125,9 @@ extension Subscribers {
 
         /// Calls `receiveCompletion`, then releases both closures and the subscription.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let previous = status.withCriticalSection { status -> Status in
-                defer { status = .terminal }
-                return status
+            if slot.exchange(SinkSlot.terminal) == SinkSlot.subscribed {
+                subscription = nil
             }
-            withExtendedLifetime(previous) {}
             receiveCompletion(completion)
             receiveValue = { _ in }
             receiveCompletion = { _ in }
@@ -128,14 +135,11 @@ extension Subscribers {
 
         /// Cancels the upstream subscription (once; later calls do nothing).
         public func cancel() {
-            let previous = status.withCriticalSection { status -> Status in
-                defer { status = .terminal }
-                return status
+            guard slot.exchange(SinkSlot.terminal) == SinkSlot.subscribed, let subscription = subscription.take() else {
+                return
             }
-            if case .subscribed(let subscription) = previous {
-                CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
-                subscription.cancel()
-            }
+            CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
+            subscription.cancel()
         }
 
         /// "Sink".
@@ -145,4 +149,12 @@ extension Subscribers {
         /// The description.
         public var playgroundDescription: Any { description }
     }
+}
+
+/// The values of `Subscribers.Sink`'s subscription word.
+private enum SinkSlot {
+    static let awaiting = 0
+    static let terminal = 1
+    static let storing = 2
+    static let subscribed = 3
 }

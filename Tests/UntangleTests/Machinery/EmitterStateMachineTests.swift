@@ -143,11 +143,63 @@ final class EmitterStateMachineTests: XCTestCase {
     func testCancelReleasesEverythingOnceAndClosesTheEmitter() {
         var machine = started(.unbounded)
         _ = machine.offer(1, on: other)
-        XCTAssertNotNil(machine.cancel())
-        XCTAssertNil(machine.cancel(), "cancel is idempotent")
+        let first = machine.cancel()
+        XCTAssertTrue(first.cancelled)
+        XCTAssertNotNil(first.released)
+        var firstQueue = first.queue
+        XCTAssertEqual(firstQueue.popFirst(), 1)
+        XCTAssertFalse(machine.cancel().cancelled, "cancel is idempotent")
         XCTAssertTrue(machine.isReleased)
         guard case .dropped = machine.offer(2, on: me) else { return XCTFail() }
         guard case .none = machine.request(.max(1), on: me) else { return XCTFail() }
+    }
+
+    func testCancelWhileOwnedLeavesTheDownstreamToTheOwner() {
+        var machine = started(.unbounded)
+        _ = machine.request(.unlimited, on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        _ = machine.offer(2, on: me)
+        let result = machine.cancel()
+        XCTAssertTrue(result.cancelled)
+        XCTAssertNil(result.released, "the owner may be delivering to the downstream in place")
+        var dropped = result.queue
+        XCTAssertEqual(dropped.popFirst(), 2, "queued values are dropped at once")
+        XCTAssertFalse(machine.isReleased)
+        XCTAssertFalse(machine.cancel().cancelled, "cancel is idempotent while the release is pending")
+        guard case .dropped = machine.offer(3, on: me) else { return XCTFail() }
+        guard case .none = machine.request(.max(1), on: me) else { return XCTFail() }
+        guard case .cancelled = machine.next(returnedDemand: .max(1), nestedInSubscriptionCallout: false) else {
+            return XCTFail("the owner releases the downstream when it next takes the lock")
+        }
+        XCTAssertTrue(machine.isReleased)
+        XCTAssertNil(machine.owner)
+        XCTAssertFalse(machine.isFastEligible)
+    }
+
+    func testFastPathNeedsUnlimitedDemandAnEmptyQueueAndTheSubscriptionCalloutOver() {
+        var machine = Machine(downstream: Recorder(), policy: .dropWithoutDemand)
+        XCTAssertFalse(machine.isFastEligible, "not started")
+        XCTAssertNotNil(machine.startSubscription(on: me))
+        _ = machine.request(.unlimited, on: me)
+        XCTAssertFalse(machine.isFastEligible, "inside receive(subscription:)")
+        machine.subscriptionCalloutReturned()
+        XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false))
+        XCTAssertTrue(machine.isFastEligible)
+
+        var bounded = started(.unbounded)
+        _ = bounded.request(.max(5), on: me)
+        XCTAssertFalse(bounded.isFastEligible, "bounded demand must be counted under the lock")
+
+        var queued = started(.unbounded)
+        _ = queued.request(.unlimited, on: me)
+        guard case .deliverAsOwner = queued.offer(1, on: other) else { return XCTFail() }
+        _ = queued.offer(2, on: me)
+        XCTAssertFalse(queued.isFastEligible, "a queued value must go first")
+
+        var completing = started(.unbounded)
+        _ = completing.request(.unlimited, on: me)
+        _ = completing.complete(.finished, order: .afterQueuedValues, on: other)
+        XCTAssertFalse(completing.isFastEligible, "no value after a completion")
     }
 
     func testNothingIsDeliveredBeforeTheSubscriptionStarts() {

@@ -22,11 +22,45 @@ import UntangleSync
 @usableFromInline
 package struct Emitter<Downstream: Subscriber> {
     @usableFromInline
-    let state: LockedBox<EmitterStateMachine<Downstream>>
+    let state: LockedBoxWithWord<EmitterStateMachine<Downstream>>
 
     @inlinable
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        state = LockedBox(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
+        state = LockedBoxWithWord(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
+    }
+
+    // The owner word, beside the lock: the owning thread's `ThreadID.bits` (0: nobody owns the emitter) plus
+    // `fastBit`, set while the state machine `isFastEligible`. Only two transitions happen without the lock, both
+    // by compare-exchange: a thread claims the word from exactly `fastBit` (unowned and eligible) to `me | fastBit`,
+    // delivers a value to the downstream in place, and gives the word back from exactly `me | fastBit` to `fastBit`.
+    // Every critical section (`critical`) first clears `fastBit`, which makes both transitions fail from then on, so
+    // while the lock is held the word changes only under it; it then runs the state machine with the owner read from
+    // the word and stores the owner and eligibility back. A fast owner whose give-back fails (somebody queued,
+    // requested a bounded amount, completed or cancelled meanwhile) takes the lock and drains like any owner.
+    //
+    // Why a fast owner may read the downstream without the lock: the state machine writes `downstream` only when
+    // nobody owns the emitter, or by the owner itself (a cancel made while owned is deferred to the owner), and the
+    // claim is acquiring while every store is releasing, so the owner sees the state the last critical section left.
+    @inlinable
+    static var fastBit: Int { 1 }
+
+    /// Runs `body` under the lock with the machine's `owner` loaded from the owner word, and stores the word back.
+    @inlinable
+    func critical<Result>(_ body: (inout EmitterStateMachine<Downstream>) -> Result) -> Result {
+        state.withCriticalSection { machine, word in
+            var observed = word.load()
+            if observed & Self.fastBit != 0 {
+                // The returned old word, not `observed`: a fast claim may have happened since the load.
+                observed = word.clearBits(Self.fastBit) & ~Self.fastBit
+            }
+            machine.owner = ThreadID(bits: observed)
+            let result = body(&machine)
+            let updated = (machine.owner?.bits ?? 0) | (machine.isFastEligible ? Self.fastBit : 0)
+            if updated != observed {
+                word.store(updated)
+            }
+            return result
+        }
     }
 
     /// Delivers `receive(subscription:)`, then anything that queued meanwhile. Call exactly once, before or after
@@ -34,7 +68,7 @@ package struct Emitter<Downstream: Subscriber> {
     @inlinable
     package func start(subscription: Subscription) {
         let thread = ThreadID.current
-        guard let downstream = state.withCriticalSection({ $0.startSubscription(on: thread) }) else { return }
+        guard let downstream = critical({ $0.startSubscription(on: thread) }) else { return }
         CalloutCheck.assertNoLockHeld("Emitter delivering receive(subscription:)")
         downstream.receive(subscription: subscription)
         // Leaving the subscription callout and taking the first queued signal share one critical section.
@@ -46,7 +80,20 @@ package struct Emitter<Downstream: Subscriber> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
-        switch state.withCriticalSection({ $0.offer(value, on: thread) }) {
+        if LockedBoxWithWord<EmitterStateMachine<Downstream>>.hasLockFreeWord {
+            let owned = thread.bits | Self.fastBit
+            if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
+                CalloutCheck.assertNoLockHeld("Emitter delivering a value (fast path)")
+                // Demand is unlimited while the fast bit is set, so the returned demand changes nothing unless the
+                // give-back below fails and the state machine takes over.
+                let more = state.withUnlockedValue { $0.pointee.downstream.unsafelyUnwrapped.receive(value) }
+                if !state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
+                    drain(returnedDemand: more, nestedInSubscriptionCallout: false)
+                }
+                return true
+            }
+        }
+        switch critical({ $0.offer(value, on: thread) }) {
         case .deliverAsOwner(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a value")
             let more = downstream.receive(value)
@@ -55,7 +102,7 @@ package struct Emitter<Downstream: Subscriber> {
         case .deliverNested(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a nested value")
             let more = downstream.receive(value)
-            state.withCriticalSection { $0.addReturnedDemand(more) }
+            critical { $0.addReturnedDemand(more) }
             return true
         case .queued:
             return true
@@ -69,7 +116,7 @@ package struct Emitter<Downstream: Subscriber> {
     @inlinable
     package func complete(_ completion: Subscribers.Completion<Downstream.Failure>, order: EmitterCompletionOrder) {
         let thread = ThreadID.current
-        let (action, discarded) = state.withCriticalSection { $0.complete(completion, order: order, on: thread) }
+        let (action, discarded) = critical { $0.complete(completion, order: order, on: thread) }
         // Values dropped by the completion are released here, outside the lock (their deinit is user code).
         withExtendedLifetime(discarded) {}
         run(action)
@@ -79,7 +126,7 @@ package struct Emitter<Downstream: Subscriber> {
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         let thread = ThreadID.current
-        run(state.withCriticalSection { $0.request(demand, on: thread) })
+        run(critical { $0.request(demand, on: thread) })
     }
 
     /// Stops all further delivery and releases the downstream and queued values. Returns true for the call that
@@ -87,9 +134,10 @@ package struct Emitter<Downstream: Subscriber> {
     @inlinable
     @discardableResult
     package func cancel() -> Bool {
-        // The downstream and the queue are released when `released` goes out of scope, after the lock.
-        let released = state.withCriticalSection { $0.cancel() }
-        return released != nil
+        // The downstream (unless the owner still uses it) and the queue are released when `result` goes out of
+        // scope, after the lock.
+        let result = critical { $0.cancel() }
+        return result.cancelled
     }
 
     @inlinable
@@ -114,7 +162,7 @@ package struct Emitter<Downstream: Subscriber> {
         var more = returnedDemand
         var leaving = leavingSubscriptionCallout
         while true {
-            let next = state.withCriticalSection { machine -> EmitterStateMachine<Downstream>.Next in
+            let next = critical { machine -> EmitterStateMachine<Downstream>.Next in
                 if leaving {
                     machine.subscriptionCalloutReturned()
                 }
@@ -129,6 +177,9 @@ package struct Emitter<Downstream: Subscriber> {
                 withExtendedLifetime(discarded) {}
                 CalloutCheck.assertNoLockHeld("Emitter delivering a completion")
                 downstream.receive(completion: completion)
+                return
+            case .cancelled(let downstream, let discarded):
+                withExtendedLifetime((downstream, discarded)) {}
                 return
             case .idle:
                 return

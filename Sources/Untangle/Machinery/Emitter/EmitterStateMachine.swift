@@ -34,6 +34,12 @@ package enum EmitterCompletionOrder: Sendable {
 /// before giving up ownership. A signal from the owner's own thread (made from inside a callout) is delivered nested
 /// when nothing is queued ahead of it, which keeps Apple Combine's depth-first order for reentrant sends.
 ///
+/// Ownership itself lives in ``Emitter``'s lock-free owner word, not here: a value offered while ``isFastEligible``
+/// is delivered by a thread that claims the word without the lock. `owner` is loaded from the word at the start of
+/// every critical section and stored back at its end, so within one critical section this machine sees ownership as
+/// if it held it itself. While anybody owns the emitter the downstream is never released here (the owner may be
+/// using it in place): a cancel made meanwhile is recorded and finished by the owner (`next` answers `.cancelled`).
+///
 /// **Demand:** `demand` counts values the downstream asked for and has not received yet; a queued value consumes
 /// demand when it is delivered. Completion needs no demand.
 /// **Thread safety:** none: a value type always mutated under the emitter's lock.
@@ -73,6 +79,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case completion(Downstream, Completion, discarded: RingBuffer<Input>)
         /// Nothing deliverable now; ownership was released.
         case idle
+        /// Cancelled while this thread owned the emitter: ownership was released; the downstream and the queue are
+        /// handed back to be released outside the lock.
+        case cancelled(Downstream, RingBuffer<Input>)
     }
 
     @usableFromInline var downstream: Downstream?
@@ -86,6 +95,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @usableFromInline var subscriptionStarted = false
     @usableFromInline var owner: ThreadID?
     @usableFromInline var ownerInSubscriptionCallout = false
+    /// `cancel()` ran while the emitter was owned; the owner releases the downstream when it next takes the lock.
+    @usableFromInline var cancelPending = false
 
     @inlinable
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
@@ -96,6 +107,15 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// Whether the downstream is gone (cancelled, or completion delivered).
     @inlinable
     var isReleased: Bool { downstream == nil }
+
+    /// Whether a value offered now may be delivered straight away by whichever thread claims ownership, with no
+    /// change to this state: the subscription callout is over, demand is unlimited (so delivering and adding the
+    /// returned demand leave it unchanged), and nothing is queued or pending that would have to go first.
+    @inlinable
+    var isFastEligible: Bool {
+        subscriptionStarted && !ownerInSubscriptionCallout && !closed && demand == .unlimited && queue.isEmpty
+            && pendingCompletion == nil && downstream != nil
+    }
 
     /// The owner starts the subscription callout. Returns the downstream to call, or nil if already cancelled.
     @inlinable
@@ -175,7 +195,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> DrainAction {
-        guard downstream != nil else { return .none }
+        guard downstream != nil, !cancelPending else { return .none }
         demand += more
         return claimOwnership(on: thread)
     }
@@ -222,6 +242,12 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             releaseOwnership(nestedInSubscriptionCallout)
             return .idle
         }
+        if cancelPending {
+            cancelPending = false
+            let downstream = self.downstream.take().unsafelyUnwrapped
+            releaseOwnership(nestedInSubscriptionCallout)
+            return .cancelled(downstream, queue.takeAll())
+        }
         demand += returnedDemand
         if demand > .none, let value = queue.popFirst() {
             demand -= 1
@@ -246,14 +272,19 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         }
     }
 
-    /// Cancels: closes, drops the downstream and the queue. Returns what to release outside the lock, or nil if the
-    /// emitter had already ended.
+    /// Cancels: closes, drops the queue, and drops the downstream unless a thread owns the emitter (then the owner
+    /// drops it when it next takes the lock: it may be delivering to it in place right now). Returns whether this
+    /// call cancelled (false if the emitter had already ended) and what to release outside the lock.
     @inlinable
-    mutating func cancel() -> (Downstream, RingBuffer<Input>)? {
-        guard let downstream else { return nil }
-        self.downstream = nil
+    mutating func cancel() -> (cancelled: Bool, released: Downstream?, queue: RingBuffer<Input>) {
+        guard downstream != nil, !cancelPending else { return (false, nil, RingBuffer()) }
         closed = true
         pendingCompletion = nil
-        return (downstream, queue.takeAll())
+        let queue = self.queue.takeAll()
+        if owner != nil {
+            cancelPending = true
+            return (true, nil, queue)
+        }
+        return (true, downstream.take(), queue)
     }
 }
