@@ -70,7 +70,7 @@ package struct Emitter<Downstream: Subscriber> {
         let thread = ThreadID.current
         guard let downstream = critical({ $0.startSubscription(on: thread) }) else { return }
         CalloutCheck.assertNoLockHeld("Emitter delivering receive(subscription:)")
-        downstream.receive(subscription: subscription)
+        downstream.value.receive(subscription: subscription)
         // Leaving the subscription callout and taking the first queued signal share one critical section.
         drain(returnedDemand: .none, nestedInSubscriptionCallout: false, leavingSubscriptionCallout: true)
     }
@@ -86,7 +86,12 @@ package struct Emitter<Downstream: Subscriber> {
                 CalloutCheck.assertNoLockHeld("Emitter delivering a value (fast path)")
                 // Demand is unlimited while the fast bit is set, so the returned demand changes nothing unless the
                 // give-back below fails and the state machine takes over.
-                let more = state.withUnlockedValue { $0.pointee.downstream.unsafelyUnwrapped.receive(value) }
+                // The box is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
+                // emitter, see above) and the subscriber is borrowed from it: no reference counting per value.
+                let more = state.withUnlockedValue { machine in
+                    UnsafeRawPointer(machine).load(as: Unmanaged<DownstreamBox<Downstream>>.self)
+                        ._withUnsafeGuaranteedRef { $0.value.receive(value) }
+                }
                 if !state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
                     drain(returnedDemand: more, nestedInSubscriptionCallout: false)
                 }
@@ -96,12 +101,12 @@ package struct Emitter<Downstream: Subscriber> {
         switch critical({ $0.offer(value, on: thread) }) {
         case .deliverAsOwner(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a value")
-            let more = downstream.receive(value)
+            let more = downstream.value.receive(value)
             drain(returnedDemand: more, nestedInSubscriptionCallout: false)
             return true
         case .deliverNested(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a nested value")
-            let more = downstream.receive(value)
+            let more = downstream.value.receive(value)
             critical { $0.addReturnedDemand(more) }
             return true
         case .queued:
@@ -172,11 +177,11 @@ package struct Emitter<Downstream: Subscriber> {
             switch next {
             case .value(let downstream, let value):
                 CalloutCheck.assertNoLockHeld("Emitter delivering a queued value")
-                more = downstream.receive(value)
+                more = downstream.value.receive(value)
             case .completion(let downstream, let completion, let discarded):
                 withExtendedLifetime(discarded) {}
                 CalloutCheck.assertNoLockHeld("Emitter delivering a completion")
-                downstream.receive(completion: completion)
+                downstream.value.receive(completion: completion)
                 return
             case .cancelled(let downstream, let discarded):
                 withExtendedLifetime((downstream, discarded)) {}

@@ -52,9 +52,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @usableFromInline
     enum OfferAction {
         /// The caller now owns the emitter: deliver the value, then ``Emitter`` drains what queued meanwhile.
-        case deliverAsOwner(Downstream)
+        case deliverAsOwner(DownstreamBox<Downstream>)
         /// Same-thread reentrant send with nothing queued ahead: deliver nested, then add the returned demand.
-        case deliverNested(Downstream)
+        case deliverNested(DownstreamBox<Downstream>)
         /// Queued for the owner (or for a later request), or kept as the latest value.
         case queued
         /// Not accepted (no demand, completed or cancelled); the value is handed back to be released outside the lock.
@@ -75,16 +75,17 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// The next thing the owner delivers.
     @usableFromInline
     enum Next {
-        case value(Downstream, Input)
-        case completion(Downstream, Completion, discarded: RingBuffer<Input>)
+        case value(DownstreamBox<Downstream>, Input)
+        case completion(DownstreamBox<Downstream>, Completion, discarded: RingBuffer<Input>)
         /// Nothing deliverable now; ownership was released.
         case idle
         /// Cancelled while this thread owned the emitter: ownership was released; the downstream and the queue are
         /// handed back to be released outside the lock.
-        case cancelled(Downstream, RingBuffer<Input>)
+        case cancelled(DownstreamBox<Downstream>, RingBuffer<Input>)
     }
 
-    @usableFromInline var downstream: Downstream?
+    // The first stored property: `Emitter`'s fast path reads it in place, at offset 0 (see `downstreamOffset`).
+    @usableFromInline var downstream: DownstreamBox<Downstream>?
     @usableFromInline let policy: EmitterBufferPolicy
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var queue = RingBuffer<Input>()
@@ -100,8 +101,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
         self.policy = policy
+        assert(MemoryLayout<Self>.offset(of: \Self.downstream) == 0, "EmitterStateMachine layout")
     }
 
     /// Whether the downstream is gone (cancelled, or completion delivered).
@@ -119,7 +121,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     /// The owner starts the subscription callout. Returns the downstream to call, or nil if already cancelled.
     @inlinable
-    mutating func startSubscription(on thread: ThreadID) -> Downstream? {
+    mutating func startSubscription(on thread: ThreadID) -> DownstreamBox<Downstream>? {
         precondition(!subscriptionStarted, "Emitter.start(subscription:) called twice")
         subscriptionStarted = true
         guard let downstream else { return nil }
@@ -234,9 +236,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// The owner takes the next signal, or releases ownership when there is none. `returnedDemand` is what the
     /// previous delivery returned (folded in here to save a lock round-trip per value).
     @inlinable
-    // Performance: the downstream is copied out (a retain of everything it holds: for a map → filter → sink chain,
-    // two closure contexts and the sink) only on the paths that deliver; the common "nothing more" answer that ends
-    // every uncontended delivery copies nothing.
+    // Performance: the downstream is copied out (a retain of its box) only on the paths that deliver; the common
+    // "nothing more" answer that ends every uncontended delivery copies nothing.
     mutating func next(returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool) -> Next {
         if case .none = downstream {
             releaseOwnership(nestedInSubscriptionCallout)
@@ -276,7 +277,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// drops it when it next takes the lock: it may be delivering to it in place right now). Returns whether this
     /// call cancelled (false if the emitter had already ended) and what to release outside the lock.
     @inlinable
-    mutating func cancel() -> (cancelled: Bool, released: Downstream?, queue: RingBuffer<Input>) {
+    mutating func cancel() -> (cancelled: Bool, released: DownstreamBox<Downstream>?, queue: RingBuffer<Input>) {
         guard downstream != nil, !cancelPending else { return (false, nil, RingBuffer()) }
         closed = true
         pendingCompletion = nil
@@ -286,5 +287,22 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             return (true, nil, queue)
         }
         return (true, downstream.take(), queue)
+    }
+}
+
+/// The downstream of an ``Emitter``, in an immutable box. A subscriber called through a `let` of a class instance
+/// is borrowed in place; called through the state machine's `var`, it would be copied first (a retain and release
+/// of everything it holds: for a `map → filter → sink` chain, two closure contexts and the sink) because the call
+/// might change that `var`.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** immutable.
+@usableFromInline
+package final class DownstreamBox<Downstream: Subscriber> {
+    @usableFromInline let value: Downstream
+
+    @inlinable
+    init(_ value: Downstream) {
+        self.value = value
     }
 }
