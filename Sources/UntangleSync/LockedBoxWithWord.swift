@@ -151,25 +151,34 @@ package struct WordAccess {
 }
 
 /// The tail of a ``WordLockStorage``: the lock primitive and the word, at a fixed address.
-@usableFromInline
-package struct WordLockTail: ~Copyable {
-    @usableFromInline var primitive: LockPrimitive
-    #if canImport(Darwin)
+///
+/// Noncopyable where the word is an `Atomic` (it must not move); on Darwin both fields are plain values, and the
+/// struct stays copyable so that nothing here depends on the noncopyable-generics runtime support of newer OSes.
+#if canImport(Darwin)
+    @usableFromInline
+    package struct WordLockTail {
+        @usableFromInline var primitive: LockPrimitive
         @usableFromInline var word: Int
-    #else
-        @usableFromInline let word: Atomic<Int>
-    #endif
 
-    @inlinable
-    init() {
-        primitive = LockPrimitive()
-        #if canImport(Darwin)
+        @inlinable
+        init() {
+            primitive = LockPrimitive()
             word = 0
-        #else
-            word = Atomic(0)
-        #endif
+        }
     }
-}
+#else
+    @usableFromInline
+    package struct WordLockTail: ~Copyable {
+        @usableFromInline var primitive: LockPrimitive
+        @usableFromInline let word: Atomic<Int>
+
+        @inlinable
+        init() {
+            primitive = LockPrimitive()
+            word = Atomic(0)
+        }
+    }
+#endif
 
 /// The heap object behind ``LockedBoxWithWord``. Not final only for the debug-build tracking subclass.
 @usableFromInline
