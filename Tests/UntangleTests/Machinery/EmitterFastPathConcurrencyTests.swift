@@ -101,7 +101,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
         let entered = subscriber!.entered
         let release = subscriber!.release
         let events = subscriber!.events
-        weak var weakSubscriber = subscriber
+        weak let weakSubscriber = subscriber
         subscriber = nil
         XCTAssertNotNil(weakSubscriber, "the subscription holds its subscriber")
         let done = onOwnerThread {
