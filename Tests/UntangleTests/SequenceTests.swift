@@ -332,4 +332,51 @@ final class SequenceConcurrencyTests: XCTestCase {
         XCTAssertEqual(eventsWhenCancelReturned, [.subscription("Sequence"), .value(0)])
         XCTAssertEqual(recorder.events, eventsWhenCancelReturned, "a value arrived after cancel() returned")
     }
+
+    /// The same with unlimited demand, where the loop no longer takes the lock per element and notices the cancel
+    /// through the cancel word alone: the element being fetched ahead when `cancel()` returns is never delivered.
+    func testUnlimitedDemandStopsAtTheCancelWordWhileTheIteratorRunsUserCode() throws {
+        let fetchingAhead = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let lazy = (0..<1_000).lazy.map { value -> Int in
+            if value == 5 {
+                fetchingAhead.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+            return value
+        }
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        lazy.publisher.subscribe(recorder)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            recorder.request(.unlimited)
+            done.signal()
+        }.start()
+        XCTAssertEqual(fetchingAhead.wait(timeout: .now() + 30), .success)
+        recorder.cancel()
+        let eventsWhenCancelReturned = recorder.events
+        release.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(eventsWhenCancelReturned, [.subscription("Sequence")] + (0..<5).map { .value($0) })
+        XCTAssertEqual(recorder.events, eventsWhenCancelReturned, "a value arrived after cancel() returned")
+    }
+
+    /// Unlimited demand streamed from one thread while another cancels: a prefix in order, no completion, and
+    /// nothing after cancel() returned.
+    func testCancelRacingAnUnlimitedStreamDeliversAPrefixAndNoCompletion() {
+        for _ in 0..<20 {
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            (0..<100_000).publisher.subscribe(recorder)
+            runConcurrently(threads: 2) { index in
+                if index == 0 { recorder.request(.unlimited) } else { recorder.cancel() }
+            }
+            let values = recorder.values
+            XCTAssertEqual(values, Array(0..<values.count))
+            if values.count < 100_000 {
+                XCTAssertEqual(recorder.completions, [], "cancelled before the end: no completion")
+            }
+            recorder.request(.max(1))
+            XCTAssertEqual(recorder.values.count, values.count, "a value arrived after cancel")
+        }
+    }
 }

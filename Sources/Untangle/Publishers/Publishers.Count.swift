@@ -37,17 +37,17 @@ extension Publishers {
 
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, Upstream.Failure == S.Failure {
-            var count = 0
+            let count = OperatorVariable(0)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "Count", policy: .unlimitedOnFirstRequest,
                     onValue: { _ in
-                        count += 1
+                        count.value += 1
                         return .absorb
                     },
                     onCompletion: { completion in
                         guard case .finished = completion else { return (nil, completion) }
-                        return (count, .finished)
+                        return (count.value, .finished)
                     }))
         }
     }

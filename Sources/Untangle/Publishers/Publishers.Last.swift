@@ -77,18 +77,18 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            var last: Upstream.Output?
+            let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "Last", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
-                        last = value
+                        last.value = value
                         return .absorb
                     },
                     onCompletion: { completion in
-                        defer { last = nil }
+                        defer { last.value = nil }
                         guard case .finished = completion else { return (nil, completion) }
-                        return (last, .finished)
+                        return (last.value, .finished)
                     }))
         }
     }
@@ -120,18 +120,18 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let predicate = self.predicate
-            var last: Upstream.Output?
+            let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "LastWhere", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
-                        if predicate(value) { last = value }
+                        if predicate(value) { last.value = value }
                         return .absorb
                     },
                     onCompletion: { completion in
-                        defer { last = nil }
+                        defer { last.value = nil }
                         guard case .finished = completion else { return (nil, completion) }
-                        return (last, .finished)
+                        return (last.value, .finished)
                     }))
         }
     }
@@ -162,21 +162,21 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             let predicate = self.predicate
-            var last: Upstream.Output?
+            let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "TryLastWhere", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
                         do {
-                            if try predicate(value) { last = value }
+                            if try predicate(value) { last.value = value }
                             return .absorb
                         } catch {
                             return .fail(error)
                         }
                     },
                     onCompletion: { completion in
-                        defer { last = nil }
-                        guard case .failure(let error) = completion else { return (last, .finished) }
+                        defer { last.value = nil }
+                        guard case .failure(let error) = completion else { return (last.value, .finished) }
                         return (nil, .failure(error))
                     }))
         }

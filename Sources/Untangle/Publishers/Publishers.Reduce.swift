@@ -77,18 +77,18 @@ extension Publishers {
             // @inlinable, and `receive` rather than `subscribe`, so the whole upstream chain is specialized in the
             // caller (see Publishers.Map.receive(subscriber:)).
             let next = nextPartialResult
-            var accumulator = initial
+            let accumulator = OperatorVariable(initial)
             upstream.receive(
                 subscriber:
                     ReducerSubscription(
                         downstream: subscriber, name: "Reduce", policy: .unlimitedOnFirstRequest,
                         onValue: { value in
-                            accumulator = next(accumulator, value)
+                            accumulator.value = next(accumulator.value, value)
                             return .absorb
                         },
                         onCompletion: { completion in
                             guard case .finished = completion else { return (nil, completion) }
-                            return (accumulator, .finished)
+                            return (accumulator.value, .finished)
                         }))
         }
     }
@@ -124,20 +124,20 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
             let next = nextPartialResult
-            var accumulator = initial
+            let accumulator = OperatorVariable(initial)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "TryReduce", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
                         do {
-                            accumulator = try next(accumulator, value)
+                            accumulator.value = try next(accumulator.value, value)
                             return .absorb
                         } catch {
                             return .fail(error)
                         }
                     },
                     onCompletion: { completion in
-                        guard case .failure(let error) = completion else { return (accumulator, .finished) }
+                        guard case .failure(let error) = completion else { return (accumulator.value, .finished) }
                         return (nil, .failure(error))
                     }))
         }

@@ -73,13 +73,13 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
             let next = nextPartialResult
-            var accumulator = initialResult
+            let accumulator = OperatorVariable(initialResult)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "Scan",
                     step: { value in
-                        accumulator = next(accumulator, value)
-                        return .emit(accumulator)
+                        accumulator.value = next(accumulator.value, value)
+                        return .emit(accumulator.value)
                     },
                     completion: { $0 }))
         }
@@ -117,14 +117,14 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
             let next = nextPartialResult
-            var accumulator = initialResult
+            let accumulator = OperatorVariable(initialResult)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryScan",
                     step: { value in
                         do {
-                            accumulator = try next(accumulator, value)
-                            return .emit(accumulator)
+                            accumulator.value = try next(accumulator.value, value)
+                            return .emit(accumulator.value)
                         } catch {
                             return .fail(error)
                         }

@@ -50,22 +50,35 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
 
     /// The emitter asks whether it may send one more element (folding in the demand the last one returned).
     /// Returns false, and gives up emitting, when cancelled or out of demand.
-    @inlinable
-    mutating func takeOne(adding returned: Subscribers.Demand) -> Bool {
-        guard downstream != nil else {
-            emitting = false
-            return false
-        }
-        demand += returned
-        guard demand > .none else {
-            emitting = false
-            return false
-        }
-        demand -= 1
-        return true
+    /// What the emitting thread may deliver next.
+    @usableFromInline
+    enum Take {
+        /// Nothing (no demand, or cancelled): emitting ends.
+        case stop
+        /// One element (a unit of demand was taken).
+        case one
+        /// Every element until cancelled: the demand is unlimited, so there is nothing more to count.
+        case unlimited
     }
 
-    /// The source ran out: the downstream is released and must get the completion. Nil if cancelled meanwhile.
+    @inlinable
+    mutating func takeOne(adding returned: Subscribers.Demand) -> Take {
+        guard downstream != nil else {
+            emitting = false
+            return .stop
+        }
+        demand += returned
+        if demand == .unlimited {
+            return .unlimited
+        }
+        guard demand > .none else {
+            emitting = false
+            return .stop
+        }
+        demand -= 1
+        return .one
+    }
+
     @inlinable
     mutating func finish() -> Downstream? {
         emitting = false

@@ -18,12 +18,19 @@ import UntangleSync
 final class SynchronousSourceSubscription<Downstream: Subscriber, Elements: IteratorProtocol>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Elements.Element == Downstream.Input {
-    @usableFromInline let state: LockedBox<SynchronousSourceStateMachine<Downstream>>
+    // The word beside the lock is 0 until `cancel()`, which sets it to 1 in its critical section: with unlimited
+    // demand the emission loop reads it, without the lock, before each element (see `emit`).
+    @usableFromInline let state: LockedBoxWithWord<SynchronousSourceStateMachine<Downstream>>
     // Touched only by the thread that owns `emitting` (handed over through the lock), or, once the subscription is
     // over and nobody emits, by the one caller that claimed their release (so a cancelled `Just(bigObject)` frees
     // the object even while its subscriber still holds the subscription).
-    @usableFromInline var iterator: Elements?
-    @usableFromInline var upcoming: Elements.Element?
+    //
+    // Performance: `@exclusivity(unchecked)`: the run-time exclusivity check of a class `var` (about 40 instructions
+    // per access, three accesses per element) could never fire here: the accesses are instantaneous, by one thread
+    // at a time (the protocol above), and a reentrant `request` or `cancel` from inside `receive` or from the
+    // iterator's own code never touches these two while `emitting` is set.
+    @exclusivity(unchecked) @usableFromInline var iterator: Elements?
+    @exclusivity(unchecked) @usableFromInline var upcoming: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let name: String
     // Requests (non-nil) and cancel (nil), specialized: `request` and `cancel` are reached through the `Subscription`
@@ -37,7 +44,7 @@ where Elements.Element == Downstream.Input {
         downstream: Downstream, iterator: Elements, first: Elements.Element,
         completion: Subscribers.Completion<Downstream.Failure>, name: String
     ) {
-        state = LockedBox(
+        state = LockedBoxWithWord(
             tracking: SynchronousSourceStateMachine(downstream: downstream, subscribingThread: ThreadID.current))
         self.iterator = iterator
         self.upcoming = first
@@ -69,7 +76,8 @@ where Elements.Element == Downstream.Input {
         let subscription = SynchronousSourceSubscription(
             downstream: downstream, iterator: iterator, first: first, completion: completion, name: name)
         downstream.receive(subscription: subscription)
-        if let downstream = subscription.state.withCriticalSection({ $0.subscriptionCalloutReturned() }) {
+        if let downstream = subscription.state.withCriticalSection({ machine, _ in machine.subscriptionCalloutReturned()
+        }) {
             subscription.emit(to: downstream)
         }
     }
@@ -88,39 +96,70 @@ where Elements.Element == Downstream.Input {
     @inlinable
     func specializedRequest(_ demand: Subscribers.Demand) {
         let thread = ThreadID.current
-        guard let downstream = state.withCriticalSection({ $0.request(demand, on: thread) }) else { return }
+        guard let downstream = state.withCriticalSection({ machine, _ in machine.request(demand, on: thread) }) else {
+            return
+        }
         emit(to: downstream)
     }
 
-    // The emission loop: one lock round-trip per element (taking the next unit of demand and adding what the previous
-    // delivery returned share a critical section).
+    // The emission loop. With bounded demand: one lock round-trip per element (taking the next unit of demand and
+    // adding what the previous delivery returned share a critical section). Once the demand is unlimited nothing
+    // is left to count, and the loop only has to notice a cancel: it reads the cancel word (an acquiring load, no
+    // lock) before each further element, and goes back to the lock, which answers "stop", once it is set.
     //
-    // The element to deliver was fetched ahead, so between taking demand and delivering no user code runs: a
-    // `cancel()` on another thread can only slip into that gap of a few instructions (a delivery already begun,
+    // Either way the element to deliver was fetched ahead, so between the check and the delivery no user code runs:
+    // a `cancel()` on another thread can only slip into that gap of a few instructions (a delivery already begun,
     // which the contract allows). The next element is fetched after the delivery, outside the lock, so a slow or
     // blocking iterator never holds up `cancel()` and never delays a value past it.
     @inlinable
     func emit(to downstream: Downstream) {
         var returned = Subscribers.Demand.none
-        while state.withCriticalSection({ $0.takeOne(adding: returned) }) {
-            let element = upcoming.take()!
-            CalloutCheck.assertNoLockHeld("a synchronous source delivering a value")
-            returned = downstream.receive(element)
-            upcoming = iterator?.next()
-            if upcoming == nil {
-                iterator = nil
-                if let downstream = state.withCriticalSection({ $0.finish() }) {
-                    downstream.receive(completion: completion)
-                }
-                return
+        loop: while true {
+            switch state.withCriticalSection({ machine, _ in machine.takeOne(adding: returned) }) {
+            case .stop:
+                break loop
+            case .one:
+                guard deliverUpcoming(to: downstream, returned: &returned) else { return }
+            case .unlimited:
+                repeat {
+                    guard deliverUpcoming(to: downstream, returned: &returned) else { return }
+                } while !cancelledWithoutLock
             }
         }
         releaseElementsIfCancelled()
     }
 
+    /// Delivers the element fetched ahead and fetches the next; at the end, delivers the completion (unless
+    /// cancelled) and returns false.
+    @inlinable
+    func deliverUpcoming(to downstream: Downstream, returned: inout Subscribers.Demand) -> Bool {
+        let element = upcoming.take()!
+        CalloutCheck.assertNoLockHeld("a synchronous source delivering a value")
+        returned = downstream.receive(element)
+        upcoming = iterator?.next()
+        guard upcoming == nil else { return true }
+        iterator = nil
+        if let downstream = state.withCriticalSection({ machine, _ in machine.finish() }) {
+            downstream.receive(completion: completion)
+        }
+        return false
+    }
+
+    /// Whether `cancel()` has run, read without the lock where the platform allows (otherwise under it).
+    @inlinable
+    var cancelledWithoutLock: Bool {
+        if LockedBoxWithWord<SynchronousSourceStateMachine<Downstream>>.hasLockFreeWord {
+            return state.loadWord() != 0
+        }
+        return state.withCriticalSection { machine, _ in machine.downstream == nil }
+    }
+
     @inlinable
     func specializedCancel() {
-        let (released, mayRelease) = state.withCriticalSection { ($0.cancel(), $0.claimElementRelease()) }
+        let (released, mayRelease) = state.withCriticalSection { machine, word in
+            word.store(1)
+            return (machine.cancel(), machine.claimElementRelease())
+        }
         withExtendedLifetime(released) {}
         if mayRelease {
             releaseElements()
@@ -130,7 +169,7 @@ where Elements.Element == Downstream.Input {
     // After the loop gave up emitting: if that was because of a cancel, nobody will ever touch the elements again.
     @inlinable
     func releaseElementsIfCancelled() {
-        if state.withCriticalSection({ $0.claimElementRelease() }) {
+        if state.withCriticalSection({ machine, _ in machine.claimElementRelease() }) {
             releaseElements()
         }
     }
