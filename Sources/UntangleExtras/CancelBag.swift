@@ -28,9 +28,13 @@ public final class CancelBag: Cancellable, Sendable {
         var isCancelled = false
     }
 
-    // Every stripe starts open; cancel() closes them one after another and takes their items. An insert racing it
-    // either lands in a stripe not yet closed (and is taken and cancelled when cancel() reaches it) or finds its
-    // stripe closed (and cancels the item itself), so once cancel() has returned every item is cancelled.
+    // `closed` is set by the first cancel() before it takes any stripe's items, and every insert reads it under
+    // its stripe's lock. An insert that reads it clear appended before cancel() reached that stripe (cancel() takes
+    // each stripe's lock after setting it), so cancel() takes the item; an insert that reads it set cancels the item
+    // itself. A thread that has seen `isCancelled` (the same word) therefore always has its later inserts cancelled
+    // at once, as with a single lock. (`untangle stress` caught a version that closed the stripes one by one: an
+    // insert into a stripe not reached yet, after `isCancelled` was already true, was cancelled only later.)
+    private let closed = AtomicWord(0)
     private let stripes: [LockedBox<State>]
     private static let stripeCount = 4
 
@@ -49,7 +53,7 @@ public final class CancelBag: Cancellable, Sendable {
     public func insert(_ cancellable: AnyCancellable) {
         let stripe = stripes[ThreadStripe.current % Self.stripeCount]
         let accepted = stripe.withCriticalSection { state -> Bool in
-            guard !state.isCancelled else { return false }
+            guard !state.isCancelled, closed.load() == 0 else { return false }
             state.items.append(cancellable)
             return true
         }
@@ -64,6 +68,7 @@ public final class CancelBag: Cancellable, Sendable {
     ///
     /// - Complexity: O(n) in the number of items.
     public func cancel() {
+        _ = closed.exchange(1)
         for stripe in stripes {
             let items = stripe.withCriticalSection { state -> [AnyCancellable] in
                 state.isCancelled = true
@@ -85,8 +90,7 @@ public final class CancelBag: Cancellable, Sendable {
 
     /// Whether ``cancel()`` has been called (or the bag is being deinitialized).
     public var isCancelled: Bool {
-        // cancel() closes the first stripe first.
-        stripes[0].withCriticalSection { $0.isCancelled }
+        closed.load() != 0
     }
 }
 

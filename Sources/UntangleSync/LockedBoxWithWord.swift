@@ -68,15 +68,21 @@ package struct LockedBoxWithWord<Value> {
     /// the value read is visible). Only where ``hasLockFreeWord``.
     @inlinable
     package func loadWord() -> Int {
-        storage.withUnsafeMutablePointerToElements { WordAccess(tail: $0).load() }
+        // `_withUnsafeGuaranteedRef`: the box keeps its storage alive for as long as the caller holds the box, so
+        // the lock-free paths need no retain and release of the storage around them.
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.withUnsafeMutablePointerToElements { WordAccess(tail: $0).load() }
+        }
     }
 
     /// Replaces the word with `desired` if it is `expected`, without the lock (acquiring and releasing); returns
     /// whether it did. Only where ``hasLockFreeWord``.
     @inlinable
     package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
-        storage.withUnsafeMutablePointerToElements {
-            WordAccess(tail: $0).compareExchange(expected: expected, desired: desired)
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.withUnsafeMutablePointerToElements {
+                WordAccess(tail: $0).compareExchange(expected: expected, desired: desired)
+            }
         }
     }
 
@@ -84,7 +90,9 @@ package struct LockedBoxWithWord<Value> {
     /// thread that won the word reads this field, and nobody writes it meanwhile) is what makes this safe.
     @inlinable
     package func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Value>) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointerToHeader(body)
+        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            try storage.withUnsafeMutablePointerToHeader(body)
+        }
     }
 }
 

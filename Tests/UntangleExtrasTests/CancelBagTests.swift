@@ -149,4 +149,29 @@ final class CancelBagConcurrencyTests: XCTestCase {
         XCTAssertEqual(counter.snapshot.count, 8_000, "every item was cancelled: by cancel() or at insert")
         XCTAssertTrue(counter.snapshot.values.allSatisfy { $0 == 1 })
     }
+
+    /// Regression (found by `untangle stress` when the bag became striped): a thread that has seen `isCancelled`
+    /// must have its next insert cancelled at once, whichever stripe it lands in, while cancel() is still working
+    /// through the other stripes.
+    func testAnItemStoredAfterIsCancelledIsCancelledAtOnce() {
+        for _ in 0..<200 {
+            let bag = CancelBag()
+            let late = LockedBox(0)
+            let notAtOnce = LockedBox(0)
+            runConcurrently(threads: 4) { thread in
+                for i in 0..<200 {
+                    if thread == 0 && i == 20 { bag.cancel() }
+                    let wasCancelled = bag.isCancelled
+                    let cancelled = LockedBox(0)
+                    AnyCancellable { cancelled.withLock { $0 += 1 } }.store(in: bag)
+                    if wasCancelled {
+                        late.withLock { $0 += 1 }
+                        if cancelled.withLock({ $0 }) != 1 { notAtOnce.withLock { $0 += 1 } }
+                    }
+                }
+            }
+            XCTAssertGreaterThan(late.withLock { $0 }, 0, "some stores came after the cancel")
+            XCTAssertEqual(notAtOnce.withLock { $0 }, 0, "stored after isCancelled but not cancelled at once")
+        }
+    }
 }

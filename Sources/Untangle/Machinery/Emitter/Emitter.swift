@@ -76,7 +76,12 @@ package struct Emitter<Downstream: Subscriber> {
     }
 
     /// Offers a value; returns whether it was accepted (delivered or queued) rather than dropped.
+    //
+    // Performance: the lock-free path is always inlined into the caller, which lets the optimizer see that nothing
+    // it holds (for an operator: the emitter's storage, reached through its own `let`s) can be released during the
+    // delivery, so it retains nothing around it; everything else is in `offerLocked`.
     @inlinable
+    @inline(__always)
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
@@ -98,6 +103,11 @@ package struct Emitter<Downstream: Subscriber> {
                 return true
             }
         }
+        return offerLocked(value, on: thread)
+    }
+
+    @inlinable
+    func offerLocked(_ value: Downstream.Input, on thread: ThreadID) -> Bool {
         switch critical({ $0.offer(value, on: thread) }) {
         case .deliverAsOwner(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a value")
