@@ -15,6 +15,7 @@
 /// Where `Synchronization.Atomic` is available unconditionally (Linux and other non-Darwin platforms) this is an
 /// `Atomic<Int>` inside its owner, so it costs 8 bytes and no allocation. On Darwin the package's deployment floor is
 /// below `Atomic`'s (macOS 15), so there it is a ``LockedBox`` with the same semantics.
+/// `-Xswiftc -DUNTANGLE_LOCKED_WORD` selects that variant on any platform (for tests).
 ///
 /// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently; each is one indivisible step that
@@ -22,7 +23,7 @@
 /// value it left), and none calls out.
 @usableFromInline
 package struct AtomicWord: ~Copyable, @unchecked Sendable {
-    #if canImport(Darwin)
+    #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
         @usableFromInline let box: LockedBox<Int>
     #else
         @usableFromInline let atomic: Atomic<Int>
@@ -31,7 +32,7 @@ package struct AtomicWord: ~Copyable, @unchecked Sendable {
     /// Creates the word holding `value`.
     @inlinable
     package init(_ value: Int) {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             box = LockedBox(value)
         #else
             atomic = Atomic(value)
@@ -41,7 +42,7 @@ package struct AtomicWord: ~Copyable, @unchecked Sendable {
     /// The current value.
     @inlinable
     package func load() -> Int {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             return box.withLock { $0 }
         #else
             return atomic.load(ordering: .acquiring)
@@ -51,7 +52,7 @@ package struct AtomicWord: ~Copyable, @unchecked Sendable {
     /// Stores `value` and returns the previous one.
     @inlinable
     package func exchange(_ value: Int) -> Int {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             return box.withLock { word in
                 defer { word = value }
                 return word
@@ -64,7 +65,7 @@ package struct AtomicWord: ~Copyable, @unchecked Sendable {
     /// Stores `desired` if the value is `expected`; returns whether it did.
     @inlinable
     package func compareExchange(expected: Int, desired: Int) -> Bool {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             return box.withLock { word in
                 guard word == expected else { return false }
                 word = desired

@@ -26,6 +26,8 @@
 /// an `Atomic<Int>`. On Darwin the package's deployment floor is below `Atomic`'s (macOS 15), so there the word is a
 /// plain `Int` that may only be touched under the lock, and ``hasLockFreeWord`` is `false`: callers must then skip
 /// their fast path and take the lock every time (the semantics are the same; only the cost differs).
+/// Building with `-Xswiftc -DUNTANGLE_LOCKED_WORD` selects the Darwin variant on any platform, so that the lock-only
+/// path is tested on Linux too (`.ci/run` runs the test suite that way as well).
 ///
 /// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** ``withCriticalSection(_:)`` from any thread (not reentrantly). The lock-free calls
@@ -51,7 +53,7 @@ package struct LockedBoxWithWord<Value> {
     /// Whether the word may be used without the lock on this platform.
     @inlinable
     package static var hasLockFreeWord: Bool {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             return false
         #else
             return true
@@ -114,7 +116,7 @@ package struct WordAccess {
     /// The word (acquiring).
     @inlinable
     package func load() -> Int {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             return tail.pointee.word
         #else
             return tail.pointee.word.load(ordering: .acquiring)
@@ -124,7 +126,7 @@ package struct WordAccess {
     /// Stores the word (releasing).
     @inlinable
     package func store(_ value: Int) {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             tail.pointee.word = value
         #else
             tail.pointee.word.store(value, ordering: .releasing)
@@ -134,7 +136,7 @@ package struct WordAccess {
     /// Clears the bits of `mask` and returns the previous word (acquiring and releasing).
     @inlinable
     package func clearBits(_ mask: Int) -> Int {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             let old = tail.pointee.word
             tail.pointee.word = old & ~mask
             return old
@@ -146,7 +148,7 @@ package struct WordAccess {
     /// Replaces the word with `desired` if it is `expected` (acquiring and releasing); returns whether it did.
     @inlinable
     package func compareExchange(expected: Int, desired: Int) -> Bool {
-        #if canImport(Darwin)
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
             guard tail.pointee.word == expected else { return false }
             tail.pointee.word = desired
             return true
@@ -162,7 +164,7 @@ package struct WordAccess {
 ///
 /// Noncopyable where the word is an `Atomic` (it must not move); on Darwin both fields are plain values, and the
 /// struct stays copyable so that nothing here depends on the noncopyable-generics runtime support of newer OSes.
-#if canImport(Darwin)
+#if canImport(Darwin) || UNTANGLE_LOCKED_WORD
     @usableFromInline
     package struct WordLockTail {
         @usableFromInline var primitive: LockPrimitive

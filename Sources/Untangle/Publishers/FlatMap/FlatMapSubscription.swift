@@ -263,7 +263,7 @@ where
         }
         // Performance: borrowed through `Unmanaged` (the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
-        Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
+        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
         return .none
     }
 
