@@ -53,9 +53,9 @@ package struct Emitter<Downstream: Subscriber> {
                 // The returned old word, not `observed`: a fast claim may have happened since the load.
                 observed = word.clearBits(Self.fastBit) & ~Self.fastBit
             }
-            machine.owner = ThreadID(bits: observed)
+            machine.ownerBits = observed
             let result = body(&machine)
-            let updated = (machine.owner?.bits ?? 0) | (machine.isFastEligible ? Self.fastBit : 0)
+            let updated = machine.ownerBits | (machine.isFastEligible ? Self.fastBit : 0)
             if updated != observed {
                 word.store(updated)
             }
