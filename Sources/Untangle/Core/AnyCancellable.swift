@@ -15,20 +15,26 @@ import UntangleSync
 /// exactly once, outside any lock, and is released right after. A `Set<AnyCancellable>` or array that holds them is
 /// an ordinary value and is *not* thread-safe; use `CancelBag` from UntangleExtras for that.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    // @unchecked: the state is one atomic word holding a retained reference to the cancel target (0 once taken)
-    // and the target's type, written once in init. The reference is taken out exactly once (by cancel or deinit)
-    // with an atomic exchange, so the target is cancelled once, by one thread, and released right after.
+    // @unchecked: the state is one atomic word holding a retained reference to the cancel target (with the
+    // target's type, written once in init) or `closurePending` (the closure is in `closure`), and 0 once taken.
+    // It is taken exactly once (by cancel or deinit) with an atomic exchange, so the cancellation runs once, on one
+    // thread, and what it held is released right after.
     //
-    // Performance: no lock and no closure per instance (the target is the cancellable itself when it is a class,
-    // as `Sink` is, and its `cancel()` is reached by opening `targetType`): 48 bytes and one allocation, where a
-    // locked optional closure costs three allocations and a `pthread_mutex_t`.
+    // Performance: no lock object and no box: the target is the cancellable itself when it is a class (as `Sink`
+    // is; its `cancel()` is reached by opening `targetType`), and a closure is kept inline. 64 bytes and one
+    // allocation either way, where a locked optional closure cost three allocations and a `pthread_mutex_t`.
     private let target: AtomicWord
     private let targetType: any Cancellable.Type
+    // A cancellation closure, kept inline (no box object): `target` is then `closurePending`, and only the thread
+    // that exchanges that value out reads and clears this.
+    @exclusivity(unchecked) private var closure: (() -> Void)?
+    private static let closurePending = 1
 
     /// Creates a cancellable that runs `cancel` once, on the first `cancel()` or on deinitialization.
     public init(_ cancel: @escaping () -> Void) {
-        targetType = CancelClosure.self
-        target = AtomicWord(Self.retainedBits(CancelClosure(cancel)))
+        targetType = AnyCancellable.self  // unused while `target` is `closurePending`
+        closure = cancel
+        target = AtomicWord(Self.closurePending)
     }
 
     /// Creates a cancellable that forwards the first `cancel()` (or deinitialization) to `canceller`.
@@ -61,6 +67,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     public func cancel() {
         let bits = target.exchange(0)
         guard bits != 0 else { return }
+        if bits == Self.closurePending {
+            let action = closure.take()
+            CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
+            action?()
+            return
+        }
         let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
         CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
         func cancel<Target: Cancellable>(_: Target.Type) {
@@ -88,19 +100,6 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Inserts this cancellable into the set (not thread-safe; see the type's documentation).
     public func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
-    }
-}
-
-/// The target of an `AnyCancellable` made from a closure.
-private final class CancelClosure: Cancellable {
-    let action: () -> Void
-
-    init(_ action: @escaping () -> Void) {
-        self.action = action
-    }
-
-    func cancel() {
-        action()
     }
 }
 
