@@ -11,6 +11,9 @@
 #   ./run.sh --no-build             use the executables already built
 #   ./run.sh --scratch-path DIR     build into DIR instead of .build (e.g. to keep an older build for comparison)
 #   ./run.sh --table FILE           print the table for raw results saved earlier (results/*.txt)
+#   ./run.sh --single-threaded-process   do not start the idle helper thread each bench process starts by default
+#                                   (glibc's mutexes skip their atomic instructions in a one-thread process; see
+#                                   benchMain in Sources/BenchSupport)
 #
 # Raw results go to results/<timestamp>.txt (one RESULT line per process).
 set -euo pipefail
@@ -24,6 +27,7 @@ only=""
 build=1
 scratch=.build
 table=""
+process_flag=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
@@ -33,7 +37,8 @@ while [[ $# -gt 0 ]]; do
         --no-build) build=0; shift ;;
         --scratch-path) scratch="$2"; shift 2 ;;
         --table) table="$2"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        --single-threaded-process) process_flag="--single-threaded-process"; shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -120,7 +125,7 @@ if [[ $mode == instructions ]]; then
             [[ -n "${has[$library/$name]:-}" ]] || continue
             out="$cg/$library-$name.out"
             line="$(valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRun*' \
-                --callgrind-out-file="$out" "$cg/bench-$library" "$name" --quick --no-allocs 2>/dev/null \
+                --callgrind-out-file="$out" "$cg/bench-$library" "$name" --quick --no-allocs $process_flag 2>/dev/null \
                 | grep '^RESULT')"
             n="$(sed -E 's/.* n=([0-9]+) .*/\1/' <<< "$line")"
             ir="$(grep -E '^(summary|totals):' "$out" | head -1 | awk '{print $2}')"
@@ -134,7 +139,7 @@ else
         for name in "${workloads[@]}"; do
             for library in "${libraries[@]}"; do
                 [[ -n "${has[$library/$name]:-}" ]] || continue
-                line="$("$bin/bench-$library" "$name" $quick | grep '^RESULT')"
+                line="$("$bin/bench-$library" "$name" $quick $process_flag | grep '^RESULT')"
                 echo "$line" >> "$raw"
                 echo "round $round/$rounds: $line" >&2
             done
