@@ -58,7 +58,7 @@ extension Subscribers {
     /// **Demand:** `.unlimited`, requested once; a second subscription is cancelled at once.
     /// **Thread safety:** `receive` calls come from the upstream one at a time (Untangle's publishers guarantee it);
     /// `cancel()` may be called from any thread, concurrently with delivery, any number of times; it cancels the
-    /// upstream outside the sink's lock.
+    /// upstream once, holding no lock (the sink's state is one atomic word).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
