@@ -15,7 +15,9 @@ import UntangleSync
 /// ``total`` is how many are alive. Read it before and after a scenario: once everything the scenario created has been
 /// cancelled or completed and released, the count is back where it was. Unlike RxSwift's, the count needs no special
 /// build flag and is exact (no sampling): it is maintained at allocation and deallocation of the library's state.
-/// Release builds do not count (``total`` is 0 and ``isCounting`` false).
+/// Release builds do not count (``total`` is 0 and ``isCounting`` false). `Subscribers.Sink` and `AnyCancellable`
+/// keep their state in an atomic word, not in a counted cell, so they are not counted themselves; a sink kept alive by
+/// a leaked subscription still shows up through that subscription's cell.
 ///
 /// ```swift
 /// let before = Resources.total
