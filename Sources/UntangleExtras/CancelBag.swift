@@ -23,11 +23,6 @@ import UntangleSync
 /// 300 bytes per bag for this). A lock is held only to add to or take a list; cancellation runs after unlocking, and
 /// no call ever waits for another thread's cancellation to finish.
 public final class CancelBag: Cancellable, Sendable {
-    private struct State {
-        var items: [AnyCancellable] = []
-        var isCancelled = false
-    }
-
     // `closed` is set by the first cancel() before it takes any stripe's items, and every insert reads it under
     // its stripe's lock. An insert that reads it clear appended before cancel() reached that stripe (cancel() takes
     // each stripe's lock after setting it), so cancel() takes the item; an insert that reads it set cancels the item
@@ -35,12 +30,12 @@ public final class CancelBag: Cancellable, Sendable {
     // at once, as with a single lock. (`untangle stress` caught a version that closed the stripes one by one: an
     // insert into a stripe not reached yet, after `isCancelled` was already true, was cancelled only later.)
     private let closed = AtomicWord(0)
-    private let stripes: [LockedBox<State>]
+    private let stripes: [LockedBox<[AnyCancellable]>]
     private static let stripeCount = 4
 
     /// Creates an empty bag.
     public init() {
-        stripes = (0..<Self.stripeCount).map { _ in LockedBox(tracking: State()) }
+        stripes = (0..<Self.stripeCount).map { _ in LockedBox(tracking: []) }
     }
 
     deinit {
@@ -52,9 +47,9 @@ public final class CancelBag: Cancellable, Sendable {
     /// - Complexity: amortized O(1).
     public func insert(_ cancellable: AnyCancellable) {
         let stripe = stripes[ThreadStripe.current % Self.stripeCount]
-        let accepted = stripe.withCriticalSection { state -> Bool in
-            guard !state.isCancelled, closed.load() == 0 else { return false }
-            state.items.append(cancellable)
+        let accepted = stripe.withCriticalSection { items -> Bool in
+            guard closed.load() == 0 else { return false }
+            items.append(cancellable)
             return true
         }
         if !accepted {
@@ -70,10 +65,9 @@ public final class CancelBag: Cancellable, Sendable {
     public func cancel() {
         _ = closed.exchange(1)
         for stripe in stripes {
-            let items = stripe.withCriticalSection { state -> [AnyCancellable] in
-                state.isCancelled = true
-                defer { state.items = [] }
-                return state.items
+            let items = stripe.withCriticalSection { items -> [AnyCancellable] in
+                defer { items = [] }
+                return items
             }
             CalloutCheck.assertNoLockHeld("CancelBag cancelling its items")
             for item in items {
@@ -85,7 +79,7 @@ public final class CancelBag: Cancellable, Sendable {
     /// The number of items held (0 once cancelled). While other threads insert, it counts each stripe at a slightly
     /// different moment.
     public var count: Int {
-        stripes.reduce(0) { total, stripe in total + stripe.withCriticalSection { $0.items.count } }
+        stripes.reduce(0) { total, stripe in total + stripe.withCriticalSection { $0.count } }
     }
 
     /// Whether ``cancel()`` has been called (or the bag is being deinitialized).

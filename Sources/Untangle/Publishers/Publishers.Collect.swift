@@ -42,18 +42,18 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-            var elements: [Upstream.Output] = []
+            let elements = OperatorVariable<[Upstream.Output]>([])
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "Collect", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
-                        elements.append(value)
+                        elements.value.append(value)
                         return .absorb
                     },
                     onCompletion: { completion in
-                        defer { elements = [] }
+                        defer { elements.value = [] }
                         guard case .finished = completion else { return (nil, completion) }
-                        return (elements, .finished)
+                        return (elements.value, .finished)
                     }))
         }
     }

@@ -136,20 +136,20 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let ordered = areInIncreasingOrder
-            var best: Upstream.Output?
+            let best = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "Comparison", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
                         // A later element replaces the kept one only if strictly greater in the given order.
-                        if let current = best, !ordered(current, value) { return .absorb }
-                        best = value
+                        if let current = best.value, !ordered(current, value) { return .absorb }
+                        best.value = value
                         return .absorb
                     },
                     onCompletion: { completion in
-                        defer { best = nil }
+                        defer { best.value = nil }
                         guard case .finished = completion else { return (nil, completion) }
-                        return (best, .finished)
+                        return (best.value, .finished)
                     }))
         }
     }
@@ -182,22 +182,22 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             let ordered = areInIncreasingOrder
-            var best: Upstream.Output?
+            let best = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "TryComparison", policy: .unlimitedOnFirstRequest,
                     onValue: { value in
                         do {
-                            if let current = best, try !ordered(current, value) { return .absorb }
-                            best = value
+                            if let current = best.value, try !ordered(current, value) { return .absorb }
+                            best.value = value
                             return .absorb
                         } catch {
                             return .fail(error)
                         }
                     },
                     onCompletion: { completion in
-                        defer { best = nil }
-                        guard case .failure(let error) = completion else { return (best, .finished) }
+                        defer { best.value = nil }
+                        guard case .failure(let error) = completion else { return (best.value, .finished) }
                         return (nil, .failure(error))
                     }))
         }

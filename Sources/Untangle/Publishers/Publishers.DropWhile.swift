@@ -64,13 +64,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let predicate = self.predicate
-            var dropping = true
+            let dropping = OperatorVariable(true)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "DropWhile",
                     step: { value in
-                        if dropping && predicate(value) { return .skip }
-                        dropping = false
+                        if dropping.value && predicate(value) { return .skip }
+                        dropping.value = false
                         return .emit(value)
                     },
                     completion: { $0 }))
@@ -103,17 +103,17 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             let predicate = self.predicate
-            var dropping = true
+            let dropping = OperatorVariable(true)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryDropWhile",
                     step: { value in
                         do {
-                            if dropping, try predicate(value) { return .skip }
+                            if dropping.value, try predicate(value) { return .skip }
                         } catch {
                             return .fail(error)
                         }
-                        dropping = false
+                        dropping.value = false
                         return .emit(value)
                     },
                     completion: { $0.mapFailure { $0 as Error } }))

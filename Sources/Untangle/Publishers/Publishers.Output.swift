@@ -82,15 +82,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let range = self.range
-            var index = 0
+            let index = OperatorVariable(0)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "Output",
                     step: { value in
-                        defer { index &+= 1 }
-                        if index < range.lowerBound { return .skip }
-                        if index >= range.upperBound { return .finish }
-                        return index == range.upperBound - 1 ? .emitThenFinish(value) : .emit(value)
+                        defer { index.value &+= 1 }
+                        if index.value < range.lowerBound { return .skip }
+                        if index.value >= range.upperBound { return .finish }
+                        return index.value == range.upperBound - 1 ? .emitThenFinish(value) : .emit(value)
                     },
                     completion: { $0 }))
         }

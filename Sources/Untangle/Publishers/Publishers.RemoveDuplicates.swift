@@ -86,13 +86,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let isDuplicate = predicate
-            var previous: Upstream.Output?
+            let previous = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "RemoveDuplicates",
                     step: { value in
-                        defer { previous = value }
-                        if let previous, isDuplicate(previous, value) { return .skip }
+                        defer { previous.value = value }
+                        if let previous = previous.value, isDuplicate(previous, value) { return .skip }
                         return .emit(value)
                     },
                     completion: { $0 }))
@@ -125,14 +125,14 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Error {
             let isDuplicate = predicate
-            var previous: Upstream.Output?
+            let previous = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryRemoveDuplicates",
                     step: { value in
-                        defer { previous = value }
+                        defer { previous.value = value }
                         do {
-                            if let previous, try isDuplicate(previous, value) { return .skip }
+                            if let previous = previous.value, try isDuplicate(previous, value) { return .skip }
                             return .emit(value)
                         } catch {
                             return .fail(error)

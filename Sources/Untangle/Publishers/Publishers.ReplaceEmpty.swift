@@ -46,16 +46,16 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let replacement = output
-            var empty = true
+            let empty = OperatorVariable(true)
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "ReplaceEmpty", policy: .passThrough,
                     onValue: { value in
-                        empty = false
+                        empty.value = false
                         return .emit(value)
                     },
                     onCompletion: { completion in
-                        guard case .finished = completion, empty else { return (nil, completion) }
+                        guard case .finished = completion, empty.value else { return (nil, completion) }
                         return (replacement, .finished)
                     }))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Untangle
 import UntangleSync
+import UntangleTesting
 import XCTest
 
 /// The emitter's lock-free path: with unlimited demand and nothing queued, a thread claims the owner word and
@@ -125,31 +126,19 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
     func testFastPathUnderContentionLosesNothingAndNeverOverlaps() {
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
-            let inside = AtomicCounterBox()
+            let detector = OverlapDetector()
             let received = LockedBox(0)
             let cancellable = subject.sink { _ in
-                if inside.increment() != 1 { XCTFail("two threads inside the subscriber at once") }
-                received.withLock { $0 += 1 }
-                inside.decrement()
+                detector.around { received.withLock { $0 += 1 } }
             }
             runConcurrently(threads: 4) { _ in
                 for value in 0..<2_000 { subject.send(value) }
             }
             XCTAssertEqual(received.withLock { $0 }, 4 * 2_000)
+            XCTAssertEqual(detector.overlaps, 0, "two threads were inside the subscriber at once")
             cancellable.cancel()
             subject.send(-1)
             XCTAssertEqual(received.withLock { $0 }, 4 * 2_000, "a value after cancel() returned")
         }
     }
-}
-
-/// A counter for overlap detection that never blocks.
-final class AtomicCounterBox: @unchecked Sendable {
-    private let value = LockedBox(0)
-    func increment() -> Int {
-        value.withLock {
-            $0 += 1; return $0
-        }
-    }
-    func decrement() { value.withLock { $0 -= 1 } }
 }
