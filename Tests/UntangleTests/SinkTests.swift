@@ -173,7 +173,10 @@ final class SinkConcurrencyTests: XCTestCase {
     }
 
     /// The sink keeps its subscription in an atomic word, not under a lock: a cancel racing the arrival of the
-    /// subscription must still cancel it exactly once, and request at most once before that.
+    /// subscription must still cancel it exactly once, and the sink requests at most once. The request may reach the
+    /// subscription after the cancel (the sink calls `request(.unlimited)` with no lock held, as the lock-based sink
+    /// did, and a cancel on the other thread can land first); a subscription ignores a request after its cancel
+    /// (Reactive Streams rule 3.6), which is why the order is not asserted.
     func testCancelRacingReceiveSubscriptionCancelsTheSubscriptionExactlyOnce() {
         for _ in 0..<300 {
             let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
@@ -182,8 +185,8 @@ final class SinkConcurrencyTests: XCTestCase {
                 if index == 0 { upstream.subscribe(sink) } else { sink.cancel() }
             }
             let history = upstream.history
-            XCTAssertEqual(history.last, .cancel, "\(history)")
             XCTAssertEqual(history.filter { $0 == .cancel }.count, 1, "\(history)")
+            XCTAssertTrue(history.allSatisfy { $0 == .cancel || $0 == .request(.unlimited) }, "\(history)")
             XCTAssertLessThanOrEqual(history.filter { $0 == .request(.unlimited) }.count, 1, "\(history)")
         }
     }
