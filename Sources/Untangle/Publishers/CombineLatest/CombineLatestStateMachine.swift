@@ -26,23 +26,13 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     @usableFromInline typealias Effects = CombiningEffects
     @usableFromInline typealias Forward = CombiningForward
 
-    private enum Phase {
-        case active
-        /// Every upstream finished: the formed tuples go out, then `.finished`.
-        case finishing
-        /// Failed, cancelled, or `.finished` handed to the emitter.
-        case ended
-    }
-
     private var subscriptions: [Subscription?]
     private var requested = Subscribers.Demand.none
     private var latest: [Any?]
     private var missing: Int
     private var finished: [Bool]
     private var finishedCount = 0
-    private var ready = RingBuffer<[Any]>()
-    private var forwarding = false
-    private var phase = Phase.active
+    private var outbox = CombiningOutbox()
 
     @usableFromInline
     init(upstreamCount: Int) {
@@ -56,7 +46,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// the combination has ended or this upstream already had a subscription).
     @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
+        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
         return requested
     }
@@ -64,7 +54,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
     @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        guard case .active = phase else { return [] }
+        guard outbox.isActive else { return [] }
         requested += demand
         return subscriptions.compactMap { $0 }
     }
@@ -72,7 +62,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// Upstream `index` sent a value.
     @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
-        guard case .active = phase, !finished[index] else { return Effects() }
+        guard outbox.isActive, !finished[index] else { return Effects() }
         var effects = Effects()
         if let previous = latest[index] {
             effects.release.append(previous)
@@ -81,8 +71,8 @@ struct CombineLatestStateMachine: CombiningStateMachine {
         }
         latest[index] = value
         if missing == 0 {
-            ready.append(latest.map { $0! })
-            effects.startForwarding = claimForwarding()
+            outbox.append(latest.map { $0! })
+            effects.startForwarding = outbox.claimForwarding()
         }
         return effects
     }
@@ -90,15 +80,15 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// Upstream `index` finished.
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
-        guard case .active = phase, !finished[index] else { return Effects() }
+        guard outbox.isActive, !finished[index] else { return Effects() }
         finished[index] = true
         subscriptions[index] = nil
         finishedCount += 1
         guard finishedCount == finished.count else { return Effects() }
-        phase = .finishing
+        outbox.finish()
         var effects = Effects()
         effects.release = takeLatestValues()
-        effects.startForwarding = claimForwarding()
+        effects.startForwarding = outbox.claimForwarding()
         return effects
     }
 
@@ -106,7 +96,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// or was finishing (the first completion wins).
     @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
-        guard case .active = phase else { return nil }
+        guard outbox.isActive else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
         subscriptions[index] = nil
         return end()
@@ -116,44 +106,23 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// ended.
     @usableFromInline
     mutating func cancelled() -> Effects? {
-        if case .ended = phase { return nil }
+        if outbox.isEnded { return nil }
         return end()
     }
 
     private mutating func end() -> Effects {
-        phase = .ended
         var effects = Effects()
         effects.cancel = subscriptions.compactMap { $0 }
         subscriptions = subscriptions.map { _ in nil }
         effects.release = takeLatestValues()
-        while let group = ready.popFirst() {
-            effects.release.append(group)
-        }
+        effects.release.append(contentsOf: outbox.end())
         return effects
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
     @usableFromInline
     mutating func nextToForward() -> Forward {
-        if case .ended = phase {
-            forwarding = false
-            return .idle
-        }
-        if let group = ready.popFirst() {
-            return .value(group)
-        }
-        forwarding = false
-        if case .finishing = phase {
-            phase = .ended
-            return .finish
-        }
-        return .idle
-    }
-
-    private mutating func claimForwarding() -> Bool {
-        guard !forwarding, !ready.isEmpty || phase == .finishing else { return false }
-        forwarding = true
-        return true
+        outbox.nextToForward()
     }
 
     private mutating func takeLatestValues() -> [Any] {

@@ -23,21 +23,11 @@ struct ZipStateMachine: CombiningStateMachine {
     @usableFromInline typealias Effects = CombiningEffects
     @usableFromInline typealias Forward = CombiningForward
 
-    private enum Phase {
-        case active
-        /// Finished upstream with no unpaired values left: the formed tuples go out, then `.finished`.
-        case finishing
-        /// Failed, cancelled, or `.finished` handed to the emitter.
-        case ended
-    }
-
     private var subscriptions: [Subscription?]
     private var requested = Subscribers.Demand.none
     private var queues: [RingBuffer<Any>]
     private var finished: [Bool]
-    private var ready = RingBuffer<[Any]>()
-    private var forwarding = false
-    private var phase = Phase.active
+    private var outbox = CombiningOutbox()
 
     @usableFromInline
     init(upstreamCount: Int) {
@@ -50,7 +40,7 @@ struct ZipStateMachine: CombiningStateMachine {
     /// the zip has ended or this upstream already had a subscription).
     @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
+        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
         return requested
     }
@@ -58,7 +48,7 @@ struct ZipStateMachine: CombiningStateMachine {
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
     @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        guard case .active = phase else { return [] }
+        guard outbox.isActive else { return [] }
         requested += demand
         return subscriptions.compactMap { $0 }
     }
@@ -66,7 +56,7 @@ struct ZipStateMachine: CombiningStateMachine {
     /// Upstream `index` sent a value.
     @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
-        guard case .active = phase, !finished[index] else { return Effects() }
+        guard outbox.isActive, !finished[index] else { return Effects() }
         queues[index].append(value)
         // Tuples form eagerly, so before this value at least one queue was empty: at most one tuple forms now.
         guard queues.allSatisfy({ !$0.isEmpty }) else { return Effects() }
@@ -75,20 +65,20 @@ struct ZipStateMachine: CombiningStateMachine {
         for input in queues.indices {
             group.append(queues[input].popFirst()!)
         }
-        ready.append(group)
+        outbox.append(group)
         var effects = finishIfExhausted()
-        effects.startForwarding = claimForwarding()
+        effects.startForwarding = outbox.claimForwarding()
         return effects
     }
 
     /// Upstream `index` finished.
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
-        guard case .active = phase else { return Effects() }
+        guard outbox.isActive else { return Effects() }
         finished[index] = true
         subscriptions[index] = nil
         var effects = finishIfExhausted()
-        effects.startForwarding = claimForwarding()
+        effects.startForwarding = outbox.claimForwarding()
         return effects
     }
 
@@ -96,7 +86,7 @@ struct ZipStateMachine: CombiningStateMachine {
     // already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
     private mutating func finishIfExhausted() -> Effects {
         guard queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else { return Effects() }
-        phase = .finishing
+        outbox.finish()
         var effects = Effects()
         effects.cancel = takeSubscriptions()
         effects.release = takeQueuedValues()
@@ -107,7 +97,7 @@ struct ZipStateMachine: CombiningStateMachine {
     /// finishing (the first completion wins).
     @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
-        guard case .active = phase else { return nil }
+        guard outbox.isActive else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
         subscriptions[index] = nil
         return end()
@@ -116,43 +106,22 @@ struct ZipStateMachine: CombiningStateMachine {
     /// The downstream cancelled: ends the zip. Returns what to cancel and release, or nil if it had already ended.
     @usableFromInline
     mutating func cancelled() -> Effects? {
-        if case .ended = phase { return nil }
+        if outbox.isEnded { return nil }
         return end()
     }
 
     private mutating func end() -> Effects {
-        phase = .ended
         var effects = Effects()
         effects.cancel = takeSubscriptions()
         effects.release = takeQueuedValues()
-        while let group = ready.popFirst() {
-            effects.release.append(group)
-        }
+        effects.release.append(contentsOf: outbox.end())
         return effects
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
     @usableFromInline
     mutating func nextToForward() -> Forward {
-        if case .ended = phase {
-            forwarding = false
-            return .idle
-        }
-        if let group = ready.popFirst() {
-            return .value(group)
-        }
-        forwarding = false
-        if case .finishing = phase {
-            phase = .ended
-            return .finish
-        }
-        return .idle
-    }
-
-    private mutating func claimForwarding() -> Bool {
-        guard !forwarding, !ready.isEmpty || phase == .finishing else { return false }
-        forwarding = true
-        return true
+        outbox.nextToForward()
     }
 
     private mutating func takeSubscriptions() -> [Subscription] {
