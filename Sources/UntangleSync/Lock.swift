@@ -81,8 +81,10 @@ extension Lock {
 @usableFromInline
 class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
     @inlinable
-    final class func create(value: Value) -> LockStorage<Value> {
-        let buffer = Self.create(minimumCapacity: 1) { _ in value }
+    final class func create(value: consuming Value) -> LockStorage<Value> {
+        // Moved into the header, not copied (a copy of a generic state value is a value-witness call per field).
+        var pending = Optional(value)
+        let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { LockPrimitiveOps.initialize($0) }

@@ -51,7 +51,7 @@ extension LockedBox {
     /// leaked subscription or subject (each holds at least one such box) shows up as a count that does not return
     /// to its baseline. Identical to ``init(_:)`` in release builds.
     @inlinable
-    package init(tracking value: Value) {
+    package init(tracking value: consuming Value) {
         #if DEBUG
             storage = TrackedLockStorage<Value>.create(value: value)
             LiveObjects.increment()

@@ -41,7 +41,7 @@ package struct LockedBoxWithWord<Value> {
     /// Creates the box; in debug builds it is counted by ``LiveObjects`` while it lives (as
     /// `LockedBox(tracking:)`).
     @inlinable
-    package init(tracking value: Value) {
+    package init(tracking value: consuming Value) {
         #if DEBUG
             storage = TrackedWordLockStorage<Value>.create(value: value)
             LiveObjects.increment()
@@ -194,8 +194,10 @@ package struct WordAccess {
 @usableFromInline
 class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
     @inlinable
-    final class func create(value: Value) -> WordLockStorage<Value> {
-        let buffer = Self.create(minimumCapacity: 1) { _ in value }
+    final class func create(value: consuming Value) -> WordLockStorage<Value> {
+        // Moved into the header, not copied (see `LockStorage.create`).
+        var pending = Optional(value)
+        let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { tail in

@@ -67,8 +67,14 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     deinit {
-        // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding.
-        let upstreams = state.withCriticalSection { $0.upstreams }
+        // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding, and let go
+        // of the subscriptions (each holds the state strongly, see `SubjectSubscription.registry`; this breaks that
+        // cycle). They are released after unlocking: releasing one may run user code (a subscriber's deinit).
+        let (upstreams, conduits) = state.withCriticalSection { state in
+            defer { state.conduits = [] }
+            return (state.upstreams, state.conduits)
+        }
+        withExtendedLifetime(conduits) {}
         for upstream in upstreams {
             upstream.subscription?.cancel()
         }
@@ -82,7 +88,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     package func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectSubscription(downstream: subscriber, policy: policy, core: self)
+        let conduit = SubjectSubscription(downstream: subscriber, policy: policy, registry: state)
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
             if let completion = state.completion {
                 return completion
@@ -165,9 +171,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    /// Takes `conduit` out of the subscriber list in `registry` (a cancelled subscription leaving).
     @inlinable
-    func remove(_ conduit: SubjectConduit<Output, Failure>) {
-        let removed = state.withCriticalSection { state -> SubjectConduit<Output, Failure>? in
+    static func remove(_ conduit: SubjectConduit<Output, Failure>, from registry: LockedBox<State>) {
+        let removed = registry.withCriticalSection { state -> SubjectConduit<Output, Failure>? in
             guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.conduits.remove(at: index)
         }
@@ -181,16 +188,22 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
     @usableFromInline let emitter: Emitter<Downstream>
-    // Weak: a subscription must not keep its subject alive (the subject keeps its subscriptions).
-    @usableFromInline weak var core: SubjectCore<Downstream.Input, Downstream.Failure>?
+    // The subject's state (its subscriber list), held strongly, not the subject: a subscription must not keep its
+    // subject alive, and the list holds this subscription, so this is a cycle that is broken whenever the
+    // subscription leaves the list: on cancel, on the subject's completion and in the subject's deinit.
+    //
+    // Performance: a strong reference costs one reference-count operation to take and one to drop; the weak
+    // reference to the subject it replaces cost three atomic operations on the subject's side table (form, load
+    // strong, destroy), about 8% of a subscribe and cancel.
+    @usableFromInline let registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
 
     @inlinable
     init(
         downstream: Downstream, policy: EmitterBufferPolicy,
-        core: SubjectCore<Downstream.Input, Downstream.Failure>
+        registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
     ) {
         emitter = Emitter(downstream: downstream, policy: policy)
-        self.core = core
+        self.registry = registry
         // Specialized entry points (see SubjectConduit). The first argument is always `self`, so the downcast is
         // safe; passing it in keeps the closures capture-free.
         super.init(
@@ -202,7 +215,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
                 if let demand {
                     subscription.emitter.request(demand)
                 } else if subscription.emitter.cancel() {
-                    subscription.core?.remove(subscription)
+                    SubjectCore.remove(subscription, from: subscription.registry)
                 }
             })
     }

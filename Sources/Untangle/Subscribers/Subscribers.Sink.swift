@@ -95,15 +95,20 @@ extension Subscribers {
         //
         // Performance: no lock object per sink (a `LockedBox` is a second allocation with a 40-byte
         // `pthread_mutex_t`), and no dynamic cast of the subscription.
-        private let slot = AtomicWord(SinkSlot.awaiting)
-        @exclusivity(unchecked) private var subscription: Subscription?
+        @usableFromInline let slot: AtomicWord
+        @exclusivity(unchecked) @usableFromInline var subscription: Subscription?
 
         /// Initializes a sink with the provided closures.
+        //
+        // Performance: inlinable, so that the caller's module creates the closures object with its metadata known
+        // statically instead of looking it up (a hash-table search) on every subscribe.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
             closures = .passRetained(SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+            slot = AtomicWord(SinkSlot.awaiting)
         }
 
         deinit {
@@ -165,11 +170,12 @@ extension Subscribers {
 }
 
 /// The values of `Subscribers.Sink`'s subscription word.
-private enum SinkSlot {
-    static let awaiting = 0
-    static let terminal = 1
-    static let storing = 2
-    static let subscribed = 3
+@usableFromInline
+enum SinkSlot {
+    @inlinable static var awaiting: Int { 0 }
+    @inlinable static var terminal: Int { 1 }
+    @inlinable static var storing: Int { 2 }
+    @inlinable static var subscribed: Int { 3 }
 }
 
 /// The closures of a `Subscribers.Sink`, immutable (see the sink).
@@ -178,7 +184,7 @@ final class SinkClosures<Input, Failure: Error> {
     @usableFromInline let receiveValue: (Input) -> Void
     @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-    @usableFromInline
+    @inlinable
     init(
         receiveValue: @escaping (Input) -> Void,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void

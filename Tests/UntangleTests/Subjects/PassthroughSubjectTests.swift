@@ -185,6 +185,48 @@ final class PassthroughSubjectTests: XCTestCase {
         XCTAssertNil(weakSubject)
         recorder.cancel()
     }
+
+    /// Regression: a subscription holds its subject's subscriber list strongly (the list holds it back); the
+    /// subject's deinit must break that cycle, or a subscription whose subscriber does not keep it (nothing else
+    /// would ever cancel it) would leak with its subscriber once the subject is gone.
+    func testDroppingTheSubjectFreesASubscriptionNobodyElseHolds() {
+        final class Marker {}
+        weak var weakMarker: Marker?
+        let values = LockedBox<[Int]>([])
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let marker = Marker()
+            weakMarker = marker
+            subject.subscribe(
+                AnySubscriber<Int, Never>(
+                    receiveSubscription: { $0.request(.unlimited) },
+                    receiveValue: { value in
+                        withExtendedLifetime(marker) { values.withLock { $0.append(value) } }
+                        return .none
+                    },
+                    receiveCompletion: { _ in }))
+            subject.send(1)
+            XCTAssertNotNil(weakMarker, "the subject keeps its subscriber while it lives")
+        }
+        XCTAssertEqual(values.withLock { $0 }, [1])
+        XCTAssertNil(weakMarker, "the subscription and its subscriber leaked after the subject was gone")
+    }
+
+    /// Cancelling a subscription after its subject is gone has nothing to leave: it releases the subscriber.
+    func testCancelAfterTheSubjectIsGoneReleasesTheSubscriber() {
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            PassthroughSubject<Int, Never>().subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNotNil(weakRecorder, "the subscription (held here) still holds its subscriber")
+        subscription?.cancel()
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
+    }
 }
 
 final class PassthroughSubjectConcurrencyTests: XCTestCase {
