@@ -20,13 +20,73 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread, concurrently and reentrantly (from inside the
 /// subscriber's own callouts); callouts happen with no library lock held.
 @usableFromInline
-package struct Emitter<Downstream: Subscriber> {
-    @usableFromInline
-    let state: LockedBoxWithWord<EmitterStateMachine<Downstream>>
+package typealias Emitter<Downstream: Subscriber> = SerialEmitter<EmitterBox<Downstream>>
+
+/// Where a ``SerialEmitter`` keeps its state: a lock with its owner word (a ``WordLockTail``) and an
+/// ``EmitterStateMachine``, both at fixed addresses inside one heap object for as long as the emitter is used.
+///
+/// ``EmitterBox`` is the ordinary one (its own object, what ``Emitter`` uses); a subject's subscription keeps both in
+/// its own storage instead, which saves an object per subscriber.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** the emitter's protocol (see ``SerialEmitter``) decides who touches what; the storage only
+/// hands out the addresses.
+@usableFromInline
+package protocol EmitterStorage {
+    associatedtype Downstream: Subscriber
+
+    /// Gives `body` the lock-and-word and the state machine, without retaining the storage (the caller holds it).
+    func withEmitterPointers<Result>(
+        _ body: (UnsafeMutablePointer<WordLockTail>, UnsafeMutablePointer<EmitterStateMachine<Downstream>>) throws
+            -> Result
+    ) rethrows -> Result
+}
+
+/// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own (counted by ``LiveObjects`` in debug builds).
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** as ``EmitterStorage``.
+@usableFromInline
+package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
+    @usableFromInline let box: LockedBoxWithWord<EmitterStateMachine<Downstream>>
 
     @inlinable
-    package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        state = LockedBoxWithWord(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
+    init(_ machine: consuming EmitterStateMachine<Downstream>) {
+        box = LockedBoxWithWord(tracking: machine)
+    }
+
+    @inlinable
+    package func withEmitterPointers<Result>(
+        _ body: (UnsafeMutablePointer<WordLockTail>, UnsafeMutablePointer<EmitterStateMachine<Downstream>>) throws
+            -> Result
+    ) rethrows -> Result {
+        try box.withUnsafePointers { machine, tail in try body(tail, machine) }
+    }
+}
+
+extension SerialEmitter {
+    /// Creates an emitter with storage of its own (an ``Emitter``).
+    @inlinable
+    package init<D: Subscriber>(downstream: D, policy: EmitterBufferPolicy) where Storage == EmitterBox<D> {
+        state = EmitterBox(EmitterStateMachine(downstream: downstream, policy: policy))
+    }
+}
+
+/// The emitter itself, over any ``EmitterStorage`` (``Emitter`` is the one with storage of its own).
+///
+/// **Demand:** as ``Emitter``.
+/// **Thread safety:** as ``Emitter``.
+@usableFromInline
+package struct SerialEmitter<Storage: EmitterStorage> {
+    @usableFromInline package typealias Downstream = Storage.Downstream
+
+    @usableFromInline
+    let state: Storage
+
+    /// An emitter over `storage`, whose lock, word and state machine are already initialized.
+    @inlinable
+    package init(storage: Storage) {
+        state = storage
     }
 
     // The owner word, beside the lock: the owning thread's `ThreadID.bits` (0: nobody owns the emitter) plus
@@ -47,19 +107,21 @@ package struct Emitter<Downstream: Subscriber> {
     /// Runs `body` under the lock with the machine's `owner` loaded from the owner word, and stores the word back.
     @inlinable
     func critical<Result>(_ body: (inout EmitterStateMachine<Downstream>) -> Result) -> Result {
-        state.withCriticalSection { machine, word in
-            var observed = word.load()
-            if observed & Self.fastBit != 0 {
-                // The returned old word, not `observed`: a fast claim may have happened since the load.
-                observed = word.clearBits(Self.fastBit) & ~Self.fastBit
+        state.withEmitterPointers { tail, machine in
+            WordLockTail.withCriticalSection(tail) { word in
+                var observed = word.load()
+                if observed & Self.fastBit != 0 {
+                    // The returned old word, not `observed`: a fast claim may have happened since the load.
+                    observed = word.clearBits(Self.fastBit) & ~Self.fastBit
+                }
+                machine.pointee.ownerBits = observed
+                let result = body(&machine.pointee)
+                let updated = machine.pointee.ownerBits | (machine.pointee.isFastEligible ? Self.fastBit : 0)
+                if updated != observed {
+                    word.store(updated)
+                }
+                return result
             }
-            machine.ownerBits = observed
-            let result = body(&machine)
-            let updated = machine.ownerBits | (machine.isFastEligible ? Self.fastBit : 0)
-            if updated != observed {
-                word.store(updated)
-            }
-            return result
         }
     }
 
@@ -85,25 +147,32 @@ package struct Emitter<Downstream: Subscriber> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
-        if LockedBoxWithWord<EmitterStateMachine<Downstream>>.hasLockFreeWord {
+        if WordLockTail.hasLockFreeWord {
             let owned = thread.bits | Self.fastBit
-            if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
+            if compareExchangeWord(expected: Self.fastBit, desired: owned) {
                 CalloutCheck.assertNoLockHeld("Emitter delivering a value (fast path)")
                 // Demand is unlimited while the fast bit is set, so the returned demand changes nothing unless the
                 // give-back below fails and the state machine takes over.
                 // The box is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
                 // emitter, see above) and the subscriber is borrowed from it: no reference counting per value.
-                let more = state.withUnlockedValue { machine in
+                let more = state.withEmitterPointers { _, machine in
                     UnsafeRawPointer(machine).load(as: Unmanaged<DownstreamBox<Downstream>>.self)
                         ._withUnsafeGuaranteedRef { $0.value.receive(value) }
                 }
-                if !state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
+                if !compareExchangeWord(expected: owned, desired: Self.fastBit) {
                     drain(returnedDemand: more, nestedInSubscriptionCallout: false)
                 }
                 return true
             }
         }
         return offerLocked(value, on: thread)
+    }
+
+    @inlinable
+    func compareExchangeWord(expected: Int, desired: Int) -> Bool {
+        state.withEmitterPointers { tail, _ in
+            WordAccess(tail: tail).compareExchange(expected: expected, desired: desired)
+        }
     }
 
     @inlinable
