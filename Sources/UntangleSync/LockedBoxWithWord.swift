@@ -52,7 +52,13 @@ package struct LockedBoxWithWord<Value> {
 
     /// Whether the word may be used without the lock on this platform.
     @inlinable
-    package static var hasLockFreeWord: Bool { WordLockTail.hasLockFreeWord }
+    package static var hasLockFreeWord: Bool {
+        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
+            return false
+        #else
+            return true
+        #endif
+    }
 
     /// A library critical section over the value and the word (counted by ``CalloutCheck`` in debug builds).
     @inlinable
@@ -82,18 +88,6 @@ package struct LockedBoxWithWord<Value> {
         }
     }
 
-    /// Gives `body` the value's address and the tail's (lock and word) without the lock and without retaining the
-    /// storage: for code that takes the lock itself with ``WordLockTail/withCriticalSection(_:_:)`` and uses the
-    /// word without it under its own protocol (the caller keeps the box alive meanwhile).
-    @inlinable
-    package func withUnsafePointers<Result>(
-        _ body: (UnsafeMutablePointer<Value>, UnsafeMutablePointer<WordLockTail>) throws -> Result
-    ) rethrows -> Result {
-        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            try storage.withUnsafeMutablePointers(body)
-        }
-    }
-
     /// Gives `body` the value's address without taking the lock. The caller's protocol (for example: only the
     /// thread that won the word reads this field, and nobody writes it meanwhile) is what makes this safe.
     @inlinable
@@ -115,7 +109,7 @@ package struct WordAccess {
     @usableFromInline let tail: UnsafeMutablePointer<WordLockTail>
 
     @inlinable
-    package init(tail: UnsafeMutablePointer<WordLockTail>) {
+    init(tail: UnsafeMutablePointer<WordLockTail>) {
         self.tail = tail
     }
 
@@ -196,61 +190,6 @@ package struct WordAccess {
     }
 #endif
 
-extension WordLockTail {
-    /// Whether the word may be used without the lock on this platform (see ``LockedBoxWithWord``).
-    @inlinable
-    package static var hasLockFreeWord: Bool {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            return false
-        #else
-            return true
-        #endif
-    }
-
-    /// Initializes a lock and a word (0) in uninitialized memory at `tail`, for an object that keeps them in its own
-    /// storage instead of in a ``LockedBoxWithWord``. The memory must stay at that address until
-    /// ``deinitialize(_:)``: inside a heap object (a `ManagedBuffer`'s elements), never a local or a stored `var`.
-    @inlinable
-    package static func initialize(_ tail: UnsafeMutablePointer<WordLockTail>) {
-        tail.initialize(to: WordLockTail())
-        // `primitive` is the tail's first stored property, so it sits at the tail's address (checked here once,
-        // before the memory is shared: an `&tail.pointee.primitive` on every lock and unlock would be a "modifying
-        // access" that ThreadSanitizer reports as a race between two threads taking the lock).
-        withUnsafeMutablePointer(to: &tail.pointee.primitive) { field in
-            assert(UnsafeMutableRawPointer(field) == UnsafeMutableRawPointer(tail), "WordLockTail layout")
-        }
-        LockPrimitiveOps.initialize(primitive(tail))
-    }
-
-    /// Destroys the lock and the word at `tail` (nobody may use them any more).
-    @inlinable
-    package static func deinitialize(_ tail: UnsafeMutablePointer<WordLockTail>) {
-        LockPrimitiveOps.destroy(primitive(tail))
-        tail.deinitialize(count: 1)
-    }
-
-    /// Runs `body` holding the lock at `tail` (a library critical section, counted by ``CalloutCheck`` in debug
-    /// builds), with the word readable and writable.
-    @inlinable
-    package static func withCriticalSection<Result>(
-        _ tail: UnsafeMutablePointer<WordLockTail>, _ body: (WordAccess) throws -> Result
-    ) rethrows -> Result {
-        let primitive = primitive(tail)
-        LockPrimitiveOps.lock(primitive)
-        CalloutCheck.enter()
-        defer {
-            CalloutCheck.leave()
-            LockPrimitiveOps.unlock(primitive)
-        }
-        return try body(WordAccess(tail: tail))
-    }
-
-    @inlinable
-    static func primitive(_ tail: UnsafeMutablePointer<WordLockTail>) -> UnsafeMutablePointer<LockPrimitive> {
-        UnsafeMutableRawPointer(tail).assumingMemoryBound(to: LockPrimitive.self)
-    }
-}
-
 /// The heap object behind ``LockedBoxWithWord``. Not final only for the debug-build tracking subclass.
 @usableFromInline
 class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
@@ -261,20 +200,44 @@ class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
         let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
-        storage.withUnsafeMutablePointerToElements { WordLockTail.initialize($0) }
+        storage.withUnsafeMutablePointerToElements { tail in
+            tail.initialize(to: WordLockTail())
+            // `primitive` is the tail's first stored property, so it sits at the tail's address (checked here once,
+            // before the storage is shared: an `&tail.pointee.primitive` on every lock and unlock would be a
+            // "modifying access" that ThreadSanitizer reports as a race between two threads taking the lock).
+            withUnsafeMutablePointer(to: &tail.pointee.primitive) { field in
+                assert(UnsafeMutableRawPointer(field) == UnsafeMutableRawPointer(tail), "WordLockTail layout")
+            }
+            LockPrimitiveOps.initialize(Self.primitive(tail))
+        }
         return storage
+    }
+
+    @inlinable
+    static func primitive(_ tail: UnsafeMutablePointer<WordLockTail>) -> UnsafeMutablePointer<LockPrimitive> {
+        UnsafeMutableRawPointer(tail).assumingMemoryBound(to: LockPrimitive.self)
     }
 
     @inlinable
     final func withLockedValue<Result>(_ body: (inout Value, WordAccess) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { header, tail in
-            try WordLockTail.withCriticalSection(tail) { word in try body(&header.pointee, word) }
+            let primitive = Self.primitive(tail)
+            LockPrimitiveOps.lock(primitive)
+            CalloutCheck.enter()
+            defer {
+                CalloutCheck.leave()
+                LockPrimitiveOps.unlock(primitive)
+            }
+            return try body(&header.pointee, WordAccess(tail: tail))
         }
     }
 
     @inlinable
     deinit {
-        withUnsafeMutablePointerToElements { WordLockTail.deinitialize($0) }
+        withUnsafeMutablePointerToElements { tail in
+            LockPrimitiveOps.destroy(Self.primitive(tail))
+            tail.deinitialize(count: 1)
+        }
     }
 }
 

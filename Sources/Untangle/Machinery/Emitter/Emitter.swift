@@ -20,73 +20,13 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread, concurrently and reentrantly (from inside the
 /// subscriber's own callouts); callouts happen with no library lock held.
 @usableFromInline
-package typealias Emitter<Downstream: Subscriber> = SerialEmitter<EmitterBox<Downstream>>
-
-/// Where a ``SerialEmitter`` keeps its state: a lock with its owner word (a ``WordLockTail``) and an
-/// ``EmitterStateMachine``, both at fixed addresses inside one heap object for as long as the emitter is used.
-///
-/// ``EmitterBox`` is the ordinary one (its own object, what ``Emitter`` uses); a subject's subscription keeps both in
-/// its own storage instead, which saves an object per subscriber.
-///
-/// **Demand:** not applicable.
-/// **Thread safety:** the emitter's protocol (see ``SerialEmitter``) decides who touches what; the storage only
-/// hands out the addresses.
-@usableFromInline
-package protocol EmitterStorage {
-    associatedtype Downstream: Subscriber
-
-    /// Gives `body` the lock-and-word and the state machine, without retaining the storage (the caller holds it).
-    func withEmitterPointers<Result>(
-        _ body: (UnsafeMutablePointer<WordLockTail>, UnsafeMutablePointer<EmitterStateMachine<Downstream>>) throws
-            -> Result
-    ) rethrows -> Result
-}
-
-/// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own (counted by ``LiveObjects`` in debug builds).
-///
-/// **Demand:** not applicable.
-/// **Thread safety:** as ``EmitterStorage``.
-@usableFromInline
-package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
-    @usableFromInline let box: LockedBoxWithWord<EmitterStateMachine<Downstream>>
-
-    @inlinable
-    init(_ machine: consuming EmitterStateMachine<Downstream>) {
-        box = LockedBoxWithWord(tracking: machine)
-    }
-
-    @inlinable
-    package func withEmitterPointers<Result>(
-        _ body: (UnsafeMutablePointer<WordLockTail>, UnsafeMutablePointer<EmitterStateMachine<Downstream>>) throws
-            -> Result
-    ) rethrows -> Result {
-        try box.withUnsafePointers { machine, tail in try body(tail, machine) }
-    }
-}
-
-extension SerialEmitter {
-    /// Creates an emitter with storage of its own (an ``Emitter``).
-    @inlinable
-    package init<D: Subscriber>(downstream: D, policy: EmitterBufferPolicy) where Storage == EmitterBox<D> {
-        state = EmitterBox(EmitterStateMachine(downstream: downstream, policy: policy))
-    }
-}
-
-/// The emitter itself, over any ``EmitterStorage`` (``Emitter`` is the one with storage of its own).
-///
-/// **Demand:** as ``Emitter``.
-/// **Thread safety:** as ``Emitter``.
-@usableFromInline
-package struct SerialEmitter<Storage: EmitterStorage> {
-    @usableFromInline package typealias Downstream = Storage.Downstream
-
+package struct Emitter<Downstream: Subscriber> {
     @usableFromInline
-    let state: Storage
+    let state: LockedBoxWithWord<EmitterStateMachine<Downstream>>
 
-    /// An emitter over `storage`, whose lock, word and state machine are already initialized.
     @inlinable
-    package init(storage: Storage) {
-        state = storage
+    package init(downstream: Downstream, policy: EmitterBufferPolicy) {
+        state = LockedBoxWithWord(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
     }
 
     // The owner word, beside the lock: the owning thread's `ThreadID.bits` (0: nobody owns the emitter) plus
@@ -107,21 +47,19 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     /// Runs `body` under the lock with the machine's `owner` loaded from the owner word, and stores the word back.
     @inlinable
     func critical<Result>(_ body: (inout EmitterStateMachine<Downstream>) -> Result) -> Result {
-        state.withEmitterPointers { tail, machine in
-            WordLockTail.withCriticalSection(tail) { word in
-                var observed = word.load()
-                if observed & Self.fastBit != 0 {
-                    // The returned old word, not `observed`: a fast claim may have happened since the load.
-                    observed = word.clearBits(Self.fastBit) & ~Self.fastBit
-                }
-                machine.pointee.ownerBits = observed
-                let result = body(&machine.pointee)
-                let updated = machine.pointee.ownerBits | (machine.pointee.isFastEligible ? Self.fastBit : 0)
-                if updated != observed {
-                    word.store(updated)
-                }
-                return result
+        state.withCriticalSection { machine, word in
+            var observed = word.load()
+            if observed & Self.fastBit != 0 {
+                // The returned old word, not `observed`: a fast claim may have happened since the load.
+                observed = word.clearBits(Self.fastBit) & ~Self.fastBit
             }
+            machine.ownerBits = observed
+            let result = body(&machine)
+            let updated = machine.ownerBits | (machine.isFastEligible ? Self.fastBit : 0)
+            if updated != observed {
+                word.store(updated)
+            }
+            return result
         }
     }
 
@@ -132,7 +70,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         let thread = ThreadID.current
         guard let downstream = critical({ $0.startSubscription(on: thread) }) else { return }
         CalloutCheck.assertNoLockHeld("Emitter delivering receive(subscription:)")
-        downstream.value.receive(subscription: subscription)
+        downstream.receive(subscription: subscription)
         // Leaving the subscription callout and taking the first queued signal share one critical section.
         drain(returnedDemand: .none, nestedInSubscriptionCallout: false, leavingSubscriptionCallout: true)
     }
@@ -147,19 +85,19 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
-        if WordLockTail.hasLockFreeWord {
+        if LockedBoxWithWord<EmitterStateMachine<Downstream>>.hasLockFreeWord {
             let owned = thread.bits | Self.fastBit
-            if compareExchangeWord(expected: Self.fastBit, desired: owned) {
+            if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
                 CalloutCheck.assertNoLockHeld("Emitter delivering a value (fast path)")
                 // Demand is unlimited while the fast bit is set, so the returned demand changes nothing unless the
                 // give-back below fails and the state machine takes over.
-                // The box is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
-                // emitter, see above) and the subscriber is borrowed from it: no reference counting per value.
-                let more = state.withEmitterPointers { _, machine in
-                    UnsafeRawPointer(machine).load(as: Unmanaged<DownstreamBox<Downstream>>.self)
-                        ._withUnsafeGuaranteedRef { $0.value.receive(value) }
+                // The reference is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns
+                // the emitter, see above) and the subscriber is borrowed through it: no reference counting per value.
+                let more = state.withUnlockedValue { machine in
+                    UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)
+                        ._withUnsafeGuaranteedRef { DownstreamReference<Downstream>.receive(value, through: $0) }
                 }
-                if !compareExchangeWord(expected: owned, desired: Self.fastBit) {
+                if !state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
                     drain(returnedDemand: more, nestedInSubscriptionCallout: false)
                 }
                 return true
@@ -169,23 +107,16 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     }
 
     @inlinable
-    func compareExchangeWord(expected: Int, desired: Int) -> Bool {
-        state.withEmitterPointers { tail, _ in
-            WordAccess(tail: tail).compareExchange(expected: expected, desired: desired)
-        }
-    }
-
-    @inlinable
     func offerLocked(_ value: Downstream.Input, on thread: ThreadID) -> Bool {
         switch critical({ $0.offer(value, on: thread) }) {
         case .deliverAsOwner(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a value")
-            let more = downstream.value.receive(value)
+            let more = downstream.receive(value)
             drain(returnedDemand: more, nestedInSubscriptionCallout: false)
             return true
         case .deliverNested(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a nested value")
-            let more = downstream.value.receive(value)
+            let more = downstream.receive(value)
             critical { $0.addReturnedDemand(more) }
             return true
         case .queued:
@@ -256,11 +187,11 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             switch next {
             case .value(let downstream, let value):
                 CalloutCheck.assertNoLockHeld("Emitter delivering a queued value")
-                more = downstream.value.receive(value)
+                more = downstream.receive(value)
             case .completion(let downstream, let completion, let discarded):
                 withExtendedLifetime(discarded) {}
                 CalloutCheck.assertNoLockHeld("Emitter delivering a completion")
-                downstream.value.receive(completion: completion)
+                downstream.receive(completion: completion)
                 return
             case .cancelled(let downstream, let discarded):
                 withExtendedLifetime((downstream, discarded)) {}
