@@ -40,13 +40,14 @@ package struct LockedBoxWithWord<Value> {
 
     /// Creates the box; in debug builds it is counted by ``LiveObjects`` while it lives (as
     /// `LockedBox(tracking:)`).
+    /// The word starts as `word` (0 unless given).
     @inlinable
-    package init(tracking value: consuming Value) {
+    package init(tracking value: consuming Value, word: Int = 0) {
         #if DEBUG
-            storage = TrackedWordLockStorage<Value>.create(value: value)
+            storage = TrackedWordLockStorage<Value>.create(value: value, word: word)
             LiveObjects.increment()
         #else
-            storage = WordLockStorage<Value>.create(value: value)
+            storage = WordLockStorage<Value>.create(value: value, word: word)
         #endif
     }
 
@@ -171,9 +172,9 @@ package struct WordAccess {
         @usableFromInline var word: Int
 
         @inlinable
-        init() {
+        init(word: Int) {
             primitive = LockPrimitive()
-            word = 0
+            self.word = word
         }
     }
 #else
@@ -183,9 +184,9 @@ package struct WordAccess {
         @usableFromInline let word: Atomic<Int>
 
         @inlinable
-        init() {
+        init(word: Int) {
             primitive = LockPrimitive()
-            word = Atomic(0)
+            self.word = Atomic(word)
         }
     }
 #endif
@@ -194,14 +195,14 @@ package struct WordAccess {
 @usableFromInline
 class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
     @inlinable
-    final class func create(value: consuming Value) -> WordLockStorage<Value> {
+    final class func create(value: consuming Value, word: Int) -> WordLockStorage<Value> {
         // Moved into the header, not copied (see `LockStorage.create`).
         var pending = Optional(value)
         let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { tail in
-            tail.initialize(to: WordLockTail())
+            tail.initialize(to: WordLockTail(word: word))
             // `primitive` is the tail's first stored property, so it sits at the tail's address (checked here once,
             // before the storage is shared: an `&tail.pointee.primitive` on every lock and unlock would be a
             // "modifying access" that ThreadSanitizer reports as a race between two threads taking the lock).

@@ -133,6 +133,22 @@ extension Subscribers {
             }
         }
 
+        /// Takes `subscription` as the sink's upstream without calling it, for a subject whose subscription was
+        /// created already delivering `.unlimited` (what `receive(subscription:)` would request). Returns false if
+        /// the sink already has a subscription or was cancelled: the caller then drops `subscription` unused, which
+        /// is all that `receive(subscription:)` would have done with it (cancel it).
+        @usableFromInline
+        func adoptUnlimitedSubscription(_ subscription: Subscription) -> Bool {
+            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }
+            self.subscription = subscription
+            if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
+                return true
+            }
+            // cancel() ran meanwhile and left the cancelling to this call.
+            self.subscription = nil
+            return false
+        }
+
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {

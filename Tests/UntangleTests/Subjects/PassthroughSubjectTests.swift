@@ -212,6 +212,72 @@ final class PassthroughSubjectTests: XCTestCase {
         XCTAssertNil(weakMarker, "the subscription and its subscriber leaked after the subject was gone")
     }
 
+    // A `Sink` takes its subscription from a subject without a subscription callout (SubjectCore.subscribeSink);
+    // these pin down that nothing observable differs from the callout.
+
+    func testASinkOnACompletedSubjectReceivesOnlyTheCompletion() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError(3)))
+        var values: [Int] = []
+        var completions: [Subscribers.Completion<TestError>] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        subject.send(1)
+        XCTAssertEqual(values, [])
+        XCTAssertEqual(completions, [.failure(TestError(3))])
+        cancellable.cancel()
+    }
+
+    func testASinkReceivesValuesThenTheCompletionAndIsReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakSink: Subscribers.Sink<Int, Never>?
+        var events: [String] = []
+        do {
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in events.append("finished") }, receiveValue: { events.append("\($0)") })
+            weakSink = sink
+            subject.subscribe(sink)
+        }
+        subject.send(1)
+        subject.send(2)
+        XCTAssertNotNil(weakSink, "the subject holds its subscriber until it completes")
+        subject.send(completion: .finished)
+        subject.send(3)
+        XCTAssertEqual(events, ["1", "2", "finished"])
+        XCTAssertNil(weakSink, "completion must release the sink")
+    }
+
+    func testASinkAlreadySubscribedIgnoresASecondSubject() {
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        first.subscribe(sink)
+        second.subscribe(sink)
+        first.send(1)
+        second.send(2)
+        first.send(3)
+        XCTAssertEqual(values, [1, 3])
+        sink.cancel()
+        first.send(4)
+        XCTAssertEqual(values, [1, 3])
+    }
+
+    func testASinkCancelledBeforeSubscribingIsNotKeptBySubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakSink: Subscribers.Sink<Int, Never>?
+        var values: [Int] = []
+        do {
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+            weakSink = sink
+            sink.cancel()
+            subject.subscribe(sink)
+        }
+        subject.send(1)
+        XCTAssertEqual(values, [])
+        XCTAssertNil(weakSink, "the subject kept a sink that had been cancelled before it subscribed")
+    }
+
     /// Cancelling a subscription after its subject is gone has nothing to leave: it releases the subscriber.
     func testCancelAfterTheSubjectIsGoneReleasesTheSubscriber() {
         weak var weakRecorder: Recorder<Int, Never>?
@@ -230,6 +296,35 @@ final class PassthroughSubjectTests: XCTestCase {
 }
 
 final class PassthroughSubjectConcurrencyTests: XCTestCase {
+    /// The sink path publishes a subscription that is already delivering: sinks attached while another thread sends
+    /// must each see every value sent after their first one, in order, up to the last.
+    func testSinksAttachingWhileAnotherThreadSendsSeeGaplessRuns() {
+        let subject = PassthroughSubject<Int, Never>()
+        let count = 20_000
+        let sinks = 200
+        let runs = LockedBox<[[Int]]>(Array(repeating: [], count: sinks))
+        let cancellables = LockedBox<[AnyCancellable]>([])
+        runConcurrently(threads: 2) { thread in
+            if thread == 0 {
+                for value in 0..<count { subject.send(value) }
+            } else {
+                for index in 0..<sinks {
+                    let cancellable = subject.sink { value in runs.withLock { $0[index].append(value) } }
+                    cancellables.withLock { $0.append(cancellable) }
+                }
+            }
+        }
+        subject.send(count)
+        for (index, run) in runs.withLock({ $0 }).enumerated() {
+            guard let first = run.first else {
+                XCTFail("sink \(index) received nothing, not even the value sent after both threads finished")
+                continue
+            }
+            XCTAssertEqual(run, Array(first...count), "sink \(index) missed or reordered values")
+        }
+        cancellables.withLock { $0.forEach { $0.cancel() } }
+    }
+
     /// Seed regression (the custom-publisher article's "concurrent senders"): 8 threads send into one subject;
     /// every value arrives, each thread's values in order, and the subscriber never sees two calls at once.
     func testConcurrentSendFromEightThreadsIsSerializedAndLosesNothing() {

@@ -29,6 +29,21 @@ package struct Emitter<Downstream: Subscriber> {
         state = LockedBoxWithWord(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
     }
 
+    /// An emitter whose downstream has already received its subscription and asked for `.unlimited`, by an
+    /// arrangement between the caller and the downstream outside the emitter (a subject and its `Sink`): do not call
+    /// ``start(subscription:)``. Values offered from any thread are delivered at once; `request` adds nothing;
+    /// completion and cancel work as usual.
+    ///
+    /// Performance: saves the three critical sections of a subscription callout (start, the sink's request, the
+    /// callout's end) per subscription.
+    @inlinable
+    package init(startedWithUnlimitedDemand downstream: Downstream, policy: EmitterBufferPolicy) {
+        // The machine starts fast-eligible, so the word starts with the fast bit (no owner): the same state a
+        // critical section would leave.
+        state = LockedBoxWithWord(
+            tracking: EmitterStateMachine(startedWithUnlimitedDemand: downstream, policy: policy), word: Self.fastBit)
+    }
+
     // The owner word, beside the lock: the owning thread's `ThreadID.bits` (0: nobody owns the emitter) plus
     // `fastBit`, set while the state machine `isFastEligible`. Only two transitions happen without the lock, both
     // by compare-exchange: a thread claims the word from exactly `fastBit` (unowned and eligible) to `me | fastBit`,

@@ -116,6 +116,15 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         assert(MemoryLayout<Self>.offset(of: \Self.downstream) == 0, "EmitterStateMachine layout")
     }
 
+    /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (see
+    /// ``Emitter/init(startedWithUnlimitedDemand:policy:)``): fast-eligible from the start.
+    @inlinable
+    init(startedWithUnlimitedDemand downstream: Downstream, policy: EmitterBufferPolicy) {
+        self.init(downstream: downstream, policy: policy)
+        subscriptionStarted = true
+        demand = .unlimited
+    }
+
     /// Whether the downstream is gone (cancelled, or completion delivered).
     @inlinable
     var isReleased: Bool { downstream == nil }
