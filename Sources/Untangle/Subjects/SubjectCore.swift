@@ -115,18 +115,24 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     // A `Sink` on a subject without a current value (the most common subscription there is) skips the
     // subscription callout: what the sink does in `receive(subscription:)` is known (keep the subscription, request
-    // `.unlimited`), so the sink adopts a subscription whose emitter starts with unlimited demand, before the
-    // subscription is published in the list. Nothing can tell the difference: the sink has its subscription before
-    // any value can reach it, has asked for everything, and a subject that already completed delivers its
-    // completion through the new subscription's emitter, as it would after a callout. What it saves: the three
-    // critical sections of the callout (start, the sink's request, the callout's end), about a tenth of a subscribe
-    // and cancel. Subjects with a current value (CurrentValueSubject) keep the ordinary path, which queues that
-    // value before the subscription is published.
+    // `.unlimited`), so the sink adopts a subscription whose emitter starts with unlimited demand. Nothing can tell
+    // the difference: the sink holds its subscription before any value can reach it and has asked for everything,
+    // and a subject that already completed delivers its completion through the new subscription's emitter, as it
+    // would after a callout. What it saves: the three critical sections of the callout (start, the sink's request,
+    // the callout's end), about a tenth of a subscribe and cancel. Subjects with a current value
+    // (CurrentValueSubject) keep the ordinary path, which queues that value before the subscription is published.
+    //
+    // The adoption happens under the subject lock, together with publishing the subscription in the list. It is
+    // the sink's own atomic state change, not a callout (no user code, no other lock), and doing it there closes a
+    // window: a `cancel()` on the sink from another thread lands either before it (the adoption fails, nothing is
+    // published) or after the subscription is in the list (the cancel's removal waits for the lock and finds it).
+    // Adopted first and published after, a cancel in between would have removed nothing and left a dead
+    // subscription in the list for the subject's lifetime.
     @inlinable
     func subscribeSink(_ sink: Subscribers.Sink<Output, Failure>) {
         let conduit = SubjectSubscription(startedSink: sink, policy: policy, registry: state)
-        guard sink.adoptUnlimitedSubscription(conduit) else { return }
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
+            guard sink.adoptUnlimitedSubscription(conduit) else { return nil }
             if let completion = state.completion {
                 return completion
             }

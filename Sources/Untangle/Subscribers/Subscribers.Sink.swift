@@ -136,7 +136,8 @@ extension Subscribers {
         /// Takes `subscription` as the sink's upstream without calling it, for a subject whose subscription was
         /// created already delivering `.unlimited` (what `receive(subscription:)` would request). Returns false if
         /// the sink already has a subscription or was cancelled: the caller then drops `subscription` unused, which
-        /// is all that `receive(subscription:)` would have done with it (cancel it).
+        /// is all that `receive(subscription:)` would have done with it (cancel it). Only atomic steps on the sink's
+        /// own word: no callout, so the subject may call it holding its lock.
         @usableFromInline
         func adoptUnlimitedSubscription(_ subscription: Subscription) -> Bool {
             guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }

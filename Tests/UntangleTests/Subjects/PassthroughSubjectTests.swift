@@ -296,6 +296,36 @@ final class PassthroughSubjectTests: XCTestCase {
 }
 
 final class PassthroughSubjectConcurrencyTests: XCTestCase {
+    /// A sink's `cancel()` racing its subscribe must never leave a dead subscription in the subject's list (where it
+    /// would live as long as the subject) nor let a value through. Counted with `LiveObjects` (debug builds) while
+    /// the subject is still alive. The ordering this guards (the sink path adopts the subscription and publishes it
+    /// in one critical section, see `SubjectCore.subscribeSink`) fails only if a thread is preempted in a window of
+    /// a few instructions, so this checks the invariant under a real race (and ThreadSanitizer) rather than
+    /// reliably catching that one mistake.
+    func testSinksCancelledWhileTheySubscribeLeaveNothingInTheSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let delivered = LockedBox(0)
+        let rounds = 3_000
+        let sinks = (0..<rounds).map { _ in
+            Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in }, receiveValue: { _ in delivered.withLock { $0 += 1 } })
+        }
+        let before = LiveObjects.count
+        runConcurrently(threads: 2) { thread in
+            for sink in sinks {
+                if thread == 0 {
+                    subject.subscribe(sink)
+                } else {
+                    sink.cancel()
+                }
+            }
+        }
+        subject.send(1)
+        XCTAssertEqual(delivered.withLock { $0 }, 0, "a cancelled sink received a value")
+        XCTAssertEqual(LiveObjects.count, before, "subscriptions of cancelled sinks are still alive in the subject")
+        withExtendedLifetime(subject) {}
+    }
+
     /// The sink path publishes a subscription that is already delivering: sinks attached while another thread sends
     /// must each see every value sent after their first one, in order, up to the last.
     func testSinksAttachingWhileAnotherThreadSendsSeeGaplessRuns() {
