@@ -60,8 +60,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let state: LockedBox<State>
     @usableFromInline let policy: EmitterBufferPolicy
 
+    /// A subject with `policy` `.dropWithoutDemand` keeps no current value (`subscribeSink` relies on it).
     @inlinable
     package init(current: Output?, policy: EmitterBufferPolicy) {
+        precondition(policy != .dropWithoutDemand || current == nil, "SubjectCore: a current value needs .keepLatest")
         state = LockedBox(tracking: State(current: current))
         self.policy = policy
     }
@@ -70,11 +72,15 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding, and let go
         // of the subscriptions (each holds the state strongly, see `SubjectSubscription.registry`; this breaks that
         // cycle). They are released after unlocking: releasing one may run user code (a subscriber's deinit).
-        let (upstreams, conduits) = state.withCriticalSection { state in
-            defer { state.conduits = [] }
-            return (state.upstreams, state.conduits)
+        // The current value goes too: subscriptions that outlive the subject keep the state, not the value.
+        let (upstreams, conduits, current) = state.withCriticalSection { state in
+            defer {
+                state.conduits = []
+                state.current = nil
+            }
+            return (state.upstreams, state.conduits, state.current)
         }
-        withExtendedLifetime(conduits) {}
+        withExtendedLifetime((conduits, current)) {}
         for upstream in upstreams {
             upstream.subscription?.cancel()
         }

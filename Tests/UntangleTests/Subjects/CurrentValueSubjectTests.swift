@@ -93,6 +93,34 @@ final class CurrentValueSubjectTests: XCTestCase {
         XCTAssertNil(weakRecorder)
         subject.send(1)
     }
+
+    /// Regression: a subscription keeps its subject's state (to leave the subscriber list on cancel); once the
+    /// subject is gone, that state must not keep the subject's last value alive for as long as the subscription.
+    func testTheLastValueIsReleasedWithTheSubjectEvenIfASubscriptionOutlivesIt() {
+        final class Marker {}
+        weak var weakMarker: Marker?
+        let kept = LockedBox<Subscription?>(nil)
+        let received = LockedBox(0)
+        do {
+            let marker = Marker()
+            weakMarker = marker
+            CurrentValueSubject<Marker, Never>(marker).subscribe(
+                AnySubscriber<Marker, Never>(
+                    receiveSubscription: { subscription in
+                        kept.withLock { $0 = subscription }
+                        subscription.request(.unlimited)
+                    },
+                    receiveValue: { _ in
+                        received.withLock { $0 += 1 }
+                        return .none
+                    },
+                    receiveCompletion: { _ in }))
+        }
+        XCTAssertEqual(received.withLock { $0 }, 1, "the current value was delivered")
+        XCTAssertNotNil(kept.withLock { $0 }, "the subscription outlives the subject")
+        XCTAssertNil(weakMarker, "the subject's last value outlived the subject")
+        kept.withLock { $0 }?.cancel()
+    }
 }
 
 final class CurrentValueSubjectConcurrencyTests: XCTestCase {
