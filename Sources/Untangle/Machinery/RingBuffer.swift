@@ -3,16 +3,30 @@
 /// The emitter's queue fills only under contention (a second thread signalling while the first delivers), so it
 /// starts with no storage and allocates only when it is first used.
 ///
+/// Memory: one optional reference (8 bytes) in the value that holds it; the start, the count and the capacity live
+/// in the storage object with the elements. Every emitter's state machine holds one, which keeps that state small
+/// enough for the emitter's lock, word and state to fit a 112-byte allocation (128 with the array, start and count
+/// inline).
+///
+/// Complexity: `append` O(1) amortized (O(n) when it grows or when the storage is shared and must be copied),
+/// `popFirst`, `replaceLast`, `count` and `isEmpty` O(1), `truncate(keepingFirst:)` O(removed), `takeAll` O(1).
+///
 /// **Demand:** not applicable (storage).
-/// **Thread safety:** a value type with no synchronization; always used under its owner's lock.
+/// **Thread safety:** a value type with no synchronization; always used under its owner's lock. Copies share the
+/// storage until one of them is mutated (copy on write).
 @usableFromInline
 package struct RingBuffer<Element> {
-    @usableFromInline var storage: [Element?] = []
-    @usableFromInline var head = 0
-    @usableFromInline package private(set) var count = 0
+    @usableFromInline var storage: RingBufferStorage<Element>?
 
     @inlinable
     package init() {}
+
+    /// The number of elements.
+    @inlinable
+    package var count: Int {
+        guard let storage else { return 0 }
+        return storage.withUnsafeMutablePointerToHeader { $0.pointee.count }
+    }
 
     @inlinable
     package var isEmpty: Bool { count == 0 }
@@ -20,41 +34,63 @@ package struct RingBuffer<Element> {
     /// Appends at the back. O(1) amortized.
     @inlinable
     package mutating func append(_ element: Element) {
-        if count == storage.count {
-            grow()
+        // The common case (an unshared storage with room) reads the header once.
+        if isKnownUniquelyReferenced(&storage), let storage,
+            storage.withUnsafeMutablePointers({ header, elements in
+                guard header.pointee.count < header.pointee.capacity else { return false }
+                (elements + (header.pointee.start + header.pointee.count) % header.pointee.capacity)
+                    .initialize(to: element)
+                header.pointee.count += 1
+                return true
+            })
+        {
+            return
         }
-        storage[(head + count) % storage.count] = element
-        count += 1
+        let storage = replaceStorage(minimumCapacity: count + 1)
+        storage.withUnsafeMutablePointers { header, elements in
+            (elements + (header.pointee.start + header.pointee.count) % header.pointee.capacity).initialize(to: element)
+            header.pointee.count += 1
+        }
     }
 
     /// Removes and returns the front element. O(1).
     @inlinable
     package mutating func popFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = storage[head].take()
-        head = (head + 1) % storage.count
-        count -= 1
-        return element
+        guard !isEmpty else { return nil }
+        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+            let element = (elements + header.pointee.start).move()
+            header.pointee.start = (header.pointee.start + 1) % header.pointee.capacity
+            header.pointee.count -= 1
+            return element
+        }
     }
 
-    /// Replaces the element at the back. Precondition: not empty.
+    /// Replaces the element at the back and returns the one it replaced, so the caller can release it outside a
+    /// lock. Precondition: not empty.
     @inlinable
-    package mutating func replaceLast(with element: Element) {
-        precondition(count > 0, "RingBuffer.replaceLast on an empty buffer")
-        storage[(head + count - 1) % storage.count] = element
+    package mutating func replaceLast(with element: Element) -> Element {
+        precondition(!isEmpty, "RingBuffer.replaceLast on an empty buffer")
+        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+            let slot = elements + (header.pointee.start + header.pointee.count - 1) % header.pointee.capacity
+            let replaced = slot.move()
+            slot.initialize(to: element)
+            return replaced
+        }
     }
 
     /// Keeps the first `n` elements and returns the others, in order, so the caller can release them outside a lock.
     @inlinable
     package mutating func truncate(keepingFirst n: Int) -> [Element] {
-        var removed: [Element] = []
-        guard n < count else { return removed }
-        removed.reserveCapacity(count - n)
-        for offset in n..<count {
-            removed.append(storage[(head + offset) % storage.count].take()!)
+        guard n < count else { return [] }
+        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+            var removed: [Element] = []
+            removed.reserveCapacity(header.pointee.count - n)
+            for offset in n..<header.pointee.count {
+                removed.append((elements + (header.pointee.start + offset) % header.pointee.capacity).move())
+            }
+            header.pointee.count = n
+            return removed
         }
-        count = n
-        return removed
     }
 
     /// Empties the buffer and returns it as it was, so its elements can be released outside a lock.
@@ -65,14 +101,79 @@ package struct RingBuffer<Element> {
         return old
     }
 
-    @usableFromInline
-    mutating func grow() {
-        let newCapacity = Swift.max(4, storage.count * 2)
-        var newStorage = [Element?](repeating: nil, count: newCapacity)
-        for offset in 0..<count {
-            newStorage[offset] = storage[(head + offset) % storage.count].take()
+    /// The storage, unshared and with room for `minimumCapacity` elements (a copy or a larger storage if needed).
+    @inlinable
+    mutating func uniqueStorage(minimumCapacity: Int) -> RingBufferStorage<Element> {
+        // The uniqueness check comes before binding the reference, which would count as a second one.
+        if isKnownUniquelyReferenced(&storage), let storage,
+            storage.withUnsafeMutablePointerToHeader({ $0.pointee.capacity }) >= minimumCapacity
+        {
+            return storage
         }
-        storage = newStorage
-        head = 0
+        return replaceStorage(minimumCapacity: minimumCapacity)
+    }
+
+    // Not inlined: growing and copying are the rare paths. A shared storage is copied at its capacity; a full one
+    // is replaced by one twice as large (at least 4).
+    @usableFromInline
+    mutating func replaceStorage(minimumCapacity: Int) -> RingBufferStorage<Element> {
+        let unique = isKnownUniquelyReferenced(&storage)
+        let needed = Swift.max(minimumCapacity, count)
+        var capacity = Swift.max(4, storage?.withUnsafeMutablePointerToHeader { $0.pointee.capacity } ?? 0)
+        while capacity < needed {
+            capacity *= 2
+        }
+        let fresh = RingBufferStorage<Element>.make(capacity: capacity)
+        if let old = storage {
+            old.withUnsafeMutablePointers { oldHeader, oldElements in
+                fresh.withUnsafeMutablePointers { header, elements in
+                    for offset in 0..<oldHeader.pointee.count {
+                        let source = oldElements + (oldHeader.pointee.start + offset) % oldHeader.pointee.capacity
+                        if unique {
+                            (elements + offset).moveInitialize(from: source, count: 1)
+                        } else {
+                            (elements + offset).initialize(to: source.pointee)
+                        }
+                    }
+                    header.pointee.count = oldHeader.pointee.count
+                    if unique {
+                        oldHeader.pointee.count = 0
+                    }
+                }
+            }
+        }
+        storage = fresh
+        return fresh
+    }
+}
+
+/// Where a ``RingBuffer`` keeps its start, count and capacity.
+@usableFromInline
+package struct RingBufferHeader {
+    @usableFromInline var start = 0
+    @usableFromInline var count = 0
+    @usableFromInline let capacity: Int
+
+    @inlinable
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+}
+
+/// The storage of a ``RingBuffer``: its header and the elements, in one allocation. Slots
+/// `start ..< start + count` (modulo the capacity) are initialized; the others are not.
+@usableFromInline
+final class RingBufferStorage<Element>: ManagedBuffer<RingBufferHeader, Element> {
+    @inlinable
+    static func make(capacity: Int) -> RingBufferStorage {
+        unsafeDowncast(create(minimumCapacity: capacity) { _ in RingBufferHeader(capacity: capacity) }, to: Self.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            for offset in 0..<header.pointee.count {
+                (elements + (header.pointee.start + offset) % header.pointee.capacity).deinitialize(count: 1)
+            }
+        }
     }
 }

@@ -136,6 +136,9 @@ package struct Emitter<Downstream: Subscriber> {
             return true
         case .queued:
             return true
+        case .queuedReplacing(let replaced):
+            withExtendedLifetime(replaced) {}
+            return true
         case .dropped:
             return false
         }

@@ -57,6 +57,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case deliverNested(DownstreamReference<Downstream>)
         /// Queued for the owner (or for a later request), or kept as the latest value.
         case queued
+        /// Kept as the latest value in place of the one returned, which the caller releases after unlocking (its
+        /// deinit may be user code).
+        case queuedReplacing(Input)
         /// Not accepted (no demand, completed or cancelled); the value is handed back to be released outside the lock.
         case dropped
     }
@@ -168,10 +171,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             if unreserved == .none {
                 // The queue holds the values demand covers, plus at most one waiting value: replace the waiting one.
                 if demand < queue.count {
-                    queue.replaceLast(with: value)
-                } else {
-                    queue.append(value)
+                    return .queuedReplacing(queue.replaceLast(with: value))
                 }
+                queue.append(value)
                 return .queued
             }
         case .unbounded:
