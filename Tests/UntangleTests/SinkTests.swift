@@ -62,6 +62,22 @@ final class SinkTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 
+    /// The sink keeps a class subscription as a plain reference and boxes any other; both must get the cancel.
+    func testCancelReachesASubscriptionThatIsNotAClassInstance() {
+        struct ValueSubscription: Subscription {
+            let log: LockedBox<[String]>
+            let combineIdentifier = CombineIdentifier()
+            func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request \(demand)") } }
+            func cancel() { log.withLock { $0.append("cancel") } }
+        }
+        let log = LockedBox<[String]>([])
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.receive(subscription: ValueSubscription(log: log))
+        sink.cancel()
+        sink.cancel()
+        XCTAssertEqual(log.withLock { $0 }, ["request unlimited", "cancel"])
+    }
+
     func testCancelBeforeSubscriptionCancelsTheSubscriptionWhenItArrives() {
         let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
         sink.cancel()
