@@ -93,6 +93,28 @@ package struct RingBuffer<Element> {
         }
     }
 
+    /// A copy with storage of its own. Use it, under the lock that guards this buffer, to hand the elements to
+    /// state that another lock guards: a plain (copy-on-write) copy would share the storage between the two locks,
+    /// ordered only through its reference count, which ThreadSanitizer cannot see (so it reports the later in-place
+    /// mutation by whichever side ends up holding the storage alone). O(n).
+    @inlinable
+    package func unsharedCopy() -> RingBuffer {
+        var copy = RingBuffer()
+        guard let storage, count > 0 else { return copy }
+        let fresh = RingBufferStorage<Element>.make(capacity: Swift.max(4, count))
+        storage.withUnsafeMutablePointers { oldHeader, oldElements in
+            fresh.withUnsafeMutablePointers { header, elements in
+                for offset in 0..<oldHeader.pointee.count {
+                    let source = oldElements + (oldHeader.pointee.start + offset) % oldHeader.pointee.capacity
+                    (elements + offset).initialize(to: source.pointee)
+                }
+                header.pointee.count = oldHeader.pointee.count
+            }
+        }
+        copy.storage = fresh
+        return copy
+    }
+
     /// Empties the buffer and returns it as it was, so its elements can be released outside a lock.
     @inlinable
     package mutating func takeAll() -> RingBuffer {

@@ -64,7 +64,7 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         let connect = state.withCriticalSection { state -> Int? in
             let id = state.nextNumber
             state.nextNumber += 1
-            conduit = ShareReplayConduit(downstream: subscriber, replay: state.buffer, limit: replay) {
+            conduit = ShareReplayConduit(downstream: subscriber, replay: state.buffer.unsharedCopy(), limit: replay) {
                 [weak self] in self?.leave(id)
             }
             state.receivers.append((id, conduit))

@@ -64,6 +64,18 @@ final class RingBufferTests: XCTestCase {
         XCTAssertEqual(drain(&buffer), [9])
     }
 
+    func testAnUnsharedCopyHasItsOwnStorage() {
+        var original = RingBuffer<Int>()
+        for value in 0..<6 { original.append(value) }
+        _ = original.popFirst()
+        var copy = original.unsharedCopy()
+        XCTAssertEqual(original.popFirst(), 1)
+        copy.append(6)
+        XCTAssertEqual(drain(&copy), [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(drain(&original), [2, 3, 4, 5])
+        XCTAssertTrue(RingBuffer<Int>().unsharedCopy().isEmpty)
+    }
+
     /// Every element is released exactly once, whether popped, truncated, replaced, copied or dropped with the
     /// buffer (a double release would crash, a missed one shows as a live object).
     func testReleasesEveryElementOnce() {
