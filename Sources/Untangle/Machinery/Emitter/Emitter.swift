@@ -108,9 +108,12 @@ package struct Emitter<Downstream: Subscriber> {
                 // give-back below fails and the state machine takes over.
                 // The reference is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns
                 // the emitter, see above) and the subscriber is borrowed through it: no reference counting per value.
+                // `downstreamIsSink` never changes after init, so reading it here races with nothing.
                 let more = state.withUnlockedValue { machine in
-                    UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)
-                        ._withUnsafeGuaranteedRef { DownstreamReference<Downstream>.receive(value, through: $0) }
+                    UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef {
+                        DownstreamReference<Downstream>.receive(
+                            value, through: $0, isSink: machine.pointee.downstreamIsSink)
+                    }
                 }
                 if !state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
                     drain(returnedDemand: more, nestedInSubscriptionCallout: false)

@@ -104,6 +104,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @usableFromInline var ownerInSubscriptionCallout = false
     /// `cancel()` ran while the emitter was owned; the owner releases the downstream when it next takes the lock.
     @usableFromInline var cancelPending = false
+    /// Whether the downstream is a `Subscribers.Sink` held without a box (see ``DownstreamReference``), decided once
+    /// here so that the lock-free path reads a byte instead of comparing type metadata per value. Never changes.
+    @usableFromInline let downstreamIsSink: Bool
 
     /// The thread that owns the emitter, if any.
     @inlinable
@@ -116,6 +119,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
         self.downstream = DownstreamReference(downstream)
         self.policy = policy
+        downstreamIsSink = DownstreamReference<Downstream>.isSink
         assert(MemoryLayout<Self>.offset(of: \Self.downstream) == 0, "EmitterStateMachine layout")
     }
 
@@ -345,17 +349,22 @@ package struct DownstreamReference<Downstream: Subscriber> {
     // compares too, so both paths are exercised in debug builds as well.
     @inlinable
     static var isSink: Bool {
-        guard MemoryLayout<Downstream>.size == MemoryLayout<AnyObject>.size, _canBeClass(Downstream.self) != 0 else {
-            return false
-        }
-        return ObjectIdentifier(Downstream.self) == ObjectIdentifier(Sink.self)
+        mayBeSink && ObjectIdentifier(Downstream.self) == ObjectIdentifier(Sink.self)
     }
 
-    /// Delivers `input` to the subscriber that `object` (a `DownstreamReference`'s object, borrowed) stands for.
+    /// Whether `Downstream` can be a sink at all: `false` at compile time, once specialized, for a subscriber that
+    /// is not a class instance, so the callers' check costs nothing for those.
+    @inlinable
+    static var mayBeSink: Bool {
+        MemoryLayout<Downstream>.size == MemoryLayout<AnyObject>.size && _canBeClass(Downstream.self) != 0
+    }
+
+    /// Delivers `input` to the subscriber that `object` (a `DownstreamReference`'s object, borrowed) stands for;
+    /// `isSink` is ``isSink``, which the caller knows already (the emitter keeps it in its state).
     @inlinable
     @inline(__always)
-    static func receive(_ input: Downstream.Input, through object: AnyObject) -> Subscribers.Demand {
-        if isSink {
+    static func receive(_ input: Downstream.Input, through object: AnyObject, isSink: Bool) -> Subscribers.Demand {
+        if mayBeSink && isSink {
             return unsafeDowncast(object, to: Sink.self).receive(input)
         }
         return unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value.receive(input)
@@ -363,7 +372,7 @@ package struct DownstreamReference<Downstream: Subscriber> {
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        Self.receive(input, through: object)
+        Self.receive(input, through: object, isSink: Self.isSink)
     }
 
     @inlinable
