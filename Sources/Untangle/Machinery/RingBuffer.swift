@@ -24,8 +24,8 @@ package struct RingBuffer<Element> {
     /// The number of elements.
     @inlinable
     package var count: Int {
-        guard let storage else { return 0 }
-        return storage.withUnsafeMutablePointerToHeader { $0.pointee.count }
+        guard storage != nil else { return 0 }
+        return withUnsafeStorage { header, _ in header.pointee.count }
     }
 
     @inlinable
@@ -34,20 +34,8 @@ package struct RingBuffer<Element> {
     /// Appends at the back. O(1) amortized.
     @inlinable
     package mutating func append(_ element: Element) {
-        // The common case (an unshared storage with room) reads the header once.
-        if isKnownUniquelyReferenced(&storage), let storage,
-            storage.withUnsafeMutablePointers({ header, elements in
-                guard header.pointee.count < header.pointee.capacity else { return false }
-                (elements + (header.pointee.start + header.pointee.count) % header.pointee.capacity)
-                    .initialize(to: element)
-                header.pointee.count += 1
-                return true
-            })
-        {
-            return
-        }
-        let storage = replaceStorage(minimumCapacity: count + 1)
-        storage.withUnsafeMutablePointers { header, elements in
+        makeUnique(minimumCapacity: count + 1)
+        withUnsafeStorage { header, elements in
             (elements + (header.pointee.start + header.pointee.count) % header.pointee.capacity).initialize(to: element)
             header.pointee.count += 1
         }
@@ -57,7 +45,8 @@ package struct RingBuffer<Element> {
     @inlinable
     package mutating func popFirst() -> Element? {
         guard !isEmpty else { return nil }
-        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+        makeUnique(minimumCapacity: 0)
+        return withUnsafeStorage { header, elements in
             let element = (elements + header.pointee.start).move()
             header.pointee.start = (header.pointee.start + 1) % header.pointee.capacity
             header.pointee.count -= 1
@@ -70,7 +59,8 @@ package struct RingBuffer<Element> {
     @inlinable
     package mutating func replaceLast(with element: Element) -> Element {
         precondition(!isEmpty, "RingBuffer.replaceLast on an empty buffer")
-        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+        makeUnique(minimumCapacity: 0)
+        return withUnsafeStorage { header, elements in
             let slot = elements + (header.pointee.start + header.pointee.count - 1) % header.pointee.capacity
             let replaced = slot.move()
             slot.initialize(to: element)
@@ -82,7 +72,8 @@ package struct RingBuffer<Element> {
     @inlinable
     package mutating func truncate(keepingFirst n: Int) -> [Element] {
         guard n < count else { return [] }
-        return uniqueStorage(minimumCapacity: 0).withUnsafeMutablePointers { header, elements in
+        makeUnique(minimumCapacity: 0)
+        return withUnsafeStorage { header, elements in
             var removed: [Element] = []
             removed.reserveCapacity(header.pointee.count - n)
             for offset in n..<header.pointee.count {
@@ -123,22 +114,34 @@ package struct RingBuffer<Element> {
         return old
     }
 
-    /// The storage, unshared and with room for `minimumCapacity` elements (a copy or a larger storage if needed).
+    // Performance: the storage is reached through an unretained reference. Binding it (`if let storage`) would
+    // retain and release it around every operation, two atomic instructions that cost more than the operation
+    // (measured: zip-2 113 -> 124 ns). `self` holds the storage for the whole call, and nothing inside replaces it.
     @inlinable
-    mutating func uniqueStorage(minimumCapacity: Int) -> RingBufferStorage<Element> {
-        // The uniqueness check comes before binding the reference, which would count as a second one.
-        if isKnownUniquelyReferenced(&storage), let storage,
-            storage.withUnsafeMutablePointerToHeader({ $0.pointee.capacity }) >= minimumCapacity
-        {
-            return storage
+    func withUnsafeStorage<Result>(
+        _ body: (UnsafeMutablePointer<RingBufferHeader>, UnsafeMutablePointer<Element>) throws -> Result
+    ) rethrows -> Result {
+        try Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            try storage.withUnsafeMutablePointers(body)
         }
-        return replaceStorage(minimumCapacity: minimumCapacity)
+    }
+
+    /// Makes the storage unshared and gives it room for `minimumCapacity` elements (a copy, or a larger storage, if
+    /// needed).
+    @inlinable
+    mutating func makeUnique(minimumCapacity: Int) {
+        if isKnownUniquelyReferenced(&storage),
+            withUnsafeStorage({ header, _ in header.pointee.capacity }) >= minimumCapacity
+        {
+            return
+        }
+        replaceStorage(minimumCapacity: minimumCapacity)
     }
 
     // Not inlined: growing and copying are the rare paths. A shared storage is copied at its capacity; a full one
     // is replaced by one twice as large (at least 4).
     @usableFromInline
-    mutating func replaceStorage(minimumCapacity: Int) -> RingBufferStorage<Element> {
+    mutating func replaceStorage(minimumCapacity: Int) {
         let unique = isKnownUniquelyReferenced(&storage)
         let needed = Swift.max(minimumCapacity, count)
         var capacity = Swift.max(4, storage?.withUnsafeMutablePointerToHeader { $0.pointee.capacity } ?? 0)
@@ -165,7 +168,6 @@ package struct RingBuffer<Element> {
             }
         }
         storage = fresh
-        return fresh
     }
 }
 
