@@ -10,6 +10,9 @@ struct CombiningEffects {
     @usableFromInline var cancel: [Subscription] = []
     /// Values no longer needed, released by the caller outside the lock (their deinit is user code).
     @usableFromInline var release: [Any] = []
+    /// One value no longer needed (combineLatest's previous latest value, on every value it receives), released like
+    /// `release`: kept apart so that the common case allocates no array.
+    @usableFromInline var replaced: Any?
 }
 
 /// The forwarder's next step.

@@ -65,7 +65,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
         guard outbox.isActive, !finished[index] else { return Effects() }
         var effects = Effects()
         if let previous = latest[index] {
-            effects.release.append(previous)
+            effects.replaced = previous
         } else {
             missing -= 1
         }
