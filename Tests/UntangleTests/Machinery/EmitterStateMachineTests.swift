@@ -106,8 +106,9 @@ final class EmitterStateMachineTests: XCTestCase {
     func testKeepLatestReplacesTheWaitingValue() {
         var machine = started(.keepLatest)
         _ = machine.offer(1, on: me)
-        _ = machine.offer(2, on: me)
-        _ = machine.offer(3, on: me)
+        // The replaced value comes back to be released after unlocking (its deinit may be user code).
+        guard case .queuedReplacing(1) = machine.offer(2, on: me) else { return XCTFail("1 must be handed back") }
+        guard case .queuedReplacing(2) = machine.offer(3, on: me) else { return XCTFail("2 must be handed back") }
         XCTAssertEqual(machine.queue.count, 1)
         _ = machine.request(.max(1), on: me)
         guard case .value(_, 3) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
@@ -200,6 +201,29 @@ final class EmitterStateMachineTests: XCTestCase {
         _ = completing.request(.unlimited, on: me)
         _ = completing.complete(.finished, order: .afterQueuedValues, on: other)
         XCTAssertFalse(completing.isFastEligible, "no value after a completion")
+    }
+
+    /// The machine a subject builds for a `Sink` (`SubjectCore.subscribeSink`): no subscription callout, unlimited
+    /// demand from the start, so any thread may deliver at once, and completion and cancel work as usual.
+    func testAMachineStartedWithUnlimitedDemandDeliversAtOnceAndEndsAsUsual() {
+        var machine = Machine(startedWithUnlimitedDemand: Recorder(), policy: .dropWithoutDemand)
+        XCTAssertTrue(machine.isFastEligible)
+        XCTAssertEqual(machine.demand, .unlimited)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        XCTAssertEqual(machine.owner, other)
+        XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false))
+        XCTAssertTrue(machine.isFastEligible, "unlimited demand stays unlimited")
+        guard case (.drain, _) = machine.complete(.finished, order: .afterDemandedValues, on: me) else {
+            return XCTFail("the completion needs no demand")
+        }
+        guard case .completion = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        XCTAssertTrue(machine.isReleased)
+
+        var cancelled = Machine(startedWithUnlimitedDemand: Recorder(), policy: .dropWithoutDemand)
+        XCTAssertTrue(cancelled.cancel().cancelled)
+        guard case .dropped = cancelled.offer(2, on: me) else { return XCTFail("nothing after cancel") }
     }
 
     func testNothingIsDeliveredBeforeTheSubscriptionStarts() {
