@@ -64,13 +64,34 @@ extension Lock {
     /// held at a callout point (see ``CalloutCheck``). Users' own uses of `Lock` are not counted.
     @inlinable
     package func withCriticalSection<Result>(_ body: () throws -> Result) rethrows -> Result {
-        storage.lock()
-        CalloutCheck.enter()
-        defer {
-            CalloutCheck.leave()
-            storage.unlock()
-        }
-        return try body()
+        try storage.withCriticalSection(body)
+    }
+}
+
+/// A ``Lock`` seen without a reference count: for a struct formed per call (an emitter over a state that another
+/// object owns) that must not retain and release the lock's storage every time. Whoever forms it keeps the `Lock`
+/// alive for as long as it is used.
+///
+/// ```swift
+/// let view = UnretainedLock(lock)        // `lock` stays stored elsewhere
+/// view.withCriticalSection { /* ... */ }
+/// ```
+///
+/// **Demand:** not applicable (a synchronization primitive, not a stream).
+/// **Thread safety:** as ``Lock``'s library critical sections.
+@usableFromInline
+package struct UnretainedLock {
+    @usableFromInline let storage: Unmanaged<LockStorage<Void>>
+
+    @inlinable
+    package init(_ lock: Lock) {
+        storage = .passUnretained(lock.storage)
+    }
+
+    /// A library critical section (counted by ``CalloutCheck`` in debug builds), as ``Lock/withCriticalSection(_:)``.
+    @inlinable
+    package func withCriticalSection<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try storage._withUnsafeGuaranteedRef { try $0.withCriticalSection(body) }
     }
 }
 
@@ -89,6 +110,18 @@ class LockStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { LockPrimitiveOps.initialize($0) }
         return storage
+    }
+
+    /// A library critical section: the lock held and counted by ``CalloutCheck`` in debug builds.
+    @inlinable
+    final func withCriticalSection<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        CalloutCheck.enter()
+        defer {
+            CalloutCheck.leave()
+            unlock()
+        }
+        return try body()
     }
 
     @inlinable

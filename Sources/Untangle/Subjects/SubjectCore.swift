@@ -59,6 +59,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @usableFromInline let state: LockedBox<State>
     @usableFromInline let policy: EmitterBufferPolicy
+    /// The lock of every subscriber's emitter state (see `SubjectSubscription.emitterMemory`); never held together
+    /// with `state`'s lock, and only around the emitters' state machines (no callouts).
+    @usableFromInline let deliveryLock = Lock()
 
     /// A subject with `policy` `.dropWithoutDemand` keeps no current value (`subscribeSink` relies on it).
     @inlinable
@@ -98,7 +101,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             subscribeSink(_unsafeReferenceCast(subscriber, to: Subscribers.Sink<Output, Failure>.self))
             return
         }
-        let conduit = SubjectSubscription(downstream: subscriber, policy: policy, registry: state)
+        let conduit = SubjectSubscription(
+            downstream: subscriber, policy: policy, deliveryLock: deliveryLock, registry: state)
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
             if let completion = state.completion {
                 return completion
@@ -136,7 +140,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // subscription in the list for the subject's lifetime.
     @inlinable
     func subscribeSink(_ sink: Subscribers.Sink<Output, Failure>) {
-        let conduit = SubjectSubscription(startedSink: sink, policy: policy, registry: state)
+        let conduit = SubjectSubscription(
+            startedSink: sink, policy: policy, deliveryLock: deliveryLock, registry: state)
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
             guard sink.adoptUnlimitedSubscription(conduit) else { return nil }
             if let completion = state.completion {
@@ -228,7 +233,15 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    @usableFromInline let emitter: Emitter<Downstream>
+    // The subscriber's emitter state (owner word and state machine) lives in `emitterMemory`, a raw allocation this
+    // subscription owns, under `deliveryLock`, which the subject shares among its subscribers.
+    //
+    // Memory: no lock and no object header per subscriber (the state is a 64-byte allocation where an emitter object
+    // of its own with a `pthread_mutex_t` took 112). The price: a subject's subscribers share one lock on their
+    // locked paths (bounded demand, queued values, completion, cancel); their lock-free path (unlimited demand,
+    // nothing queued) takes no lock at all.
+    @usableFromInline let emitterMemory: UnsafeMutableRawPointer
+    @usableFromInline let deliveryLock: Lock
     // The subject's state (its subscriber list), held strongly, not the subject: a subscription must not keep its
     // subject alive, and the list holds this subscription, so this is a cycle that is broken whenever the
     // subscription leaves the list: on cancel, on the subject's completion and in the subject's deinit.
@@ -240,27 +253,37 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
     @inlinable
     convenience init(
-        downstream: Downstream, policy: EmitterBufferPolicy,
+        downstream: Downstream, policy: EmitterBufferPolicy, deliveryLock: Lock,
         registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
     ) {
-        self.init(emitter: Emitter(downstream: downstream, policy: policy), registry: registry)
+        self.init(
+            emitterMemory: SubjectEmitterStorage.allocate(
+                EmitterStateMachine(downstream: downstream, policy: policy), word: 0),
+            deliveryLock: deliveryLock, registry: registry)
     }
 
     /// A subscription for a sink that adopts it without a subscription callout (see `SubjectCore.subscribeSink`).
     @inlinable
     convenience init(
-        startedSink sink: Downstream, policy: EmitterBufferPolicy,
+        startedSink sink: Downstream, policy: EmitterBufferPolicy, deliveryLock: Lock,
         registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
     ) {
-        self.init(emitter: Emitter(startedWithUnlimitedDemand: sink, policy: policy), registry: registry)
+        // The machine starts fast-eligible, so the word starts with the fast bit (no owner), as after a critical
+        // section (see `Emitter.init(startedWithUnlimitedDemand:policy:)`).
+        self.init(
+            emitterMemory: SubjectEmitterStorage.allocate(
+                EmitterStateMachine(startedWithUnlimitedDemand: sink, policy: policy),
+                word: SerialEmitter<SubjectEmitterStorage<Downstream>>.fastBit),
+            deliveryLock: deliveryLock, registry: registry)
     }
 
     @inlinable
     init(
-        emitter: Emitter<Downstream>,
+        emitterMemory: UnsafeMutableRawPointer, deliveryLock: Lock,
         registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
     ) {
-        self.emitter = emitter
+        self.emitterMemory = emitterMemory
+        self.deliveryLock = deliveryLock
         self.registry = registry
         // Specialized entry points (see SubjectConduit). The first argument is always `self`, so the downcast is
         // safe; passing it in keeps the closures capture-free.
@@ -276,6 +299,17 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
                     SubjectCore.remove(subscription, from: subscription.registry)
                 }
             })
+    }
+
+    deinit {
+        SubjectEmitterStorage<Downstream>.deallocate(emitterMemory)
+    }
+
+    /// The subscriber's emitter over this subscription's state. Valid while the subscription lives (whoever calls
+    /// into it keeps it alive for the call).
+    @inlinable
+    var emitter: SerialEmitter<SubjectEmitterStorage<Downstream>> {
+        SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(deliveryLock), memory: emitterMemory))
     }
 
     @inlinable
@@ -323,4 +357,77 @@ struct UpstreamReference {
 
     @inlinable
     var isGone: Bool { value == nil && object == nil }
+}
+
+/// A subject subscription's emitter state: the owner word and the state machine in one raw allocation that the
+/// subscription owns, guarded by the lock the subject shares among its subscribers.
+///
+/// ```swift
+/// let memory = SubjectEmitterStorage<S>.allocate(EmitterStateMachine(downstream: s, policy: .keepLatest), word: 0)
+/// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), memory: memory))
+/// SubjectEmitterStorage<S>.deallocate(memory)   // when the subscription goes
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** as ``EmitterStorage``; the lock and the memory must outlive every use (the subscription keeps
+/// both).
+@usableFromInline
+struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
+    @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
+
+    @usableFromInline let lock: UnretainedLock
+    @usableFromInline let memory: UnsafeMutableRawPointer
+
+    @inlinable
+    init(lock: UnretainedLock, memory: UnsafeMutableRawPointer) {
+        self.lock = lock
+        self.memory = memory
+    }
+
+    // The word first, then the machine at the next address aligned for it.
+    @inlinable
+    static var machineOffset: Int {
+        let alignment = MemoryLayout<Machine>.alignment
+        return (RawWordAccess.size + alignment - 1) / alignment * alignment
+    }
+
+    /// Allocates and initializes the state (counted by ``LiveObjects`` in debug builds, like the emitter objects).
+    @inlinable
+    static func allocate(_ machine: consuming Machine, word: Int) -> UnsafeMutableRawPointer {
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: machineOffset + MemoryLayout<Machine>.size,
+            alignment: Swift.max(RawWordAccess.alignment, MemoryLayout<Machine>.alignment))
+        RawWordAccess.initialize(memory, to: word)
+        (memory + machineOffset).bindMemory(to: Machine.self, capacity: 1).initialize(to: machine)
+        #if DEBUG
+            LiveObjects.increment()
+        #endif
+        return memory
+    }
+
+    @inlinable
+    static func deallocate(_ memory: UnsafeMutableRawPointer) {
+        (memory + machineOffset).assumingMemoryBound(to: Machine.self).deinitialize(count: 1)
+        RawWordAccess.deinitialize(memory)
+        memory.deallocate()
+        #if DEBUG
+            LiveObjects.decrement()
+        #endif
+    }
+
+    @inlinable
+    func withCriticalSection<Result>(_ body: (inout Machine, RawWordAccess) -> Result) -> Result {
+        let machine = (memory + Self.machineOffset).assumingMemoryBound(to: Machine.self)
+        return lock.withCriticalSection { body(&machine.pointee, RawWordAccess(memory)) }
+    }
+
+    @inlinable
+    func compareExchangeWord(expected: Int, desired: Int) -> Bool {
+        RawWordAccess(memory).compareExchange(expected: expected, desired: desired)
+    }
+
+    @inlinable
+    func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Machine>) -> Result) -> Result {
+        body((memory + Self.machineOffset).assumingMemoryBound(to: Machine.self))
+    }
 }

@@ -20,13 +20,13 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread, concurrently and reentrantly (from inside the
 /// subscriber's own callouts); callouts happen with no library lock held.
 @usableFromInline
-package struct Emitter<Downstream: Subscriber> {
-    @usableFromInline
-    let state: LockedBoxWithWord<EmitterStateMachine<Downstream>>
+package typealias Emitter<Downstream: Subscriber> = SerialEmitter<EmitterBox<Downstream>>
 
+extension SerialEmitter {
+    /// An emitter with a state object of its own (an ``Emitter``).
     @inlinable
-    package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        state = LockedBoxWithWord(tracking: EmitterStateMachine(downstream: downstream, policy: policy))
+    package init<D: Subscriber>(downstream: D, policy: EmitterBufferPolicy) where Storage == EmitterBox<D> {
+        state = EmitterBox(EmitterStateMachine(downstream: downstream, policy: policy), word: 0)
     }
 
     /// An emitter whose downstream has already received its subscription and asked for `.unlimited`, by an
@@ -37,11 +37,31 @@ package struct Emitter<Downstream: Subscriber> {
     /// Performance: saves the three critical sections of a subscription callout (start, the sink's request, the
     /// callout's end) per subscription.
     @inlinable
-    package init(startedWithUnlimitedDemand downstream: Downstream, policy: EmitterBufferPolicy) {
+    package init<D: Subscriber>(startedWithUnlimitedDemand downstream: D, policy: EmitterBufferPolicy)
+    where Storage == EmitterBox<D> {
         // The machine starts fast-eligible, so the word starts with the fast bit (no owner): the same state a
         // critical section would leave.
-        state = LockedBoxWithWord(
-            tracking: EmitterStateMachine(startedWithUnlimitedDemand: downstream, policy: policy), word: Self.fastBit)
+        state = EmitterBox(
+            EmitterStateMachine(startedWithUnlimitedDemand: downstream, policy: policy), word: Self.fastBit)
+    }
+}
+
+/// The emitter itself, over any ``EmitterStorage``: ``Emitter`` keeps its state in an object of its own; a
+/// subject's subscription keeps it in a smaller allocation under a lock the subject shares.
+///
+/// **Demand:** as ``Emitter``.
+/// **Thread safety:** as ``Emitter``.
+@usableFromInline
+package struct SerialEmitter<Storage: EmitterStorage> {
+    @usableFromInline package typealias Downstream = Storage.Downstream
+
+    @usableFromInline
+    let state: Storage
+
+    /// An emitter over `storage`, whose word and state machine are already initialized.
+    @inlinable
+    package init(storage: Storage) {
+        state = storage
     }
 
     // The owner word, beside the lock: the owning thread's `ThreadID.bits` (0: nobody owns the emitter) plus
@@ -100,7 +120,7 @@ package struct Emitter<Downstream: Subscriber> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
-        if LockedBoxWithWord<EmitterStateMachine<Downstream>>.hasLockFreeWord {
+        if LockedBoxWithWord<Int>.hasLockFreeWord {
             let owned = thread.bits | Self.fastBit
             if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
                 CalloutCheck.assertNoLockHeld("Emitter delivering a value (fast path)")

@@ -1,0 +1,77 @@
+import UntangleSync
+
+/// Where a ``SerialEmitter`` keeps its state: the owner word and the ``EmitterStateMachine``, at addresses that do
+/// not move while the emitter is used, and the lock that guards them.
+///
+/// ``EmitterBox`` is the ordinary one (a ``LockedBoxWithWord`` of its own, what ``Emitter`` uses).
+/// `SubjectEmitterStorage` keeps a subject subscription's state in a smaller allocation under a lock the subject
+/// shares among its subscribers.
+///
+/// ```swift
+/// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded), word: 0))
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** ``withCriticalSection(_:)`` from any thread; the lock-free calls only under the emitter's
+/// owner-word protocol (see ``SerialEmitter``).
+@usableFromInline
+package protocol EmitterStorage {
+    associatedtype Downstream: Subscriber
+    associatedtype Word: EmitterWordAccess
+
+    /// Runs `body` holding the lock, with the state machine and the owner word.
+    func withCriticalSection<Result>(_ body: (inout EmitterStateMachine<Downstream>, Word) -> Result) -> Result
+
+    /// Replaces the owner word with `desired` if it is `expected`, without the lock.
+    func compareExchangeWord(expected: Int, desired: Int) -> Bool
+
+    /// The state machine's address, without the lock (the owner-word protocol decides what may be read).
+    func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result) -> Result
+}
+
+/// The owner word as a critical section sees it.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** used under the emitter's lock.
+@usableFromInline
+package protocol EmitterWordAccess {
+    func load() -> Int
+    func clearBits(_ mask: Int) -> Int
+    func store(_ value: Int)
+}
+
+extension WordAccess: EmitterWordAccess {}
+extension RawWordAccess: EmitterWordAccess {}
+
+/// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own, counted by ``LiveObjects`` in debug builds.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** as ``EmitterStorage``.
+@usableFromInline
+package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
+    @usableFromInline let box: LockedBoxWithWord<EmitterStateMachine<Downstream>>
+
+    @inlinable
+    init(_ machine: consuming EmitterStateMachine<Downstream>, word: Int) {
+        box = LockedBoxWithWord(tracking: machine, word: word)
+    }
+
+    @inlinable
+    package func withCriticalSection<Result>(
+        _ body: (inout EmitterStateMachine<Downstream>, WordAccess) -> Result
+    ) -> Result {
+        box.withCriticalSection(body)
+    }
+
+    @inlinable
+    package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
+        box.compareExchangeWord(expected: expected, desired: desired)
+    }
+
+    @inlinable
+    package func withUnlockedValue<Result>(
+        _ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result
+    ) -> Result {
+        box.withUnlockedValue(body)
+    }
+}
