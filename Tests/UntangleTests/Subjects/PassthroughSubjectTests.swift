@@ -278,6 +278,29 @@ final class PassthroughSubjectTests: XCTestCase {
         XCTAssertNil(weakSink, "the subject kept a sink that had been cancelled before it subscribed")
     }
 
+    /// A subject's subscribers share its delivery lock: one subscriber's callout that signals another subscriber of
+    /// the same subject (a request, a reentrant send, a cancel) must find the lock free (debug builds stop on a lock
+    /// taken twice by one thread).
+    func testASubscribersCalloutMaySignalAnotherSubscriberOfTheSameSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let second = Recorder<Int, Never>(initialDemand: nil)
+        var log: [Int] = []
+        let first = subject.sink { value in
+            log.append(value)
+            if value == 1 {
+                second.subscription?.request(.max(1))
+                subject.send(2)
+                second.cancel()
+            }
+        }
+        subject.subscribe(second)
+        subject.send(1)
+        subject.send(3)
+        XCTAssertEqual(log, [1, 2, 3])
+        XCTAssertEqual(second.events, [.subscription("SubjectSubscription"), .value(2)])
+        first.cancel()
+    }
+
     /// Cancelling a subscription after its subject is gone has nothing to leave: it releases the subscriber.
     func testCancelAfterTheSubjectIsGoneReleasesTheSubscriber() {
         weak var weakRecorder: Recorder<Int, Never>?
