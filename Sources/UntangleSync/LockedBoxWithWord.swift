@@ -40,14 +40,13 @@ package struct LockedBoxWithWord<Value> {
 
     /// Creates the box; in debug builds it is counted by ``LiveObjects`` while it lives (as
     /// `LockedBox(tracking:)`).
-    /// The word starts as `word` (0 unless given).
     @inlinable
-    package init(tracking value: consuming Value, word: Int = 0) {
+    package init(tracking value: consuming Value) {
         #if DEBUG
-            storage = TrackedWordLockStorage<Value>.create(value: value, word: word)
+            storage = TrackedWordLockStorage<Value>.create(value: value)
             LiveObjects.increment()
         #else
-            storage = WordLockStorage<Value>.create(value: value, word: word)
+            storage = WordLockStorage<Value>.create(value: value)
         #endif
     }
 
@@ -172,9 +171,9 @@ package struct WordAccess {
         @usableFromInline var word: Int
 
         @inlinable
-        init(word: Int) {
+        init() {
             primitive = LockPrimitive()
-            self.word = word
+            word = 0
         }
     }
 #else
@@ -184,9 +183,9 @@ package struct WordAccess {
         @usableFromInline let word: Atomic<Int>
 
         @inlinable
-        init(word: Int) {
+        init() {
             primitive = LockPrimitive()
-            self.word = Atomic(word)
+            word = Atomic(0)
         }
     }
 #endif
@@ -195,14 +194,14 @@ package struct WordAccess {
 @usableFromInline
 class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
     @inlinable
-    final class func create(value: consuming Value, word: Int) -> WordLockStorage<Value> {
+    final class func create(value: consuming Value) -> WordLockStorage<Value> {
         // Moved into the header, not copied (see `LockStorage.create`).
         var pending = Optional(value)
         let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { tail in
-            tail.initialize(to: WordLockTail(word: word))
+            tail.initialize(to: WordLockTail())
             // `primitive` is the tail's first stored property, so it sits at the tail's address (checked here once,
             // before the storage is shared: an `&tail.pointee.primitive` on every lock and unlock would be a
             // "modifying access" that ThreadSanitizer reports as a race between two threads taking the lock).

@@ -268,8 +268,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         startedSink sink: Downstream, policy: EmitterBufferPolicy, deliveryLock: Lock,
         registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
     ) {
-        // The machine starts fast-eligible, so the word starts with the fast bit (no owner), as after a critical
-        // section (see `Emitter.init(startedWithUnlimitedDemand:policy:)`).
+        // The machine starts fast-eligible, so the word starts with the fast bit and no owner: the state a critical
+        // section would leave it in.
         self.init(
             emitterMemory: SubjectEmitterStorage.allocate(
                 EmitterStateMachine(startedWithUnlimitedDemand: sink, policy: policy),

@@ -26,23 +26,7 @@ extension SerialEmitter {
     /// An emitter with a state object of its own (an ``Emitter``).
     @inlinable
     package init<D: Subscriber>(downstream: D, policy: EmitterBufferPolicy) where Storage == EmitterBox<D> {
-        state = EmitterBox(EmitterStateMachine(downstream: downstream, policy: policy), word: 0)
-    }
-
-    /// An emitter whose downstream has already received its subscription and asked for `.unlimited`, by an
-    /// arrangement between the caller and the downstream outside the emitter (a subject and its `Sink`): do not call
-    /// ``start(subscription:)``. Values offered from any thread are delivered at once; `request` adds nothing;
-    /// completion and cancel work as usual.
-    ///
-    /// Performance: saves the three critical sections of a subscription callout (start, the sink's request, the
-    /// callout's end) per subscription.
-    @inlinable
-    package init<D: Subscriber>(startedWithUnlimitedDemand downstream: D, policy: EmitterBufferPolicy)
-    where Storage == EmitterBox<D> {
-        // The machine starts fast-eligible, so the word starts with the fast bit (no owner): the same state a
-        // critical section would leave.
-        state = EmitterBox(
-            EmitterStateMachine(startedWithUnlimitedDemand: downstream, policy: policy), word: Self.fastBit)
+        state = EmitterBox(EmitterStateMachine(downstream: downstream, policy: policy))
     }
 }
 

@@ -123,8 +123,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         assert(MemoryLayout<Self>.offset(of: \Self.downstream) == 0, "EmitterStateMachine layout")
     }
 
-    /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (see
-    /// ``Emitter/init(startedWithUnlimitedDemand:policy:)``): fast-eligible from the start.
+    /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (a subject's
+    /// `Sink`, see `SubjectCore.subscribeSink`): fast-eligible from the start, so its owner word starts as
+    /// `SerialEmitter.fastBit`.
     @inlinable
     init(startedWithUnlimitedDemand downstream: Downstream, policy: EmitterBufferPolicy) {
         self.init(downstream: downstream, policy: policy)

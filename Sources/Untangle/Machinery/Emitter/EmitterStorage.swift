@@ -8,7 +8,7 @@ import UntangleSync
 /// shares among its subscribers.
 ///
 /// ```swift
-/// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded), word: 0))
+/// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))
 /// ```
 ///
 /// **Demand:** not applicable.
@@ -52,8 +52,8 @@ package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
     @usableFromInline let box: LockedBoxWithWord<EmitterStateMachine<Downstream>>
 
     @inlinable
-    init(_ machine: consuming EmitterStateMachine<Downstream>, word: Int) {
-        box = LockedBoxWithWord(tracking: machine, word: word)
+    init(_ machine: consuming EmitterStateMachine<Downstream>) {
+        box = LockedBoxWithWord(tracking: machine)
     }
 
     @inlinable
