@@ -118,19 +118,25 @@ extension Subscribers {
         /// Requests `.unlimited` from the first subscription; cancels any later one.
         public func receive(subscription: Subscription) {
             CalloutCheck.assertNoLockHeld("Sink calling its subscription")
-            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else {
-                // A second subscription, or the sink was cancelled first.
+            guard take(SinkUpstream(subscription)) else {
                 subscription.cancel()
                 return
             }
-            self.subscription = SinkUpstream(subscription)
+            subscription.request(.unlimited)
+        }
+
+        /// The slot's `awaiting → storing → subscribed` steps with `upstream` stored between them. False if the sink
+        /// already had a subscription or was cancelled first, or if `cancel()` ran between the steps (it then left
+        /// the cancelling to this call's caller); the upstream is not kept then.
+        @inlinable
+        func take(_ upstream: @autoclosure () -> SinkUpstream) -> Bool {
+            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }
+            subscription = upstream()
             if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
-                subscription.request(.unlimited)
-            } else {
-                // cancel() ran meanwhile and left the cancelling to this call.
-                self.subscription = nil
-                subscription.cancel()
+                return true
             }
+            subscription = nil
+            return false
         }
 
         /// Takes `subscription` as the sink's upstream without calling it, for a subject whose subscription was
@@ -140,14 +146,7 @@ extension Subscribers {
         /// own word: no callout, so the subject may call it holding its lock.
         @inlinable
         func adoptUnlimitedSubscription<S: Subscription & AnyObject>(_ subscription: S) -> Bool {
-            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }
-            self.subscription = SinkUpstream(object: subscription)
-            if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
-                return true
-            }
-            // cancel() ran meanwhile and left the cancelling to this call.
-            self.subscription = nil
-            return false
+            take(SinkUpstream(object: subscription))
         }
 
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
