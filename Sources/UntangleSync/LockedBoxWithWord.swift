@@ -100,63 +100,19 @@ package struct LockedBoxWithWord<Value> {
 
 extension LockedBoxWithWord: @unchecked Sendable where Value: Sendable {}
 
-/// The word of a ``LockedBoxWithWord``, as seen inside its critical section or through its lock-free calls.
+/// The word of a ``LockedBoxWithWord``, as seen inside its critical section or through its lock-free calls: the
+/// same accessor as a word kept anywhere else (``RawWordAccess``), at the word's place in the box's tail.
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** atomic where ``LockedBoxWithWord/hasLockFreeWord``; elsewhere use it under the lock only.
 @usableFromInline
-package struct WordAccess {
-    @usableFromInline let tail: UnsafeMutablePointer<WordLockTail>
+package typealias WordAccess = RawWordAccess
 
+extension RawWordAccess {
+    /// The word in `tail`.
     @inlinable
     init(tail: UnsafeMutablePointer<WordLockTail>) {
-        self.tail = tail
-    }
-
-    /// The word (acquiring).
-    @inlinable
-    package func load() -> Int {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            return tail.pointee.word
-        #else
-            return tail.pointee.word.load(ordering: .acquiring)
-        #endif
-    }
-
-    /// Stores the word (releasing).
-    @inlinable
-    package func store(_ value: Int) {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            tail.pointee.word = value
-        #else
-            tail.pointee.word.store(value, ordering: .releasing)
-        #endif
-    }
-
-    /// Clears the bits of `mask` and returns the previous word (acquiring and releasing).
-    @inlinable
-    package func clearBits(_ mask: Int) -> Int {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            let old = tail.pointee.word
-            tail.pointee.word = old & ~mask
-            return old
-        #else
-            return tail.pointee.word.bitwiseAnd(~mask, ordering: .acquiringAndReleasing).oldValue
-        #endif
-    }
-
-    /// Replaces the word with `desired` if it is `expected` (acquiring and releasing); returns whether it did.
-    @inlinable
-    package func compareExchange(expected: Int, desired: Int) -> Bool {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            guard tail.pointee.word == expected else { return false }
-            tail.pointee.word = desired
-            return true
-        #else
-            return tail.pointee.word.compareExchange(
-                expected: expected, desired: desired, ordering: .acquiringAndReleasing
-            ).exchanged
-        #endif
+        self.init(UnsafeMutableRawPointer(tail) + WordLockTail.wordOffset)
     }
 }
 
@@ -168,7 +124,7 @@ package struct WordAccess {
     @usableFromInline
     package struct WordLockTail {
         @usableFromInline var primitive: LockPrimitive
-        @usableFromInline var word: Int
+        @usableFromInline var word: RawWordAccess.Slot
 
         @inlinable
         init() {
@@ -180,7 +136,7 @@ package struct WordAccess {
     @usableFromInline
     package struct WordLockTail: ~Copyable {
         @usableFromInline var primitive: LockPrimitive
-        @usableFromInline let word: Atomic<Int>
+        @usableFromInline let word: RawWordAccess.Slot
 
         @inlinable
         init() {
@@ -189,6 +145,16 @@ package struct WordAccess {
         }
     }
 #endif
+
+extension WordLockTail {
+    /// Where `word` sits: after the primitive, at the word's alignment (stored properties are laid out in order;
+    /// `WordLockStorage.create` checks it once).
+    @inlinable
+    static var wordOffset: Int {
+        (MemoryLayout<LockPrimitive>.size + RawWordAccess.alignment - 1) / RawWordAccess.alignment
+            * RawWordAccess.alignment
+    }
+}
 
 /// The heap object behind ``LockedBoxWithWord``. Not final only for the debug-build tracking subclass.
 @usableFromInline
@@ -207,6 +173,10 @@ class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
             // "modifying access" that ThreadSanitizer reports as a race between two threads taking the lock).
             withUnsafeMutablePointer(to: &tail.pointee.primitive) { field in
                 assert(UnsafeMutableRawPointer(field) == UnsafeMutableRawPointer(tail), "WordLockTail layout")
+            }
+            withUnsafePointer(to: tail.pointee.word) { field in
+                assert(
+                    UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset, "WordLockTail layout")
             }
             LockPrimitiveOps.initialize(Self.primitive(tail))
         }

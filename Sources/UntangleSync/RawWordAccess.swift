@@ -2,9 +2,9 @@
     import Synchronization
 #endif
 
-/// An owner word in memory that the caller allocates and owns (rather than inside a ``LockedBoxWithWord``), with the
-/// same operations and the same platform rule as ``WordAccess``: atomic where ``LockedBoxWithWord/hasLockFreeWord``,
-/// otherwise a plain `Int` that may only be touched under the caller's lock.
+/// An owner word at a fixed address: in memory the caller allocates and owns, or in a ``LockedBoxWithWord``'s tail
+/// (``WordAccess`` is this type). Atomic where ``LockedBoxWithWord/hasLockFreeWord``, otherwise a plain `Int` that
+/// may only be touched under the caller's lock.
 ///
 /// ```swift
 /// let memory = UnsafeMutableRawPointer.allocate(byteCount: RawWordAccess.size, alignment: RawWordAccess.alignment)

@@ -416,7 +416,7 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
     }
 
     @inlinable
-    func withCriticalSection<Result>(_ body: (inout Machine, RawWordAccess) -> Result) -> Result {
+    func withCriticalSection<Result>(_ body: (inout Machine, WordAccess) -> Result) -> Result {
         let machine = (memory + Self.machineOffset).assumingMemoryBound(to: Machine.self)
         return lock.withCriticalSection { body(&machine.pointee, RawWordAccess(memory)) }
     }

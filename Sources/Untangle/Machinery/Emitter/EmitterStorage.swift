@@ -17,10 +17,9 @@ import UntangleSync
 @usableFromInline
 package protocol EmitterStorage {
     associatedtype Downstream: Subscriber
-    associatedtype Word: EmitterWordAccess
 
     /// Runs `body` holding the lock, with the state machine and the owner word.
-    func withCriticalSection<Result>(_ body: (inout EmitterStateMachine<Downstream>, Word) -> Result) -> Result
+    func withCriticalSection<Result>(_ body: (inout EmitterStateMachine<Downstream>, WordAccess) -> Result) -> Result
 
     /// Replaces the owner word with `desired` if it is `expected`, without the lock.
     func compareExchangeWord(expected: Int, desired: Int) -> Bool
@@ -28,20 +27,6 @@ package protocol EmitterStorage {
     /// The state machine's address, without the lock (the owner-word protocol decides what may be read).
     func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result) -> Result
 }
-
-/// The owner word as a critical section sees it.
-///
-/// **Demand:** not applicable.
-/// **Thread safety:** used under the emitter's lock.
-@usableFromInline
-package protocol EmitterWordAccess {
-    func load() -> Int
-    func clearBits(_ mask: Int) -> Int
-    func store(_ value: Int)
-}
-
-extension WordAccess: EmitterWordAccess {}
-extension RawWordAccess: EmitterWordAccess {}
 
 /// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own, counted by ``LiveObjects`` in debug builds.
 ///
