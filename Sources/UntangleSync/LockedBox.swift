@@ -65,12 +65,6 @@ extension LockedBox {
     /// A library critical section over the value (counted by ``CalloutCheck`` in debug builds).
     @inlinable
     package func withCriticalSection<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        storage.lock()
-        CalloutCheck.enter()
-        defer {
-            CalloutCheck.leave()
-            storage.unlock()
-        }
-        return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
+        try storage.withCriticalSection { try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) } }
     }
 }

@@ -92,17 +92,7 @@ package struct RingBuffer<Element> {
     package func unsharedCopy() -> RingBuffer {
         var copy = RingBuffer()
         guard let storage, count > 0 else { return copy }
-        let fresh = RingBufferStorage<Element>.make(capacity: Swift.max(4, count))
-        storage.withUnsafeMutablePointers { oldHeader, oldElements in
-            fresh.withUnsafeMutablePointers { header, elements in
-                for offset in 0..<oldHeader.pointee.count {
-                    let source = oldElements + (oldHeader.pointee.start + offset) % oldHeader.pointee.capacity
-                    (elements + offset).initialize(to: source.pointee)
-                }
-                header.pointee.count = oldHeader.pointee.count
-            }
-        }
-        copy.storage = fresh
+        copy.storage = RingBufferStorage.make(capacity: Swift.max(4, count), from: storage, moving: false)
         return copy
     }
 
@@ -148,26 +138,11 @@ package struct RingBuffer<Element> {
         while capacity < needed {
             capacity *= 2
         }
-        let fresh = RingBufferStorage<Element>.make(capacity: capacity)
         if let old = storage {
-            old.withUnsafeMutablePointers { oldHeader, oldElements in
-                fresh.withUnsafeMutablePointers { header, elements in
-                    for offset in 0..<oldHeader.pointee.count {
-                        let source = oldElements + (oldHeader.pointee.start + offset) % oldHeader.pointee.capacity
-                        if unique {
-                            (elements + offset).moveInitialize(from: source, count: 1)
-                        } else {
-                            (elements + offset).initialize(to: source.pointee)
-                        }
-                    }
-                    header.pointee.count = oldHeader.pointee.count
-                    if unique {
-                        oldHeader.pointee.count = 0
-                    }
-                }
-            }
+            storage = RingBufferStorage.make(capacity: capacity, from: old, moving: unique)
+        } else {
+            storage = RingBufferStorage.make(capacity: capacity)
         }
-        storage = fresh
     }
 }
 
@@ -191,6 +166,30 @@ final class RingBufferStorage<Element>: ManagedBuffer<RingBufferHeader, Element>
     @inlinable
     static func make(capacity: Int) -> RingBufferStorage {
         unsafeDowncast(create(minimumCapacity: capacity) { _ in RingBufferHeader(capacity: capacity) }, to: Self.self)
+    }
+
+    /// A storage of `capacity` holding `old`'s elements in order from slot 0, moved out of `old` (which is then
+    /// empty) or copied (`old` is shared and keeps them).
+    @usableFromInline
+    static func make(capacity: Int, from old: RingBufferStorage, moving: Bool) -> RingBufferStorage {
+        let fresh = make(capacity: capacity)
+        old.withUnsafeMutablePointers { oldHeader, oldElements in
+            fresh.withUnsafeMutablePointers { header, elements in
+                for offset in 0..<oldHeader.pointee.count {
+                    let source = oldElements + (oldHeader.pointee.start + offset) % oldHeader.pointee.capacity
+                    if moving {
+                        (elements + offset).moveInitialize(from: source, count: 1)
+                    } else {
+                        (elements + offset).initialize(to: source.pointee)
+                    }
+                }
+                header.pointee.count = oldHeader.pointee.count
+                if moving {
+                    oldHeader.pointee.count = 0
+                }
+            }
+        }
+        return fresh
     }
 
     deinit {
