@@ -21,7 +21,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // thread, and what it held is released right after.
     //
     // Performance: no lock object and no box: the target is the cancellable itself when it is a class (as `Sink`
-    // is; its `cancel()` is reached by opening `targetType`), and a closure is kept inline. 64 bytes and one
+    // is; its `cancel()` is reached through `targetType`, see `CancellableReference`), and a closure is kept inline. 64 bytes and one
     // allocation either way, where a locked optional closure cost three allocations and a `pthread_mutex_t`.
     private let target: AtomicWord
     private let targetType: any Cancellable.Type
@@ -39,13 +39,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Creates a cancellable that forwards the first `cancel()` (or deinitialization) to `canceller`.
     public init<C: Cancellable>(_ canceller: C) {
-        if C.self is AnyClass {
-            targetType = C.self
-            target = AtomicWord(Self.retainedBits(unsafeBitCast(canceller, to: AnyObject.self)))
-        } else {
-            targetType = CancellableBox<C>.self
-            target = AtomicWord(Self.retainedBits(CancellableBox(canceller)))
-        }
+        let reference = CancellableReference(canceller)
+        targetType = reference.type
+        target = AtomicWord(Self.retainedBits(reference.object))
     }
 
     /// The same for a class: no dynamic type check (what `sink` and `assign` use).
@@ -75,11 +71,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         }
         let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
         CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
-        func cancel<Target: Cancellable>(_: Target.Type) {
-            // `Target` is a class type (see init), so the reference is the value.
-            unsafeBitCast(object, to: Target.self).cancel()
-        }
-        cancel(targetType)
+        CancellableReference.cancel(object, as: targetType)
     }
 
     /// Hashes the identity of this instance.
@@ -100,18 +92,5 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Inserts this cancellable into the set (not thread-safe; see the type's documentation).
     public func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
-    }
-}
-
-/// The target of an `AnyCancellable` made from a cancellable value type.
-private final class CancellableBox<Base: Cancellable>: Cancellable {
-    let base: Base
-
-    init(_ base: Base) {
-        self.base = base
-    }
-
-    func cancel() {
-        base.cancel()
     }
 }

@@ -96,7 +96,7 @@ extension Subscribers {
         // Performance: no lock object per sink (a `LockedBox` is a second allocation with a 40-byte
         // `pthread_mutex_t`), and no dynamic cast of the subscription.
         @usableFromInline let slot: AtomicWord
-        @exclusivity(unchecked) @usableFromInline var subscription: SinkUpstream?
+        @exclusivity(unchecked) @usableFromInline var subscription: CancellableReference?
 
         /// Initializes a sink with the provided closures.
         //
@@ -118,7 +118,7 @@ extension Subscribers {
         /// Requests `.unlimited` from the first subscription; cancels any later one.
         public func receive(subscription: Subscription) {
             CalloutCheck.assertNoLockHeld("Sink calling its subscription")
-            guard take(SinkUpstream(subscription)) else {
+            guard take(CancellableReference(subscription)) else {
                 subscription.cancel()
                 return
             }
@@ -129,7 +129,7 @@ extension Subscribers {
         /// already had a subscription or was cancelled first, or if `cancel()` ran between the steps (it then left
         /// the cancelling to this call's caller); the upstream is not kept then.
         @inlinable
-        func take(_ upstream: @autoclosure () -> SinkUpstream) -> Bool {
+        func take(_ upstream: @autoclosure () -> CancellableReference) -> Bool {
             guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }
             subscription = upstream()
             if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
@@ -146,7 +146,7 @@ extension Subscribers {
         /// own word: no callout, so the subject may call it holding its lock.
         @inlinable
         func adoptUnlimitedSubscription<S: Subscription & AnyObject>(_ subscription: S) -> Bool {
-            take(SinkUpstream(object: subscription))
+            take(CancellableReference(object: subscription))
         }
 
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
@@ -192,71 +192,6 @@ enum SinkSlot {
     @inlinable static var terminal: Int { 1 }
     @inlinable static var storing: Int { 2 }
     @inlinable static var subscribed: Int { 3 }
-}
-
-/// A sink's upstream subscription in 24 bytes instead of an existential's 40: the object (the subscription itself
-/// when it is a class instance, as every Untangle subscription is; otherwise a box holding it) and its type, through
-/// which `cancel()` reaches it.
-@usableFromInline
-struct SinkUpstream {
-    @usableFromInline let object: AnyObject
-    @usableFromInline let type: any Subscription.Type
-
-    /// Any subscription (the type check runs once, when it arrives).
-    @usableFromInline
-    init(_ subscription: Subscription) {
-        func make<S: Subscription>(_ subscription: S) -> SinkUpstream {
-            if S.self is AnyClass {
-                return SinkUpstream(object: unsafeBitCast(subscription, to: AnyObject.self), type: S.self)
-            }
-            return SinkUpstream(object: SubscriptionBox(subscription), type: SubscriptionBox<S>.self)
-        }
-        self = make(subscription)
-    }
-
-    /// A subscription known to be a class instance.
-    @inlinable
-    init<S: Subscription & AnyObject>(object: S) {
-        self.object = object
-        type = S.self
-    }
-
-    @usableFromInline
-    init(object: AnyObject, type: any Subscription.Type) {
-        self.object = object
-        self.type = type
-    }
-
-    @usableFromInline
-    func cancel() {
-        type.cancelUpstream(object)
-    }
-}
-
-extension Subscription {
-    /// Cancels `object`, a reference to an instance of `Self` (a class type: see `SinkUpstream`).
-    fileprivate static func cancelUpstream(_ object: AnyObject) {
-        unsafeBitCast(object, to: Self.self).cancel()
-    }
-}
-
-/// The object a `SinkUpstream` holds for a subscription that is not a class instance.
-private final class SubscriptionBox<Base: Subscription>: Subscription {
-    let base: Base
-
-    init(_ base: Base) {
-        self.base = base
-    }
-
-    var combineIdentifier: CombineIdentifier { base.combineIdentifier }
-
-    func request(_ demand: Subscribers.Demand) {
-        base.request(demand)
-    }
-
-    func cancel() {
-        base.cancel()
-    }
 }
 
 /// The closures of a `Subscribers.Sink`, immutable (see the sink).
