@@ -304,14 +304,16 @@ final class SequenceConcurrencyTests: XCTestCase {
         }
     }
 
-    /// Regression: the source used to fetch the element after the one it was about to deliver (user code, possibly
-    /// slow) between taking demand and delivering, so a value could arrive long after a `cancel()` on another thread
-    /// had returned. Now the delivery comes first and the read-ahead after it.
-    func testNoValueIsDeliveredAfterCancelReturnsWhileTheIteratorRunsUserCode() throws {
+    /// Subscribes to `0..<count` whose iterator blocks in user code when it fetches `blockingAt` (the read-ahead),
+    /// requests `demand` on another thread, cancels while the iterator is blocked, then lets it go on. Returns the
+    /// events as they stood when `cancel()` returned and after the requesting thread finished.
+    private func cancelWhileFetchingAhead(
+        count: Int, blockingAt: Int, demand: Subscribers.Demand
+    ) -> (atCancel: [Event<Int, Never>], after: [Event<Int, Never>]) {
         let fetchingAhead = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let lazy = (0..<3).lazy.map { value -> Int in
-            if value == 1 {
+        let lazy = (0..<count).lazy.map { value -> Int in
+            if value == blockingAt {
                 fetchingAhead.signal()
                 _ = release.wait(timeout: .now() + 30)
             }
@@ -321,44 +323,32 @@ final class SequenceConcurrencyTests: XCTestCase {
         lazy.publisher.subscribe(recorder)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            recorder.request(.max(2))
+            recorder.request(demand)
             done.signal()
         }.start()
         XCTAssertEqual(fetchingAhead.wait(timeout: .now() + 30), .success)
         recorder.cancel()
-        let eventsWhenCancelReturned = recorder.events
+        let atCancel = recorder.events
         release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(eventsWhenCancelReturned, [.subscription("Sequence"), .value(0)])
-        XCTAssertEqual(recorder.events, eventsWhenCancelReturned, "a value arrived after cancel() returned")
+        return (atCancel, recorder.events)
+    }
+
+    /// Regression: the source used to fetch the element after the one it was about to deliver (user code, possibly
+    /// slow) between taking demand and delivering, so a value could arrive long after a `cancel()` on another thread
+    /// had returned. Now the delivery comes first and the read-ahead after it.
+    func testNoValueIsDeliveredAfterCancelReturnsWhileTheIteratorRunsUserCode() throws {
+        let events = cancelWhileFetchingAhead(count: 3, blockingAt: 1, demand: .max(2))
+        XCTAssertEqual(events.atCancel, [.subscription("Sequence"), .value(0)])
+        XCTAssertEqual(events.after, events.atCancel, "a value arrived after cancel() returned")
     }
 
     /// The same with unlimited demand, where the loop no longer takes the lock per element and notices the cancel
     /// through the cancel word alone: the element being fetched ahead when `cancel()` returns is never delivered.
     func testUnlimitedDemandStopsAtTheCancelWordWhileTheIteratorRunsUserCode() throws {
-        let fetchingAhead = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let lazy = (0..<1_000).lazy.map { value -> Int in
-            if value == 5 {
-                fetchingAhead.signal()
-                _ = release.wait(timeout: .now() + 30)
-            }
-            return value
-        }
-        let recorder = Recorder<Int, Never>(initialDemand: nil)
-        lazy.publisher.subscribe(recorder)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            recorder.request(.unlimited)
-            done.signal()
-        }.start()
-        XCTAssertEqual(fetchingAhead.wait(timeout: .now() + 30), .success)
-        recorder.cancel()
-        let eventsWhenCancelReturned = recorder.events
-        release.signal()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(eventsWhenCancelReturned, [.subscription("Sequence")] + (0..<5).map { .value($0) })
-        XCTAssertEqual(recorder.events, eventsWhenCancelReturned, "a value arrived after cancel() returned")
+        let events = cancelWhileFetchingAhead(count: 1_000, blockingAt: 5, demand: .unlimited)
+        XCTAssertEqual(events.atCancel, [.subscription("Sequence")] + (0..<5).map { .value($0) })
+        XCTAssertEqual(events.after, events.atCancel, "a value arrived after cancel() returned")
     }
 
     /// Unlimited demand streamed from one thread while another cancels: a prefix in order, no completion, and

@@ -60,12 +60,18 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
 
     var owner: pthread_t { ownerThread.withLock { $0! } }
 
-    func testValueSentDuringAFastPathDeliveryIsDeliveredNextByTheOwner() {
+    /// A subject whose subscriber is inside a fast-path delivery of 1 on the owner thread (blocked until released).
+    func ownerBlockedInsideADelivery() -> (PassthroughSubject<Int, Never>, BlockingSubscriber, DispatchSemaphore) {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = BlockingSubscriber()
         subject.subscribe(subscriber)
         let done = onOwnerThread { subject.send(1) }
         XCTAssertEqual(subscriber.entered.wait(timeout: .now() + 30), .success)
+        return (subject, subscriber, done)
+    }
+
+    func testValueSentDuringAFastPathDeliveryIsDeliveredNextByTheOwner() {
+        let (subject, subscriber, done) = ownerBlockedInsideADelivery()
         withWatchdog("send(2) while another thread delivers", timeout: 30) { subject.send(2) }
         subscriber.release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
@@ -75,11 +81,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
     }
 
     func testCompletionSentDuringAFastPathDeliveryFollowsTheValue() {
-        let subject = PassthroughSubject<Int, Never>()
-        let subscriber = BlockingSubscriber()
-        subject.subscribe(subscriber)
-        let done = onOwnerThread { subject.send(1) }
-        XCTAssertEqual(subscriber.entered.wait(timeout: .now() + 30), .success)
+        let (subject, subscriber, done) = ownerBlockedInsideADelivery()
         withWatchdog("send(completion:) while another thread delivers", timeout: 30) {
             subject.send(completion: .finished)
         }
