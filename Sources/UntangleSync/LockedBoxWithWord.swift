@@ -174,10 +174,21 @@ class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
             withUnsafeMutablePointer(to: &tail.pointee.primitive) { field in
                 assert(UnsafeMutableRawPointer(field) == UnsafeMutableRawPointer(tail), "WordLockTail layout")
             }
-            withUnsafePointer(to: tail.pointee.word) { field in
-                assert(
-                    UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset, "WordLockTail layout")
-            }
+            // The same for the word (through `&` where it is a plain `var`: a copyable value passed by borrow may be
+            // a temporary copy; the noncopyable `Atomic` is borrowed in place).
+            #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
+                withUnsafeMutablePointer(to: &tail.pointee.word) { field in
+                    assert(
+                        UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset,
+                        "WordLockTail layout")
+                }
+            #else
+                withUnsafePointer(to: tail.pointee.word) { field in
+                    assert(
+                        UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset,
+                        "WordLockTail layout")
+                }
+            #endif
             LockPrimitiveOps.initialize(Self.primitive(tail))
         }
         return storage
