@@ -78,6 +78,38 @@ final class SinkTests: XCTestCase {
         XCTAssertEqual(log.withLock { $0 }, ["request unlimited", "cancel"])
     }
 
+    /// The sink keeps its subscription as a manually retained reference in its state word: releasing the sink must
+    /// release it (without cancelling it: a released `Sink`, unlike an `AnyCancellable`, does not cancel), and so
+    /// must the completion, while the sink lives on.
+    func testTheSinkReleasesItsSubscriptionOnCompletionAndOnDeinitWithoutCancelling() {
+        final class HeldSubscription: Subscription {
+            let log: LockedBox<[String]>
+            init(log: LockedBox<[String]>) { self.log = log }
+            func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request \(demand)") } }
+            func cancel() { log.withLock { $0.append("cancel") } }
+        }
+        let log = LockedBox<[String]>([])
+        weak var released: HeldSubscription?
+        do {
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            let subscription = HeldSubscription(log: log)
+            released = subscription
+            sink.receive(subscription: subscription)
+        }
+        XCTAssertNil(released, "a released sink still holds its subscription")
+        let completed = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        do {
+            let subscription = HeldSubscription(log: log)
+            released = subscription
+            completed.receive(subscription: subscription)
+        }
+        XCTAssertNotNil(released, "the sink holds its subscription until it ends")
+        completed.receive(completion: .finished)
+        XCTAssertNil(released, "a completed sink still holds its subscription")
+        completed.cancel()
+        XCTAssertEqual(log.withLock { $0 }, ["request unlimited", "request unlimited"])
+    }
+
     func testCancelBeforeSubscriptionCancelsTheSubscriptionWhenItArrives() {
         let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { _ in })
         sink.cancel()

@@ -56,63 +56,69 @@ extension Subscribers {
     /// object its closures capture does not leak once the stream ends.
     ///
     /// **Demand:** `.unlimited`, requested once; a second subscription is cancelled at once.
-    /// **Thread safety:** `receive` calls come from the upstream one at a time (Untangle's publishers guarantee it);
-    /// `cancel()` may be called from any thread, concurrently with delivery, any number of times; it cancels the
-    /// upstream once, holding no lock (the sink's state is one atomic word).
+    /// **Thread safety:** `receive` calls come from the upstream one at a time, and `receive(completion:)` never from
+    /// inside `receive(_:)` (the Reactive Streams rule that signals are serial; Untangle's publishers guarantee it: a
+    /// completion sent during a delivery waits until the delivery returns). A publisher of your own must keep that
+    /// rule: the completion releases the closures, which must not happen while one of them runs. `cancel()` may be
+    /// called from any thread, concurrently with delivery, any number of times; it cancels the upstream once, holding
+    /// no lock (the sink's state is one atomic word).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
-        // The closures live in an immutable object that the sink holds as an unmanaged (manually retained)
-        // reference. It is replaced, and the old one released, only in receive(completion:), which the upstream never
-        // runs concurrently with receive(_:), so receive(_:) may borrow it without retaining it.
+        // The closures live inline, in a noncopyable struct that the sink replaces (releasing what they captured)
+        // only in receive(completion:), which the upstream never runs concurrently with receive(_:) nor from inside
+        // it (an emitter holds a completion that arrives during a delivery until the delivery returns).
         //
         // Performance: a closure read from a class `var` is copied before the call (a retain and release of its
         // context: two atomic instructions, about 10 ns per value in a multi-threaded process), because the call
-        // might replace the `var`; a closure in a `let` of a borrowed object is called in place. The price is one
-        // more allocation per sink.
-        @exclusivity(unchecked) @usableFromInline var closures: Unmanaged<SinkClosures<Input, Failure>>
+        // might replace the `var`. A noncopyable struct cannot be copied, so `receive(_:)` borrows it in place and
+        // calls the closure with no reference counting, as from a `let`; and the closures cost no allocation of
+        // their own (a separate immutable object did the same job for 64 more bytes per sink).
+        @exclusivity(unchecked) @usableFromInline var closures: SinkClosures<Input, Failure>
 
         /// The closure to execute on receipt of a value (a no-op once the sink has completed). Read it from the
         /// thread that delivers to the sink, or when no completion can arrive meanwhile: the completion replaces it.
         public var receiveValue: (Input) -> Void {
-            closures._withUnsafeGuaranteedRef { $0.receiveValue }
+            closures.receiveValue
         }
 
         /// The closure to execute on completion (a no-op once the sink has completed); the same rule as
         /// ``receiveValue``.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            closures._withUnsafeGuaranteedRef { $0.receiveCompletion }
+            closures.receiveCompletion
         }
 
-        // The upstream subscription: `slot` says who may touch `subscription`. It is `awaiting` until
-        // receive(subscription:), `storing` while that call fills `subscription`, `subscribed` once it is there, and
-        // `terminal` after a cancel or a completion. Only the thread whose atomic step leaves `storing` or
-        // `subscribed` touches `subscription`: receive(subscription:) writes it while it holds `storing`; the thread
-        // that exchanges `subscribed` for `terminal` takes it out (cancel() to cancel it, receive(completion:) just to
-        // release it), so the subscription is cancelled at most once and never after a completion; a cancel() that
-        // finds `storing` leaves the cancelling to receive(subscription:), whose `storing → subscribed` step then
-        // fails. The steps are acquiring and releasing, so each access to `subscription` follows the previous one.
+        // The upstream subscription, in one atomic word: `awaiting` until receive(subscription:), `storing` while
+        // that call fills `upstreamType`, then the subscription itself (a retained reference, or the box of a value
+        // type, see `CancellableReference`), and `terminal` after a cancel or a completion. Only the thread whose
+        // atomic step takes the reference out of the word uses it: cancel() to cancel it, receive(completion:) just
+        // to release it; so the subscription is cancelled at most once and never after a completion. A cancel() that
+        // finds `storing` leaves the cancelling to receive(subscription:), whose `storing → reference` step then
+        // fails. The steps are acquiring and releasing, so `upstreamType`, written before the reference is
+        // published, is seen by whoever takes the reference out.
         //
-        // Performance: no lock object per sink (a `LockedBox` is a second allocation with a 40-byte
-        // `pthread_mutex_t`), and no dynamic cast of the subscription.
-        @usableFromInline let slot: AtomicWord
-        @exclusivity(unchecked) @usableFromInline var subscription: CancellableReference?
+        // Memory: no lock object per sink (a `LockedBox` is a second allocation with a 40-byte `pthread_mutex_t`),
+        // and the reference shares the state's word: the sink is 72 bytes with its closures inline (an 80-byte
+        // allocation).
+        @usableFromInline let upstream: AtomicWord
+        @exclusivity(unchecked) @usableFromInline var upstreamType: any Cancellable.Type
 
         /// Initializes a sink with the provided closures.
         //
-        // Performance: inlinable, so that the caller's module creates the closures object with its metadata known
-        // statically instead of looking it up (a hash-table search) on every subscribe.
+        // Performance: inlinable, so that the caller's module creates the sink with its metadata known statically
+        // instead of looking it up (a hash-table search) on every subscribe.
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            closures = .passRetained(SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
-            slot = AtomicWord(SinkSlot.awaiting)
+            closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            upstream = AtomicWord(SinkUpstream.awaiting)
+            upstreamType = Sink.self  // unused until a reference is in `upstream`
         }
 
         deinit {
-            closures.release()
+            SinkUpstream.release(upstream.load())
         }
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
@@ -125,17 +131,21 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// The slot's `awaiting → storing → subscribed` steps with `upstream` stored between them. False if the sink
-        /// already had a subscription or was cancelled first, or if `cancel()` ran between the steps (it then left
-        /// the cancelling to this call's caller); the upstream is not kept then.
+        /// The word's `awaiting → storing → reference` steps with `reference`'s type stored between them. False if
+        /// the sink already had a subscription or was cancelled first, or if `cancel()` ran between the steps (it then
+        /// left the cancelling to this call's caller); the reference is not kept then.
         @inlinable
-        func take(_ upstream: @autoclosure () -> CancellableReference) -> Bool {
-            guard slot.compareExchange(expected: SinkSlot.awaiting, desired: SinkSlot.storing) else { return false }
-            subscription = upstream()
-            if slot.compareExchange(expected: SinkSlot.storing, desired: SinkSlot.subscribed) {
+        func take(_ reference: @autoclosure () -> CancellableReference) -> Bool {
+            guard upstream.compareExchange(expected: SinkUpstream.awaiting, desired: SinkUpstream.storing) else {
+                return false
+            }
+            let reference = reference()
+            upstreamType = reference.type
+            let bits = Int(bitPattern: Unmanaged.passRetained(reference.object).toOpaque())
+            if upstream.compareExchange(expected: SinkUpstream.storing, desired: bits) {
                 return true
             }
-            subscription = nil
+            SinkUpstream.release(bits)
             return false
         }
 
@@ -152,28 +162,24 @@ extension Subscribers {
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            closures._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            closures.receive(value)
             return .none
         }
 
         /// Calls `receiveCompletion`, then releases both closures and the subscription.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            if slot.exchange(SinkSlot.terminal) == SinkSlot.subscribed {
-                subscription = nil
-            }
-            let used = closures
-            used._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-            closures = .passRetained(SinkClosures(receiveValue: { _ in }, receiveCompletion: { _ in }))
-            used.release()
+            SinkUpstream.release(upstream.exchange(SinkUpstream.terminal))
+            closures.receive(completion)
+            closures = SinkClosures(receiveValue: { _ in }, receiveCompletion: { _ in })
         }
 
         /// Cancels the upstream subscription (once; later calls do nothing).
         public func cancel() {
-            guard slot.exchange(SinkSlot.terminal) == SinkSlot.subscribed, let subscription = subscription.take() else {
-                return
-            }
+            let bits = upstream.exchange(SinkUpstream.terminal)
+            guard SinkUpstream.isReference(bits) else { return }
+            let subscription = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
             CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
-            subscription.cancel()
+            CancellableReference.cancel(subscription, as: upstreamType)
         }
 
         /// "Sink".
@@ -185,18 +191,30 @@ extension Subscribers {
     }
 }
 
-/// The values of `Subscribers.Sink`'s subscription word.
+/// The values of `Subscribers.Sink`'s upstream word other than a reference (object addresses are never this small).
 @usableFromInline
-enum SinkSlot {
+enum SinkUpstream {
     @inlinable static var awaiting: Int { 0 }
     @inlinable static var terminal: Int { 1 }
     @inlinable static var storing: Int { 2 }
-    @inlinable static var subscribed: Int { 3 }
+
+    /// Whether `bits` is a retained reference rather than one of the states above.
+    @inlinable
+    static func isReference(_ bits: Int) -> Bool {
+        bits != awaiting && bits != terminal && bits != storing
+    }
+
+    /// Releases the reference in `bits`, if it is one.
+    @inlinable
+    static func release(_ bits: Int) {
+        guard isReference(bits) else { return }
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+    }
 }
 
-/// The closures of a `Subscribers.Sink`, immutable (see the sink).
+/// The closures of a `Subscribers.Sink`, noncopyable so that the sink calls them in place (see the sink).
 @usableFromInline
-final class SinkClosures<Input, Failure: Error> {
+struct SinkClosures<Input, Failure: Error>: ~Copyable {
     @usableFromInline let receiveValue: (Input) -> Void
     @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
@@ -207,5 +225,15 @@ final class SinkClosures<Input, Failure: Error> {
     ) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
+    }
+
+    @inlinable
+    borrowing func receive(_ value: Input) {
+        receiveValue(value)
+    }
+
+    @inlinable
+    borrowing func receive(_ completion: Subscribers.Completion<Failure>) {
+        receiveCompletion(completion)
     }
 }
