@@ -100,3 +100,58 @@ package struct RawWordAccess {
         #endif
     }
 }
+
+/// A word followed by a value, to be stored inline in an object that reaches both through a raw pointer to this
+/// struct: the word with ``RawWordAccess`` at the pointer, the value at ``valueOffset`` (what an emitter's state
+/// needs: an owner word and a state machine at addresses that do not move).
+///
+/// ```swift
+/// final class Cell {
+///     var state: WordAndValue<Int>   // the first stored property (see `_getUnsafePointerToStoredProperties`)
+///     init() { state = WordAndValue(word: 0, value: 42) }
+///     var address: UnsafeMutableRawPointer { _getUnsafePointerToStoredProperties(self) }
+/// }
+/// let cell = Cell()
+/// _ = RawWordAccess(cell.address).compareExchange(expected: 0, desired: 1)
+/// let value = (cell.address + WordAndValue<Int>.valueOffset).assumingMemoryBound(to: Int.self).pointee
+/// ```
+///
+/// Noncopyable where the word is an `Atomic` (it must not move); elsewhere both fields are plain values, and the
+/// struct stays copyable (as ``LockedBoxWithWord``'s tail does).
+///
+/// **Demand:** not applicable (a synchronization primitive, not a stream).
+/// **Thread safety:** the word as ``RawWordAccess``; the value is the owner's to guard.
+#if canImport(Darwin) || UNTANGLE_LOCKED_WORD
+    @usableFromInline
+    package struct WordAndValue<Value> {
+        @usableFromInline var word: RawWordAccess.Slot
+        @usableFromInline var value: Value
+
+        @inlinable
+        package init(word: Int, value: consuming Value) {
+            self.word = word
+            self.value = value
+        }
+    }
+#else
+    @usableFromInline
+    package struct WordAndValue<Value>: ~Copyable {
+        @usableFromInline let word: RawWordAccess.Slot
+        @usableFromInline var value: Value
+
+        @inlinable
+        package init(word: Int, value: consuming Value) {
+            self.word = Atomic(word)
+            self.value = value
+        }
+    }
+#endif
+
+extension WordAndValue {
+    /// Where `value` sits: after the word, at the value's alignment (stored properties are laid out in order).
+    @inlinable
+    package static var valueOffset: Int {
+        let alignment = MemoryLayout<Value>.alignment
+        return (RawWordAccess.size + alignment - 1) / alignment * alignment
+    }
+}

@@ -5,32 +5,103 @@ import UntangleSync
 /// Performance: the per-value and per-request entry points are stored closures, not overridden methods. A
 /// subclass's override runs the subclass's *unspecialized* generic code (vtables and witness tables of generic
 /// classes always point there), which pays a runtime metadata lookup (hundreds of instructions) for every generic
-/// type it touches, on every call. The closures are formed in the subclass's `@inlinable` initializer, which the
-/// client module specializes for the concrete subscriber type; they capture nothing, so they cost no allocation.
+/// type it touches, on every call. The closures are formed in ``SubjectConduitEntries``' `@inlinable` initializer,
+/// which the client module specializes for the concrete subscriber type; they capture nothing, so they cost no
+/// allocation.
+///
+/// Memory: the closures, the subject's list and its delivery lock are in one ``SubjectConduitEntries`` object per
+/// subject and subscriber type, which every such conduit shares (one reference here instead of 48 bytes).
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error> {
-    /// Offers a value to the conduit passed as the first argument (always the conduit that stores the closure).
-    @usableFromInline let offerEntry: (SubjectConduit, Output) -> Void
-    /// Requests demand (non-nil) or cancels (nil) for the conduit passed as the first argument.
-    @usableFromInline let controlEntry: (SubjectConduit, Subscribers.Demand?) -> Void
+    // Set once, under the subject's lock, before the conduit is published (in the list, or to a sink adopting it)
+    // or started, so every later reader sees it; released in deinit. Unmanaged, so that reading it per value takes
+    // no reference count (a strong `var` would be retained around each call: the call might replace it).
+    @exclusivity(unchecked) @usableFromInline final var entriesReference:
+        Unmanaged<SubjectConduitEntries<Output, Failure>>?
 
     @inlinable
-    package init(
-        offerEntry: @escaping (SubjectConduit, Output) -> Void,
-        controlEntry: @escaping (SubjectConduit, Subscribers.Demand?) -> Void
-    ) {
-        self.offerEntry = offerEntry
-        self.controlEntry = controlEntry
+    package init() {}
+
+    deinit {
+        entriesReference?.release()
+    }
+
+    /// Sets the entries (once, before the conduit is published; see `entriesReference`).
+    @inlinable
+    final func setEntries(_ entries: SubjectConduitEntries<Output, Failure>) {
+        entriesReference = .passRetained(entries)
+    }
+
+    /// Calls `body` with the entries, borrowed (the conduit keeps them).
+    @inlinable
+    final func withEntries<Result>(_ body: (SubjectConduitEntries<Output, Failure>) -> Result) -> Result {
+        entriesReference.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
     }
 
     @inlinable
     package final func offer(_ value: Output) {
-        offerEntry(self, value)
+        withEntries { $0.offerEntry(self, value) }
     }
 
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
         preconditionFailure("SubjectConduit.finish is abstract")
+    }
+}
+
+/// What the conduits of one subject and one subscriber type share: their specialized entry points (see
+/// ``SubjectConduit``), the subject's state (its subscriber list) and the lock of their emitter states. The subject
+/// keeps one per subscriber type it has seen (in `State.entries`, dropped in its deinit) and hands it to each new
+/// conduit.
+///
+/// ```swift
+/// let entries = SubjectConduitEntries(for: S.self, registry: core.state, deliveryLock: core.deliveryLock)
+/// conduit.setEntries(entries)
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** immutable.
+@usableFromInline
+package final class SubjectConduitEntries<Output, Failure: Error> {
+    /// The subscriber type these entry points are specialized for.
+    @usableFromInline let downstreamType: ObjectIdentifier
+    /// Offers a value to the conduit passed as the first argument.
+    @usableFromInline let offerEntry: (SubjectConduit<Output, Failure>, Output) -> Void
+    /// Requests demand (non-nil) or cancels (nil) for the conduit passed as the first argument.
+    @usableFromInline let controlEntry: (SubjectConduit<Output, Failure>, Subscribers.Demand?) -> Void
+    // The subject's state (its subscriber list), held strongly, not the subject: a subscription must not keep its
+    // subject alive, and the list holds the subscriptions (and the state holds this object), so these are cycles,
+    // broken when a subscription leaves the list (on cancel, on the subject's completion and in the subject's
+    // deinit) and when the subject's deinit drops its entries.
+    //
+    // Performance: a strong reference costs one reference-count operation to take and one to drop; the weak
+    // reference to the subject it replaces cost three atomic operations on the subject's side table (form, load
+    // strong, destroy), about 8% of a subscribe and cancel.
+    @usableFromInline let registry: LockedBox<SubjectCore<Output, Failure>.State>
+    /// The lock of every conduit's emitter state (see `SubjectSubscription.state`); taken inside the subject lock
+    /// at most (to queue a current value), never the other way round, and only around the emitters' state machines.
+    @usableFromInline let deliveryLock: Lock
+
+    @inlinable
+    init<Downstream: Subscriber>(
+        for downstream: Downstream.Type, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock
+    ) where Downstream.Input == Output, Downstream.Failure == Failure {
+        downstreamType = ObjectIdentifier(Downstream.self)
+        self.registry = registry
+        self.deliveryLock = deliveryLock
+        // The first argument is always a `SubjectSubscription<Downstream>` (a conduit calls the entries it was given
+        // with itself), so the downcast is safe; passing it in keeps the closures capture-free.
+        offerEntry = { conduit, value in
+            unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self).emitter.offer(value)
+        }
+        controlEntry = { conduit, demand in
+            let subscription = unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
+            if let demand {
+                subscription.emitter.request(demand)
+            } else if subscription.emitter.cancel() {
+                SubjectCore.remove(subscription, from: subscription.withEntries { $0.registry })
+            }
+        }
     }
 }
 
@@ -50,6 +121,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         @usableFromInline var upstreams: [UpstreamReference] = []
         /// The latest value, for CurrentValueSubject; nil for PassthroughSubject.
         @usableFromInline var current: Output?
+        /// The conduit entries made so far, one per subscriber type (see `entries(for:in:)`).
+        @usableFromInline var entries: [SubjectConduitEntries<Output, Failure>] = []
 
         @inlinable
         init(current: Output?) {
@@ -59,8 +132,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @usableFromInline let state: LockedBox<State>
     @usableFromInline let policy: EmitterBufferPolicy
-    /// The lock of every subscriber's emitter state (see `SubjectSubscription.emitterMemory`); never held together
-    /// with `state`'s lock, and only around the emitters' state machines (no callouts).
+    /// The lock of every subscriber's emitter state (see `SubjectConduitEntries.deliveryLock`).
     @usableFromInline let deliveryLock = Lock()
 
     /// A subject with `policy` `.dropWithoutDemand` keeps no current value (`subscribeSink` relies on it).
@@ -76,14 +148,16 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         // of the subscriptions (each holds the state strongly, see `SubjectSubscription.registry`; this breaks that
         // cycle). They are released after unlocking: releasing one may run user code (a subscriber's deinit).
         // The current value goes too: subscriptions that outlive the subject keep the state, not the value.
-        let (upstreams, conduits, current) = state.withCriticalSection { state in
+        // The conduit entries go as well (each holds the state: another cycle).
+        let (upstreams, conduits, current, entries) = state.withCriticalSection { state in
             defer {
                 state.conduits = []
                 state.current = nil
+                state.entries = []
             }
-            return (state.upstreams, state.conduits, state.current)
+            return (state.upstreams, state.conduits, state.current, state.entries)
         }
-        withExtendedLifetime((conduits, current)) {}
+        withExtendedLifetime((conduits, current, entries)) {}
         for upstream in upstreams {
             upstream.subscription?.cancel()
         }
@@ -101,9 +175,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             subscribeSink(_unsafeReferenceCast(subscriber, to: Subscribers.Sink<Output, Failure>.self))
             return
         }
-        let conduit = SubjectSubscription(
-            downstream: subscriber, policy: policy, deliveryLock: deliveryLock, registry: state)
+        let conduit = SubjectSubscription(downstream: subscriber, policy: policy)
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
+            conduit.setEntries(entries(for: S.self, in: &state))
             if let completion = state.completion {
                 return completion
             }
@@ -140,9 +214,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // subscription in the list for the subject's lifetime.
     @inlinable
     func subscribeSink(_ sink: Subscribers.Sink<Output, Failure>) {
-        let conduit = SubjectSubscription(
-            startedSink: sink, policy: policy, deliveryLock: deliveryLock, registry: state)
+        let conduit = SubjectSubscription(startedSink: sink, policy: policy)
         let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
+            conduit.setEntries(entries(for: Subscribers.Sink<Output, Failure>.self, in: &state))
             guard sink.adoptUnlimitedSubscription(conduit) else { return nil }
             if let completion = state.completion {
                 return completion
@@ -153,6 +227,25 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         if let completion {
             conduit.emitter.complete(completion, order: .immediately)
         }
+    }
+
+    // Looked up under the subject lock, where subscribing takes it anyway. Subscriber types are few per subject (the
+    // types in the program's code that subscribe to it), so a linear search over a short list; past 16 types a
+    // conduit gets entries of its own (correct, only larger).
+    /// The conduit entries for subscribers of type `Downstream`, made on first use.
+    @inlinable
+    func entries<Downstream: Subscriber>(
+        for downstream: Downstream.Type, in state: inout State
+    ) -> SubjectConduitEntries<Output, Failure> where Downstream.Input == Output, Downstream.Failure == Failure {
+        let key = ObjectIdentifier(Downstream.self)
+        for entries in state.entries where entries.downstreamType == key {
+            return entries
+        }
+        let made = SubjectConduitEntries(for: Downstream.self, registry: self.state, deliveryLock: deliveryLock)
+        if state.entries.count < 16 {
+            state.entries.append(made)
+        }
+        return made
     }
 
     @inlinable
@@ -233,83 +326,70 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    // The subscriber's emitter state (owner word and state machine) lives in `emitterMemory`, a raw allocation this
-    // subscription owns, under `deliveryLock`, which the subject shares among its subscribers.
+    @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
+
+    // The subscriber's emitter state (owner word and state machine), inline, under the delivery lock that the
+    // subject shares among its subscribers (in the entries). It is reached through its address (`stateAddress`),
+    // which does not move while the object lives: the owner word is changed atomically by threads that hold no lock,
+    // and the state machine is read in place by the thread that owns the word. This is the first stored property of
+    // this class, right after the base class's one reference, which is how `stateAddress` finds it (checked in init).
     //
-    // Memory: no lock and no object header per subscriber (the state is a 64-byte allocation where an emitter object
-    // of its own with a `pthread_mutex_t` took 112). The price: a subject's subscribers share one lock on their
-    // locked paths (bounded demand, queued values, completion, cancel); their lock-free path (unlimited demand,
-    // nothing queued) takes no lock at all.
-    @usableFromInline let emitterMemory: UnsafeMutableRawPointer
-    @usableFromInline let deliveryLock: Lock
-    // The subject's state (its subscriber list), held strongly, not the subject: a subscription must not keep its
-    // subject alive, and the list holds this subscription, so this is a cycle that is broken whenever the
-    // subscription leaves the list: on cancel, on the subject's completion and in the subject's deinit.
-    //
-    // Performance: a strong reference costs one reference-count operation to take and one to drop; the weak
-    // reference to the subject it replaces cost three atomic operations on the subject's side table (form, load
-    // strong, destroy), about 8% of a subscribe and cancel.
-    @usableFromInline let registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
+    // Memory: no lock, no object header and no allocation per subscriber for the state (an emitter object of its
+    // own with a `pthread_mutex_t` took 112 bytes; a separate raw block 64). The price: a subject's subscribers share
+    // one lock on their locked paths (bounded demand, queued values, completion, cancel); their lock-free path
+    // (unlimited demand, nothing queued) takes no lock at all.
+    @usableFromInline var state: WordAndValue<Machine>
 
     @inlinable
-    convenience init(
-        downstream: Downstream, policy: EmitterBufferPolicy, deliveryLock: Lock,
-        registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
-    ) {
-        self.init(
-            emitterMemory: SubjectEmitterStorage.allocate(
-                EmitterStateMachine(downstream: downstream, policy: policy), word: 0),
-            deliveryLock: deliveryLock, registry: registry)
+    convenience init(downstream: Downstream, policy: EmitterBufferPolicy) {
+        self.init(machine: EmitterStateMachine(downstream: downstream, policy: policy), word: 0)
     }
 
     /// A subscription for a sink that adopts it without a subscription callout (see `SubjectCore.subscribeSink`).
     @inlinable
-    convenience init(
-        startedSink sink: Downstream, policy: EmitterBufferPolicy, deliveryLock: Lock,
-        registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
-    ) {
+    convenience init(startedSink sink: Downstream, policy: EmitterBufferPolicy) {
         // The machine starts fast-eligible, so the word starts with the fast bit and no owner: the state a critical
         // section would leave it in.
         self.init(
-            emitterMemory: SubjectEmitterStorage.allocate(
-                EmitterStateMachine(startedWithUnlimitedDemand: sink, policy: policy),
-                word: SerialEmitter<SubjectEmitterStorage<Downstream>>.fastBit),
-            deliveryLock: deliveryLock, registry: registry)
+            machine: EmitterStateMachine(startedWithUnlimitedDemand: sink, policy: policy),
+            word: SerialEmitter<SubjectEmitterStorage<Downstream>>.fastBit)
     }
 
     @inlinable
-    init(
-        emitterMemory: UnsafeMutableRawPointer, deliveryLock: Lock,
-        registry: LockedBox<SubjectCore<Downstream.Input, Downstream.Failure>.State>
-    ) {
-        self.emitterMemory = emitterMemory
-        self.deliveryLock = deliveryLock
-        self.registry = registry
-        // Specialized entry points (see SubjectConduit). The first argument is always `self`, so the downcast is
-        // safe; passing it in keeps the closures capture-free.
-        super.init(
-            offerEntry: { conduit, value in
-                unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self).emitter.offer(value)
-            },
-            controlEntry: { conduit, demand in
-                let subscription = unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
-                if let demand {
-                    subscription.emitter.request(demand)
-                } else if subscription.emitter.cancel() {
-                    SubjectCore.remove(subscription, from: subscription.registry)
-                }
-            })
+    init(machine: consuming Machine, word: Int) {
+        state = WordAndValue(word: word, value: machine)
+        super.init()
+        assert(
+            withUnsafeMutablePointer(to: &state) { UnsafeMutableRawPointer($0) } == stateAddress,
+            "SubjectSubscription layout")
+        // Counted like the emitter objects, so that leak checks see subject subscriptions.
+        #if DEBUG
+            LiveObjects.increment()
+        #endif
     }
 
     deinit {
-        SubjectEmitterStorage<Downstream>.deallocate(emitterMemory)
+        #if DEBUG
+            LiveObjects.decrement()
+        #endif
+    }
+
+    /// Where `state` is: the stored properties start right after the object header (at the address
+    /// `_getUnsafePointerToStoredProperties` gives), the base class's reference first.
+    @inlinable
+    var stateAddress: UnsafeMutableRawPointer {
+        let alignment = MemoryLayout<WordAndValue<Machine>>.alignment
+        let offset = (MemoryLayout<Unmanaged<AnyObject>?>.size + alignment - 1) / alignment * alignment
+        return _getUnsafePointerToStoredProperties(self) + offset
     }
 
     /// The subscriber's emitter over this subscription's state. Valid while the subscription lives (whoever calls
     /// into it keeps it alive for the call).
     @inlinable
     var emitter: SerialEmitter<SubjectEmitterStorage<Downstream>> {
-        SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(deliveryLock), memory: emitterMemory))
+        SerialEmitter(
+            storage: SubjectEmitterStorage(
+                lock: withEntries { UnretainedLock($0.deliveryLock) }, memory: stateAddress))
     }
 
     @inlinable
@@ -320,12 +400,12 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        controlEntry(self, demand)
+        withEntries { $0.controlEntry(self, demand) }
     }
 
     @inlinable
     func cancel() {
-        controlEntry(self, nil)
+        withEntries { $0.controlEntry(self, nil) }
     }
 
     @usableFromInline
@@ -359,13 +439,11 @@ struct UpstreamReference {
     var isGone: Bool { value == nil && object == nil }
 }
 
-/// A subject subscription's emitter state: the owner word and the state machine in one raw allocation that the
-/// subscription owns, guarded by the lock the subject shares among its subscribers.
+/// A subject subscription's emitter state: the owner word and the state machine, inline in the subscription (a
+/// ``WordAndValue``), guarded by the lock the subject shares among its subscribers.
 ///
 /// ```swift
-/// let memory = SubjectEmitterStorage<S>.allocate(EmitterStateMachine(downstream: s, policy: .keepLatest), word: 0)
-/// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), memory: memory))
-/// SubjectEmitterStorage<S>.deallocate(memory)   // when the subscription goes
+/// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), memory: stateAddress))
 /// ```
 ///
 /// **Demand:** not applicable.
@@ -376,6 +454,7 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
     @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
 
     @usableFromInline let lock: UnretainedLock
+    /// The address of a `WordAndValue<Machine>`.
     @usableFromInline let memory: UnsafeMutableRawPointer
 
     @inlinable
@@ -384,40 +463,14 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
         self.memory = memory
     }
 
-    // The word first, then the machine at the next address aligned for it.
     @inlinable
-    static var machineOffset: Int {
-        let alignment = MemoryLayout<Machine>.alignment
-        return (RawWordAccess.size + alignment - 1) / alignment * alignment
-    }
-
-    /// Allocates and initializes the state (counted by ``LiveObjects`` in debug builds, like the emitter objects).
-    @inlinable
-    static func allocate(_ machine: consuming Machine, word: Int) -> UnsafeMutableRawPointer {
-        let memory = UnsafeMutableRawPointer.allocate(
-            byteCount: machineOffset + MemoryLayout<Machine>.size,
-            alignment: Swift.max(RawWordAccess.alignment, MemoryLayout<Machine>.alignment))
-        RawWordAccess.initialize(memory, to: word)
-        (memory + machineOffset).bindMemory(to: Machine.self, capacity: 1).initialize(to: machine)
-        #if DEBUG
-            LiveObjects.increment()
-        #endif
-        return memory
-    }
-
-    @inlinable
-    static func deallocate(_ memory: UnsafeMutableRawPointer) {
-        (memory + machineOffset).assumingMemoryBound(to: Machine.self).deinitialize(count: 1)
-        RawWordAccess.deinitialize(memory)
-        memory.deallocate()
-        #if DEBUG
-            LiveObjects.decrement()
-        #endif
+    var machine: UnsafeMutablePointer<Machine> {
+        (memory + WordAndValue<Machine>.valueOffset).assumingMemoryBound(to: Machine.self)
     }
 
     @inlinable
     func withCriticalSection<Result>(_ body: (inout Machine, WordAccess) -> Result) -> Result {
-        let machine = (memory + Self.machineOffset).assumingMemoryBound(to: Machine.self)
+        let machine = self.machine
         return lock.withCriticalSection { body(&machine.pointee, RawWordAccess(memory)) }
     }
 
@@ -428,6 +481,6 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
 
     @inlinable
     func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Machine>) -> Result) -> Result {
-        body((memory + Self.machineOffset).assumingMemoryBound(to: Machine.self))
+        body(machine)
     }
 }

@@ -301,6 +301,94 @@ final class PassthroughSubjectTests: XCTestCase {
         first.cancel()
     }
 
+    /// Regression: the conduit entries a subject keeps per subscriber type hold its state (the subscriber list)
+    /// and the state holds them; the subject's deinit must drop them, or the state of every subject that ever had a
+    /// subscriber would leak (counted with `LiveObjects`, debug builds: the state box and the subscriptions).
+    func testADroppedSubjectLeavesNothingBehindOnceItsSubscriptionsEnd() {
+        let before = LiveObjects.count
+        var values: [Int] = []
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let sink = subject.sink { values.append($0) }
+            let recorder = Recorder<Int, Never>()
+            subject.subscribe(recorder)
+            subject.send(1)
+            XCTAssertEqual(recorder.values, [1])
+            recorder.cancel()
+            sink.cancel()
+        }
+        XCTAssertEqual(values, [1])
+        XCTAssertEqual(LiveObjects.count, before, "a subject's state or subscriptions outlived it")
+    }
+
+    /// Subscribers of one type share the entries the subject made for that type; a subject with more subscriber
+    /// types than it keeps entries for (16) still serves every one of them.
+    func testSubscribersOfManyTypesAllReceiveAndCancel() {
+        final class Wrap<Inner: Subscriber>: Subscriber where Inner.Input == Int, Inner.Failure == Never {
+            let inner: Inner
+            init(_ inner: Inner) { self.inner = inner }
+            func receive(subscription: Subscription) { inner.receive(subscription: subscription) }
+            func receive(_ input: Int) -> Subscribers.Demand { inner.receive(input) }
+            func receive(completion: Subscribers.Completion<Never>) { inner.receive(completion: completion) }
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        var recorders: [Recorder<Int, Never>] = []
+        // A new subscriber type per depth: Recorder, Wrap<Recorder>, Wrap<Wrap<Recorder>>, ...
+        func subscribe<S: Subscriber>(_ subscriber: S, wrappedTimes depth: Int)
+        where S.Input == Int, S.Failure == Never {
+            if depth == 0 {
+                subject.subscribe(subscriber)
+            } else {
+                subscribe(Wrap(subscriber), wrappedTimes: depth - 1)
+            }
+        }
+        for depth in 0..<20 {
+            for _ in 0..<2 {
+                let recorder = Recorder<Int, Never>()
+                recorders.append(recorder)
+                subscribe(recorder, wrappedTimes: depth)
+            }
+        }
+        subject.send(7)
+        for (index, recorder) in recorders.enumerated() where index % 2 == 0 {
+            recorder.cancel()
+        }
+        subject.send(8)
+        subject.send(completion: .finished)
+        for (index, recorder) in recorders.enumerated() {
+            XCTAssertEqual(
+                recorder.events,
+                index % 2 == 0
+                    ? [.subscription("SubjectSubscription"), .value(7)]
+                    : [.subscription("SubjectSubscription"), .value(7), .value(8), .completion(.finished)],
+                "subscriber \(index)")
+        }
+    }
+
+    /// A subscription keeps its emitter state inline at an address computed from its layout (checked in debug
+    /// builds when it is made); a failure type with a larger alignment and size moves that state, on the sink path
+    /// and the ordinary one.
+    func testSubscriptionsOfAnOverAlignedFailureTypeDeliverEverything() {
+        struct WideError: Error, Equatable {
+            var lanes: SIMD4<Float>
+            var code: Int
+        }
+        XCTAssertEqual(MemoryLayout<WideError>.alignment, 16)
+        let subject = PassthroughSubject<Int, WideError>()
+        var sinkEvents: [String] = []
+        let sink = subject.sink(
+            receiveCompletion: { sinkEvents.append("\($0)") }, receiveValue: { sinkEvents.append("\($0)") })
+        let recorder = Recorder<Int, WideError>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        let failure = WideError(lanes: SIMD4(1, 2, 3, 4), code: 9)
+        subject.send(completion: .failure(failure))
+        XCTAssertEqual(sinkEvents, ["1", "\(Subscribers.Completion<WideError>.failure(failure))"])
+        XCTAssertEqual(
+            recorder.events, [.subscription("SubjectSubscription"), .value(1), .completion(.failure(failure))])
+        withExtendedLifetime(sink) {}
+    }
+
     /// Cancelling a subscription after its subject is gone has nothing to leave: it releases the subscriber.
     func testCancelAfterTheSubjectIsGoneReleasesTheSubscriber() {
         weak var weakRecorder: Recorder<Int, Never>?

@@ -31,7 +31,7 @@ extension SerialEmitter {
 }
 
 /// The emitter itself, over any ``EmitterStorage``: ``Emitter`` keeps its state in an object of its own; a
-/// subject's subscription keeps it in a smaller allocation under a lock the subject shares.
+/// subject's subscription keeps it inline, under a lock the subject shares.
 ///
 /// **Demand:** as ``Emitter``.
 /// **Thread safety:** as ``Emitter``.

@@ -4,8 +4,8 @@ import UntangleSync
 /// not move while the emitter is used, and the lock that guards them.
 ///
 /// ``EmitterBox`` is the ordinary one (a ``LockedBoxWithWord`` of its own, what ``Emitter`` uses).
-/// `SubjectEmitterStorage` keeps a subject subscription's state in a smaller allocation under a lock the subject
-/// shares among its subscribers.
+/// `SubjectEmitterStorage` keeps a subject subscription's state inline in the subscription object, under a lock the
+/// subject shares among its subscribers.
 ///
 /// ```swift
 /// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))
