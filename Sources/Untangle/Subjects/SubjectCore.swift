@@ -145,7 +145,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     deinit {
         // The subject is gone: nobody can send any more, so stop upstream subscriptions it was forwarding, and let go
-        // of the subscriptions (each holds the state strongly, see `SubjectSubscription.registry`; this breaks that
+        // of the subscriptions (each holds the state strongly, see `SubjectConduitEntries.registry`; this breaks that
         // cycle). They are released after unlocking: releasing one may run user code (a subscriber's deinit).
         // The current value goes too: subscriptions that outlive the subject keep the state, not the value.
         // The conduit entries go as well (each holds the state: another cycle).

@@ -552,6 +552,52 @@ final class PassthroughSubjectConcurrencyTests: XCTestCase {
         XCTAssertEqual(received.withLock { $0 }, [1], "nothing may be delivered after cancel() returned")
     }
 
+    /// Subscribers of several types attaching from several threads at once, while values are sent: the subject makes
+    /// one set of entry points per type, under its lock, and every subscriber uses its own type's. Each subscriber
+    /// sees its own thread's values in order and none sent after its cancel; it may miss the last ones (a `send` that
+    /// finds another thread delivering to that subscriber leaves the value to that thread and returns, and a cancel
+    /// made before that thread gets to it discards it), so only a prefix is required, and overall most rounds must
+    /// see all three.
+    func testSubscribersOfSeveralTypesAttachingConcurrentlyEachGetTheirOwnValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let rounds = 300
+        let wrong = LockedBox<[[Int]]>([])
+        let complete = LockedBox([0, 0, 0])
+        let before = LiveObjects.count
+        runConcurrently(threads: 4) { thread in
+            for round in 0..<rounds {
+                let marker = thread * 1_000_000 + round * 10
+                let seen = LockedBox<[Int]>([])
+                let record: (Int) -> Void = { value in
+                    if value / 10 == marker / 10 { seen.withLock { $0.append(value) } }
+                }
+                // Three subscriber types at the subject: the sink itself, map's subscriber, filter's.
+                let cancellable: AnyCancellable
+                switch thread % 3 {
+                case 0: cancellable = subject.sink(receiveValue: record)
+                case 1: cancellable = subject.map { $0 }.sink(receiveValue: record)
+                default: cancellable = subject.filter { _ in true }.sink(receiveValue: record)
+                }
+                for offset in 0..<3 {
+                    subject.send(marker + offset)
+                }
+                cancellable.cancel()
+                subject.send(marker + 5)
+                let values = seen.withLock { $0 }
+                if values != Array([marker, marker + 1, marker + 2].prefix(values.count)) {
+                    wrong.withLock { $0.append(values) }
+                } else if values.count == 3 {
+                    complete.withLock { $0[thread % 3] += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(wrong.withLock { $0 }, [], "a subscriber saw values out of order, or after its cancel")
+        for count in complete.withLock({ $0 }) {
+            XCTAssertGreaterThan(count, rounds / 2, "too few subscribers saw their three values")
+        }
+        XCTAssertEqual(LiveObjects.count, before, "cancelled subscriptions are still alive (counted in debug builds)")
+    }
+
     func testConcurrentSubscribeSendAndCancelStaysConsistent() {
         let subject = PassthroughSubject<Int, Never>()
         let total = LockedBox(0)
