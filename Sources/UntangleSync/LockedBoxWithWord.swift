@@ -151,8 +151,7 @@ extension WordLockTail {
     /// `WordLockStorage.create` checks it once).
     @inlinable
     static var wordOffset: Int {
-        (MemoryLayout<LockPrimitive>.size + RawWordAccess.alignment - 1) / RawWordAccess.alignment
-            * RawWordAccess.alignment
+        MemoryLayout<RawWordAccess.Slot>.offset(placedAfter: MemoryLayout<LockPrimitive>.size)
     }
 }
 

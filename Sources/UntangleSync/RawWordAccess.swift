@@ -2,17 +2,13 @@
     import Synchronization
 #endif
 
-/// An owner word at a fixed address: in memory the caller allocates and owns, or in a ``LockedBoxWithWord``'s tail
-/// (``WordAccess`` is this type). Atomic where ``LockedBoxWithWord/hasLockFreeWord``, otherwise a plain `Int` that
-/// may only be touched under the caller's lock.
+/// An owner word at a fixed address: the word of a ``WordAndValue`` kept inline in an object, or in a
+/// ``LockedBoxWithWord``'s tail (``WordAccess`` is this type). Atomic where ``LockedBoxWithWord/hasLockFreeWord``,
+/// otherwise a plain `Int` that may only be touched under the caller's lock.
 ///
 /// ```swift
-/// let memory = UnsafeMutableRawPointer.allocate(byteCount: RawWordAccess.size, alignment: RawWordAccess.alignment)
-/// RawWordAccess.initialize(memory, to: 0)
-/// let word = RawWordAccess(memory)
+/// let word = RawWordAccess(addressOfAWordAndValue)
 /// _ = word.compareExchange(expected: 0, desired: 1)
-/// RawWordAccess.deinitialize(memory)
-/// memory.deallocate()
 /// ```
 ///
 /// **Demand:** not applicable (a synchronization primitive, not a stream).
@@ -27,33 +23,15 @@ package struct RawWordAccess {
 
     @usableFromInline let slot: UnsafeMutablePointer<Slot>
 
-    /// The word at `memory`, which ``initialize(_:to:)`` prepared.
+    /// The word at `memory` (initialized, and at a fixed address while it is used).
     @inlinable
     package init(_ memory: UnsafeMutableRawPointer) {
         slot = memory.assumingMemoryBound(to: Slot.self)
     }
 
-    /// The bytes and the alignment the word needs.
+    /// The bytes the word takes.
     @inlinable
     package static var size: Int { MemoryLayout<Slot>.size }
-
-    @inlinable
-    package static var alignment: Int { MemoryLayout<Slot>.alignment }
-
-    /// Makes `memory` (uninitialized, at a fixed address until ``deinitialize(_:)``) hold a word equal to `value`.
-    @inlinable
-    package static func initialize(_ memory: UnsafeMutableRawPointer, to value: Int) {
-        #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-            memory.bindMemory(to: Slot.self, capacity: 1).initialize(to: value)
-        #else
-            memory.bindMemory(to: Slot.self, capacity: 1).initialize(to: Atomic(value))
-        #endif
-    }
-
-    @inlinable
-    package static func deinitialize(_ memory: UnsafeMutableRawPointer) {
-        memory.assumingMemoryBound(to: Slot.self).deinitialize(count: 1)
-    }
 
     /// The word (acquiring).
     @inlinable
@@ -151,7 +129,15 @@ extension WordAndValue {
     /// Where `value` sits: after the word, at the value's alignment (stored properties are laid out in order).
     @inlinable
     package static var valueOffset: Int {
-        let alignment = MemoryLayout<Value>.alignment
-        return (RawWordAccess.size + alignment - 1) / alignment * alignment
+        MemoryLayout<Value>.offset(placedAfter: RawWordAccess.size)
+    }
+}
+
+extension MemoryLayout where T: ~Copyable {
+    /// Where a stored property of type `T` starts when it follows `bytes` bytes of other stored properties: `bytes`
+    /// rounded up to `T`'s alignment (Swift lays stored properties out in order, each at its alignment).
+    @inlinable
+    package static func offset(placedAfter bytes: Int) -> Int {
+        (bytes + alignment - 1) / alignment * alignment
     }
 }

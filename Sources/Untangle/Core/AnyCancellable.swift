@@ -21,8 +21,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // thread, and what it held is released right after.
     //
     // Performance: no lock object and no box: the target is the cancellable itself when it is a class (as `Sink`
-    // is; its `cancel()` is reached through `targetType`, see `CancellableReference`), and a closure is kept inline. 64 bytes and one
-    // allocation either way, where a locked optional closure cost three allocations and a `pthread_mutex_t`.
+    // is; its `cancel()` is reached through `targetType`, see `CancellableReference`), and a closure is kept inline.
+    // 64 bytes and one allocation either way, where a locked optional closure cost three allocations and a `pthread_mutex_t`.
     private let target: AtomicWord
     private let targetType: any Cancellable.Type
     // A cancellation closure, kept inline (no box object): `target` is then `closurePending`, and only the thread
@@ -41,18 +41,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     public init<C: Cancellable>(_ canceller: C) {
         let reference = CancellableReference(canceller)
         targetType = reference.type
-        target = AtomicWord(Self.retainedBits(reference.object))
+        target = AtomicWord(RetainedBits.retaining(reference.object))
     }
 
     /// The same for a class: no dynamic type check (what `sink` and `assign` use).
     @usableFromInline
     package init<C: Cancellable & AnyObject>(_ canceller: C) {
         targetType = C.self
-        target = AtomicWord(Self.retainedBits(canceller))
-    }
-
-    private static func retainedBits(_ object: AnyObject) -> Int {
-        Int(bitPattern: Unmanaged.passRetained(object).toOpaque())
+        target = AtomicWord(RetainedBits.retaining(canceller))
     }
 
     deinit {
@@ -69,7 +65,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
             action?()
             return
         }
-        let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        let object = RetainedBits.take(bits)
         CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
         CancellableReference.cancel(object, as: targetType)
     }

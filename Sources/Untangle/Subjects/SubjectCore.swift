@@ -378,9 +378,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     /// `_getUnsafePointerToStoredProperties` gives), the base class's reference first.
     @inlinable
     var stateAddress: UnsafeMutableRawPointer {
-        let alignment = MemoryLayout<WordAndValue<Machine>>.alignment
-        let offset = (MemoryLayout<Unmanaged<AnyObject>?>.size + alignment - 1) / alignment * alignment
-        return _getUnsafePointerToStoredProperties(self) + offset
+        _getUnsafePointerToStoredProperties(self)
+            + MemoryLayout<WordAndValue<Machine>>.offset(placedAfter: MemoryLayout<Unmanaged<AnyObject>?>.size)
     }
 
     /// The subscriber's emitter over this subscription's state. Valid while the subscription lives (whoever calls

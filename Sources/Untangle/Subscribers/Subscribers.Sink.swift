@@ -141,7 +141,7 @@ extension Subscribers {
             }
             let reference = reference()
             upstreamType = reference.type
-            let bits = Int(bitPattern: Unmanaged.passRetained(reference.object).toOpaque())
+            let bits = RetainedBits.retaining(reference.object)
             if upstream.compareExchange(expected: SinkUpstream.storing, desired: bits) {
                 return true
             }
@@ -177,7 +177,7 @@ extension Subscribers {
         public func cancel() {
             let bits = upstream.exchange(SinkUpstream.terminal)
             guard SinkUpstream.isReference(bits) else { return }
-            let subscription = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+            let subscription = RetainedBits.take(bits)
             CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
             CancellableReference.cancel(subscription, as: upstreamType)
         }
@@ -208,7 +208,7 @@ enum SinkUpstream {
     @inlinable
     static func release(_ bits: Int) {
         guard isReference(bits) else { return }
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        RetainedBits.release(bits)
     }
 }
 

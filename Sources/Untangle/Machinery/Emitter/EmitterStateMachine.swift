@@ -395,7 +395,7 @@ package struct DownstreamReference<Downstream: Subscriber> {
     }
 }
 
-/// A subscriber that is not a class instance, in an immutable box (see ``DownstreamReference``).
+/// A subscriber other than a `Subscribers.Sink`, in an immutable box (see ``DownstreamReference``).
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** immutable.
