@@ -2,7 +2,8 @@
 //
 // Untangle: Apple Combine's API, thread-safe by construction, on Linux and Apple platforms.
 //
-// Dependencies: swift-argument-parser only, and only for the `untangle` command-line tool.
+// Dependencies: swift-argument-parser, only for the `untangle` command-line tool, and swift-docc-plugin, a command
+// plugin that builds the documentation site (neither is linked into a library product).
 import PackageDescription
 
 let package = Package(
@@ -16,7 +17,8 @@ let package = Package(
         .executable(name: "untangle", targets: ["untangle"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(name: "UntangleSync"),

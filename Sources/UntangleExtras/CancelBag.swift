@@ -19,7 +19,7 @@ import UntangleSync
 /// **Demand:** not applicable (it ends subscriptions, it does not request).
 /// **Thread safety:** `insert`, `store(in:)`, `cancel()`, `count` and `isCancelled` may be called from any thread,
 /// concurrently. The bag is striped: it keeps four lists, each behind its own lock, and a thread inserts into the list
-/// of its ``UntangleSync/ThreadStripe`` number, so threads filling one bag at once rarely wait for each other (about
+/// of its thread-stripe number, so threads filling one bag at once rarely wait for each other (about
 /// 300 bytes per bag for this). A lock is held only to add to or take a list; cancellation runs after unlocking, and
 /// no call ever waits for another thread's cancellation to finish.
 public final class CancelBag: Cancellable, Sendable {

@@ -26,14 +26,14 @@ extension Publisher {
         flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``concatMap(_:)`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingIDs.concatMap { Just($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``concatMap(_:)``.
-    /// **Thread safety:** as for ``concatMap(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
@@ -42,28 +42,28 @@ extension Publisher {
 }
 
 extension Publisher where Failure == Never {
-    /// ``concatMap(_:)`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = files.concatMap { api.upload($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``concatMap(_:)``.
-    /// **Thread safety:** as for ``concatMap(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
     {
         flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``concatMap(_:)`` when neither side can fail.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher.concatMap { Just($0) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``concatMap(_:)``.
-    /// **Thread safety:** as for ``concatMap(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>
     where P.Failure == Never {
         flatMap(maxPublishers: .max(1), transform)

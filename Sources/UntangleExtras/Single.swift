@@ -3,7 +3,7 @@ import Untangle
 /// A publisher that promises, in its type, exactly one value followed by `.finished`, or a failure. RxSwift's
 /// `Single`.
 ///
-/// Every way to make one keeps the promise: the constructors, ``Publisher/asSingle()`` (which checks any publisher
+/// Every way to make one keeps the promise: the constructors, ``Untangle/Publisher/asSingle()`` (which checks any publisher
 /// and fails with ``TraitViolation`` if it breaks the promise), and the operators below, which return a `Single`
 /// again.
 ///

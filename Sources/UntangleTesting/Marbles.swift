@@ -31,6 +31,7 @@ public enum Marbles {
     /// Parses `diagram` into a timeline whose offsets count from the start of the diagram, or from `^` if present.
     ///
     /// - Parameters:
+    ///   - diagram: The marble diagram: one character per frame (see ``Marbles``).
     ///   - values: The value of each value character.
     ///   - error: The error `#` stands for (`nil`: `#` is a syntax error).
     ///   - frame: The duration of one frame.

@@ -25,14 +25,14 @@ extension Publisher {
         Publishers.FlatMapFirst(upstream: self, transform: transform)
     }
 
-    /// ``flatMapFirst(_:)`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingTaps.flatMapFirst { _ in Just(1) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``flatMapFirst(_:)``.
-    /// **Thread safety:** as for ``flatMapFirst(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
     public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
@@ -41,28 +41,28 @@ extension Publisher {
 }
 
 extension Publisher where Failure == Never {
-    /// ``flatMapFirst(_:)`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in api.reload() }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``flatMapFirst(_:)``.
-    /// **Thread safety:** as for ``flatMapFirst(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
     public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<P, Publishers.SetFailureType<Self, P.Failure>>
     {
         Publishers.FlatMapFirst(upstream: setFailureType(to: P.Failure.self), transform: transform)
     }
 
-    /// ``flatMapFirst(_:)`` when neither side can fail.
+    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in Just(1) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``flatMapFirst(_:)``.
-    /// **Thread safety:** as for ``flatMapFirst(_:)``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
     public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<P, Self> where P.Failure == Never
     {
@@ -80,7 +80,7 @@ extension Publishers {
     ///
     /// **Demand:** the upstream is asked for `.unlimited`; the downstream's outstanding demand goes to the active
     /// inner and carries over to the next.
-    /// **Thread safety:** see ``Publisher/flatMapFirst(_:)``.
+    /// **Thread safety:** see ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
     public struct FlatMapFirst<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The kind of values published by this publisher.
