@@ -10,8 +10,8 @@ extension Publisher {
     ///     .sink { print($0) }   // true
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the answer is delivered
-    /// when known, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the answer is delivered when known if the downstream has requested, else on its first request.
     /// **Thread safety:** the predicate runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread, also while the upstream completes; the answer goes
     /// downstream exactly once.
@@ -70,7 +70,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "AllSatisfy", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "AllSatisfy", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: true),
                     onValue: { predicate($0) ? .absorb : .finish(false) },
                     onCompletion: { completion in
                         guard case .finished = completion else { return (nil, completion) }
@@ -107,7 +108,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryAllSatisfy", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryAllSatisfy", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: true),
                     onValue: { value in
                         do { return try predicate(value) ? .absorb : .finish(false) } catch { return .fail(error) }
                     },

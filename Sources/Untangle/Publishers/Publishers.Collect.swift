@@ -11,8 +11,9 @@ extension Publisher {
     ///     .sink { print($0) }   // [1, 2, 3]
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the array is delivered
-    /// when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the array is delivered when the upstream finishes if the downstream has requested, else on its
+    /// first request. A failure is forwarded at once.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// array goes downstream exactly once.
     public func collect() -> Publishers.Collect<Self> {
@@ -45,7 +46,8 @@ extension Publishers {
             let elements = OperatorVariable<[Upstream.Output]>([])
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "Collect", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "Collect", policy: .unlimitedAtSubscription,
+                    reflection: .collection(count: { $0.count }),
                     onValue: { value in
                         elements.value.append(value)
                         return .absorb

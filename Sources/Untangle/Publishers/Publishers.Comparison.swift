@@ -7,9 +7,10 @@ extension Publisher where Output: Comparable {
     ///     .sink { print($0) }   // 1
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the value is delivered
-    /// when the upstream finishes, or later when the downstream first requests if it had not yet. An upstream
-    /// that finishes without values gives a bare completion.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the value is delivered when the upstream finishes if the downstream has requested, else on its
+    /// first request. An upstream that finishes without values gives a bare completion, which also waits for the
+    /// first request; a failure is forwarded at once.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// value goes downstream exactly once.
     public func min() -> Publishers.Comparison<Self> {
@@ -139,7 +140,8 @@ extension Publishers {
             let best = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "Comparison", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "Comparison", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         // A later element replaces the kept one only if strictly greater in the given order.
                         if let current = best.value, !ordered(current, value) { return .absorb }
@@ -185,7 +187,8 @@ extension Publishers {
             let best = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryComparison", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryComparison", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         do {
                             if let current = best.value, try !ordered(current, value) { return .absorb }

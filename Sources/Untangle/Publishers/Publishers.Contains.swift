@@ -10,8 +10,8 @@ extension Publisher where Output: Equatable {
     ///     .sink { print($0) }   // true
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the answer is delivered
-    /// when known, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the answer is delivered when known if the downstream has requested, else on its first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// answer goes downstream exactly once.
     public func contains(_ output: Output) -> Publishers.Contains<Self> {
@@ -84,7 +84,8 @@ extension Publishers {
             let wanted = output
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "Contains", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "Contains", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: false),
                     onValue: { $0 == wanted ? .finish(true) : .absorb },
                     onCompletion: { completion in
                         guard case .finished = completion else { return (nil, completion) }
@@ -120,7 +121,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "ContainsWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "ContainsWhere", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: false),
                     onValue: { predicate($0) ? .finish(true) : .absorb },
                     onCompletion: { completion in
                         guard case .finished = completion else { return (nil, completion) }
@@ -157,7 +159,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryContainsWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryContainsWhere", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: false),
                     onValue: { value in
                         do { return try predicate(value) ? .finish(true) : .absorb } catch { return .fail(error) }
                     },

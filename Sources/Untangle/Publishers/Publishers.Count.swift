@@ -7,8 +7,9 @@ extension Publisher {
     ///     .sink { print($0) }   // 3
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the count is delivered
-    /// when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the count is delivered when the upstream finishes if the downstream has requested, else on its
+    /// first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// count goes downstream exactly once.
     public func count() -> Publishers.Count<Self> {
@@ -40,7 +41,8 @@ extension Publishers {
             let count = OperatorVariable(0)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "Count", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "Count", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: 0),
                     onValue: { _ in
                         count.value += 1
                         return .absorb

@@ -9,8 +9,9 @@ extension Publisher {
     ///
     /// If the upstream finishes without a value, this publisher finishes without one.
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; on the first value it
-    /// cancels the upstream, then delivers the value and finishes.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); on the first value it cancels the upstream, then delivers the value and finishes once the
+    /// downstream has requested. An empty upstream's `.finished` also waits for the first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once
     /// and the value goes downstream exactly once.
     public func first() -> Publishers.First<Self> {
@@ -77,7 +78,8 @@ extension Publishers {
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "First", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "First", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { .finish($0) },
                     onCompletion: { (nil, $0) }))
         }
@@ -111,7 +113,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "FirstWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryFirst", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { predicate($0) ? .finish($0) : .absorb },
                     onCompletion: { (nil, $0) }))
         }
@@ -144,7 +147,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryFirstWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryFirstWhere", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         do { return try predicate(value) ? .finish(value) : .absorb } catch { return .fail(error) }
                     },

@@ -10,8 +10,9 @@ extension Publisher {
     /// If the upstream finishes without a value, this publisher finishes without one; if it fails, the failure
     /// is forwarded and no value is published.
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the value is delivered
-    /// when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the value (or, for an empty upstream, the bare `.finished`) is delivered when the upstream
+    /// finishes if the downstream has requested, else on its first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// value goes downstream exactly once.
     public func last() -> Publishers.Last<Self> {
@@ -80,7 +81,8 @@ extension Publishers {
             let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "Last", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "Last", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         last.value = value
                         return .absorb
@@ -123,7 +125,8 @@ extension Publishers {
             let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "LastWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "LastWhere", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         if predicate(value) { last.value = value }
                         return .absorb
@@ -165,7 +168,8 @@ extension Publishers {
             let last = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryLastWhere", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryLastWhere", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: nil),
                     onValue: { value in
                         do {
                             if try predicate(value) { last.value = value }

@@ -7,8 +7,9 @@ extension Publisher {
     ///     .sink { print($0) }   // 10
     /// ```
     ///
-    /// **Demand:** the first downstream request makes it ask the upstream for `.unlimited`; the single result is
-    /// delivered when the upstream finishes, or later when the downstream first requests if it had not yet.
+    /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
+    /// subscription); the single result is delivered when the upstream finishes if the downstream has requested,
+    /// else on its first request. A failure is forwarded at once.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread, also while the upstream completes.
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
@@ -81,7 +82,8 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     ReducerSubscription(
-                        downstream: subscriber, name: "Reduce", policy: .unlimitedOnFirstRequest,
+                        downstream: subscriber, name: "Reduce", policy: .unlimitedAtSubscription,
+                        reflection: .reducer(initial: initial),
                         onValue: { value in
                             accumulator.value = next(accumulator.value, value)
                             return .absorb
@@ -127,7 +129,8 @@ extension Publishers {
             let accumulator = OperatorVariable(initial)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "TryReduce", policy: .unlimitedOnFirstRequest,
+                    downstream: subscriber, name: "TryReduce", policy: .unlimitedAtSubscription,
+                    reflection: .reducer(initial: initial),
                     onValue: { value in
                         do {
                             accumulator.value = try next(accumulator.value, value)

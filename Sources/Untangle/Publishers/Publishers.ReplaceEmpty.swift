@@ -10,8 +10,10 @@ extension Publisher {
     ///     .sink { print($0) }   // 42
     /// ```
     ///
-    /// **Demand:** passed through unchanged. The replacement element waits for downstream demand: if the upstream
-    /// finishes empty before the downstream requested anything, it is delivered on the first request.
+    /// **Demand:** as in Combine, it asks the upstream for `.unlimited` right after handing the subscriber its
+    /// subscription, and also passes every downstream request upstream; values go downstream as they come. The
+    /// replacement element waits for downstream demand: if the upstream finishes empty before the downstream
+    /// requested anything, it is delivered on the first request. `request(.none)` traps, as in Combine.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
     /// replacement goes downstream at most once.
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
@@ -49,7 +51,8 @@ extension Publishers {
             let empty = OperatorVariable(true)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "ReplaceEmpty", policy: .passThrough,
+                    downstream: subscriber, name: "ReplaceEmpty", policy: .unlimitedAtSubscriptionAndPassThrough,
+                    reflection: .none,
                     onValue: { value in
                         empty.value = false
                         return .emit(value)

@@ -10,7 +10,8 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** passed through unchanged. The replacement element waits for downstream demand: if the upstream
-    /// fails while the downstream has no outstanding demand, it is delivered on the next request.
+    /// fails while the downstream has no outstanding demand, it is delivered on the next request. An upstream value
+    /// the downstream did not request traps, as in Combine.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream fails; the
     /// replacement goes downstream at most once.
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
@@ -47,6 +48,7 @@ extension Publishers {
             upstream.subscribe(
                 ReducerSubscription(
                     downstream: subscriber, name: "ReplaceError", policy: .passThrough,
+                    reflection: .none,
                     onValue: { .emit($0) },
                     onCompletion: { completion in
                         guard case .failure = completion else { return (nil, .finished) }

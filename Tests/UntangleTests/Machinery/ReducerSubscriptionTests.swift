@@ -15,41 +15,47 @@ final class ReducerStateTests: XCTestCase {
     }
 
     func testASecondSubscriptionIsRefused() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+        var state = subscribed(.unlimitedAtSubscription)
         XCTAssertNil(state.receivedSubscription(Subscriptions.empty))
     }
 
-    func testOnlyTheFirstRequestAsksUpstreamForUnlimited() {
-        var state = subscribed(.unlimitedOnFirstRequest)
-        XCTAssertNil(state.eagerRequest(), "not eager")
-        guard case .requestUpstream(_, .unlimited) = state.request(.max(1)) else { return XCTFail() }
-        guard case .none = state.request(.max(5)) else { return XCTFail("asked upstream twice") }
-    }
-
-    func testEagerPolicyAsksOnceAtSubscriptionAndIgnoresRequests() {
+    func testReducersAskForUnlimitedAtSubscriptionAndKeepRequestsToThemselves() {
         var state = subscribed(.unlimitedAtSubscription)
         XCTAssertNotNil(state.eagerRequest())
-        XCTAssertNil(state.eagerRequest())
-        guard case .none = state.request(.max(1)) else { return XCTFail() }
+        guard case .none = state.request(.max(1)) else { return XCTFail("a reducer passed a request upstream") }
     }
 
-    func testPassThroughForwardsEveryRequest() {
+    func testReplaceEmptyAsksForUnlimitedAndStillForwardsEveryRequest() {
+        var state = subscribed(.unlimitedAtSubscriptionAndPassThrough)
+        XCTAssertNotNil(state.eagerRequest())
+        guard case .requestUpstream(_, .max(2)) = state.request(.max(2)) else { return XCTFail() }
+    }
+
+    func testPassThroughForwardsEveryRequestAndAsksNothingItself() {
         var state = subscribed(.passThrough)
+        XCTAssertNil(state.eagerRequest())
         guard case .requestUpstream(_, .max(2)) = state.request(.max(2)) else { return XCTFail() }
         guard case .requestUpstream(_, .max(3)) = state.request(.max(3)) else { return XCTFail() }
     }
 
+    func testNoEagerRequestAfterTheDownstreamCancelledInReceiveSubscription() {
+        var state = subscribed(.unlimitedAtSubscription)
+        _ = state.cancel()
+        XCTAssertNil(state.eagerRequest())
+    }
+
     func testAResultWithoutDemandWaitsForTheFirstRequest() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+        var state = subscribed(.unlimitedAtSubscription)
         let finish = state.finish(7, needsDemand: true)
         XCTAssertNotNil(finish.upstream, "the upstream subscription is handed out to be released")
         XCTAssertNil(finish.deliver)
+        XCTAssertEqual(state.held, 7)
         guard case .deliver("down", 7) = state.request(.max(1)) else { return XCTFail() }
         guard case .none = state.request(.max(1)) else { return XCTFail("delivered twice") }
     }
 
     func testAResultWithDemandIsDeliveredAtOnce() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+        var state = subscribed(.unlimitedAtSubscription)
         _ = state.request(.max(1))
         let finish = state.finish(7, needsDemand: true)
         XCTAssertEqual(finish.deliver?.0, "down")
@@ -57,22 +63,44 @@ final class ReducerStateTests: XCTestCase {
         XCTAssertNil(state.downstream, "the downstream is released with the delivery")
     }
 
-    func testABareCompletionNeedsNoDemand() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+    func testAFailureNeedsNoDemand() {
+        var state = subscribed(.unlimitedAtSubscription)
         XCTAssertEqual(state.finish(0, needsDemand: false).deliver?.1, 0)
+    }
+
+    func testARequestBeforeTheSubscriptionIsRemembered() {
+        var state = State(downstream: "down", policy: .unlimitedAtSubscription)
+        guard case .none = state.request(.max(1)) else { return XCTFail() }
+        _ = state.receivedSubscription(Subscriptions.empty)
+        XCTAssertEqual(state.finish(3, needsDemand: true).deliver?.1, 3)
     }
 
     func testPassThroughEmissionsConsumeDemand() {
         var state = subscribed(.passThrough)
         _ = state.request(.max(1))
-        XCTAssertEqual(state.willEmit(), "down")
+        guard case .deliver("down") = state.willEmit() else { return XCTFail() }
         XCTAssertNil(state.finish(9, needsDemand: true).deliver, "the only demand was used by the emission")
         state.didEmit(returning: .none)
         guard case .deliver(_, 9) = state.request(.max(1)) else { return XCTFail() }
     }
 
+    func testAnUnrequestedValueIsReportedOnlyByPassThrough() {
+        var strict = subscribed(.passThrough)
+        guard case .unrequested = strict.willEmit() else { return XCTFail("replaceError must trap") }
+        var lenient = subscribed(.unlimitedAtSubscriptionAndPassThrough)
+        guard case .deliver = lenient.willEmit() else { return XCTFail("replaceEmpty delivers whatever the demand") }
+    }
+
+    func testCancelBeforeTheSubscriptionDoesNothing() {
+        var state = State(downstream: "down", policy: .unlimitedAtSubscription)
+        let cancel = state.cancel()
+        XCTAssertNil(cancel.upstream)
+        XCTAssertNil(cancel.released.0)
+        XCTAssertEqual(state.receivedSubscription(Subscriptions.empty), "down", "the subscription is still taken")
+    }
+
     func testCancelDropsThePendingResultAndTheDownstream() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+        var state = subscribed(.unlimitedAtSubscription)
         _ = state.finish(7, needsDemand: true)
         let cancel = state.cancel()
         XCTAssertEqual(cancel.released.0, "down")
@@ -82,11 +110,109 @@ final class ReducerStateTests: XCTestCase {
     }
 
     func testFinishAfterCancelDeliversNothing() {
-        var state = subscribed(.unlimitedOnFirstRequest)
+        var state = subscribed(.unlimitedAtSubscription)
         _ = state.request(.max(1))
         XCTAssertNotNil(state.cancel().upstream)
         XCTAssertNil(state.finish(7, needsDemand: true).deliver)
     }
+}
+
+/// What every reducer shares with Combine's: the order of the first signals, what is ignored, and how the
+/// subscription describes itself.
+final class ReducerSubscriptionBehaviourTests: XCTestCase {
+    func testTheSubscriberGetsItsSubscriptionBeforeTheUpstreamIsAsked() {
+        let upstream = ManualPublisher<Int, Never>()
+        var historyAtSubscription: [ManualPublisher<Int, Never>.UpstreamEvent]?
+        let recorder = Recorder<Int, Never>(
+            initialDemand: nil, onSubscription: { _, _ in historyAtSubscription = upstream.history })
+        upstream.count().subscribe(recorder)
+        XCTAssertEqual(historyAtSubscription, [])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testSignalsBeforeTheUpstreamSubscriptionAreIgnored() throws {
+        let capture = CapturingPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        var calls = 0
+        capture.reduce(0) { total, _ in
+            calls += 1
+            return total
+        }.subscribe(recorder)
+        let subscriber = try XCTUnwrap(capture.subscriber)
+        XCTAssertEqual(subscriber.receive(1), .none)
+        subscriber.receive(completion: .finished)
+        XCTAssertEqual(calls, 0, "the closure never ran")
+        XCTAssertEqual(recorder.events, [])
+    }
+
+    func testARequestBeforeTheUpstreamSubscriptionDoesNotTrap() throws {
+        let capture = CapturingPublisher<Int, Never>()
+        capture.last().subscribe(Recorder<Int, Never>(initialDemand: nil))
+        try XCTUnwrap(capture.erasedSubscriber as? Subscription).request(.max(1))
+    }
+
+    func testCancelBeforeTheUpstreamSubscriptionIsIgnoredAsInCombine() throws {
+        let capture = CapturingPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        capture.count().subscribe(recorder)
+        try XCTUnwrap(capture.erasedSubscriber as? Subscription).cancel()
+        let upstream = RecordingSubscription()
+        capture.subscriber?.receive(subscription: upstream)
+        XCTAssertEqual(upstream.history, ["request(unlimited)"])
+        XCTAssertEqual(recorder.events, [.subscription("Count")])
+    }
+
+    func testDescriptionsAndMirrorsAsCombinesSubscriptions() throws {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        let upstream = ManualPublisher<Int, Never>()
+        upstream.reduce(5, +).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(String(describing: subscription), "Reduce")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Reduce")
+        XCTAssertFalse(subscription is CustomDebugStringConvertible)
+        let mirror = try XCTUnwrap((subscription as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(mirror.children.map(\.label), ["downstream", "result", "initial", "status"])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        let held = try XCTUnwrap((subscription as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(
+            Array(held.children.map { String(describing: $0.value) }.dropFirst()),
+            ["Optional(6)", "Optional(5)", "holding the result until requested"])
+
+        let collected = Recorder<[Int], Never>(initialDemand: nil)
+        let elements = ManualPublisher<Int, Never>()
+        elements.collect().subscribe(collected)
+        for element in 1...3 { elements.send(element) }
+        elements.send(completion: .finished)
+        let collectMirror = try XCTUnwrap((try XCTUnwrap(collected.subscription) as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(collectMirror.children.map(\.label), ["count"])
+        XCTAssertEqual(collectMirror.children.first.map { "\($0.value)" }, "3")
+
+        let replacing = Recorder<Int, Never>(initialDemand: nil)
+        ManualPublisher<Int, TestError>().replaceError(with: 1).subscribe(replacing)
+        XCTAssertEqual(replacing.subscription.map(String.init(describing:)), "ReplaceError")
+        let replaceMirror = try XCTUnwrap((try XCTUnwrap(replacing.subscription) as? CustomReflectable)?.customMirror)
+        XCTAssertTrue(replaceMirror.children.isEmpty)
+    }
+}
+
+/// A publisher that keeps its subscriber and sends it nothing: the test plays the upstream by hand.
+private final class CapturingPublisher<Output, Failure: Error>: Publisher {
+    var subscriber: AnySubscriber<Output, Failure>?
+    var erasedSubscriber: Any?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+        erasedSubscriber = subscriber
+    }
+}
+
+/// A subscription that records what it is asked.
+private final class RecordingSubscription: Subscription {
+    var history: [String] = []
+    func request(_ demand: Subscribers.Demand) { history.append("request(\(demand))") }
+    func cancel() { history.append("cancel") }
 }
 
 /// The final value of a reducer is delivered exactly once when the downstream's request (or cancel) races the

@@ -30,13 +30,15 @@ final class ComparisonTests: XCTestCase {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         upstream.max().subscribe(recorder)
-        XCTAssertEqual(upstream.history, [])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "asked at subscription")
         recorder.request(.max(1))
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
         upstream.send(completion: .failure(TestError()))
         XCTAssertEqual(recorder.events, [.subscription("Comparison"), .completion(.failure(TestError()))])
-        let empty = Recorder<Int, Never>()
+        let empty = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().min().subscribe(empty)
+        XCTAssertEqual(empty.events, [.subscription("Comparison")], "a bare finish waits for demand too")
+        empty.request(.max(1))
         XCTAssertEqual(empty.events, [.subscription("Comparison"), .completion(.finished)])
     }
 

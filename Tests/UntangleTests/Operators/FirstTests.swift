@@ -14,10 +14,25 @@ final class FirstTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("First"), .value(7), .completion(.finished)])
     }
 
-    func testEmptyUpstreamFinishesWithoutAValueEvenWithoutDemand() {
+    func testEmptyUpstreamsFinishWaitsForTheFirstRequest() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().first().subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("First"), .completion(.finished)], "no value: no demand needed")
+        XCTAssertEqual(recorder.events, [.subscription("First")], "as in Combine, even a bare finish waits")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("First"), .completion(.finished)])
+    }
+
+    func testTheFirstValueWaitsForDemandWithTheUpstreamAlreadyCancelled() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.first().subscribe(recorder)
+        upstream.send(1)
+        upstream.send(2)
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(recorder.events, [.subscription("First")])
+        recorder.request(.unlimited)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("First"), .value(1), .completion(.finished)])
     }
 
     func testOverASequenceAndFailure() {
@@ -50,13 +65,15 @@ final class FirstWhereTests: XCTestCase {
         upstream.send(3)
         upstream.send(4)
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
-        XCTAssertEqual(recorder.events, [.subscription("FirstWhere"), .value(3), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription("TryFirst"), .value(3), .completion(.finished)],
+            "Combine's name for this subscription")
     }
 
     func testNoMatchFinishesEmpty() {
         let recorder = Recorder<Int, Never>()
         [1, 2].publisher.eraseToAnyPublisher().first { $0 > 2 }.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("FirstWhere"), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("TryFirst"), .completion(.finished)])
     }
 }
 

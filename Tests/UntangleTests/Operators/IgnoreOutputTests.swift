@@ -2,25 +2,38 @@ import Untangle
 import XCTest
 
 final class IgnoreOutputTests: XCTestCase {
-    func testAsksUnlimitedAtSubscriptionAndForwardsTheCompletionWithoutDemand() {
+    func testTheSubscriberGetsTheUpstreamsOwnSubscriptionThenUnlimitedIsAsked() {
         let upstream = ManualPublisher<Int, TestError>()
-        let recorder = Recorder<Never, TestError>(initialDemand: nil)
+        let recorder = Recorder<Never, TestError>(initialDemand: .max(3))
         upstream.ignoreOutput().subscribe(recorder)
-        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.history, [.request(.max(3)), .request(.unlimited)], "the subscriber's request first")
         XCTAssertEqual(upstream.send(1), .none)
         recorder.request(.max(1))
-        XCTAssertEqual(upstream.history, [.request(.unlimited)], "requests are not passed on")
+        XCTAssertEqual(
+            upstream.history, [.request(.max(3)), .request(.unlimited), .request(.max(1))],
+            "requests go straight upstream")
         upstream.send(completion: .failure(TestError(2)))
-        XCTAssertEqual(recorder.events, [.subscription("IgnoreOutput"), .completion(.failure(TestError(2)))])
+        XCTAssertEqual(
+            recorder.events, [.subscription("ManualSubscription"), .completion(.failure(TestError(2)))])
     }
 
     func testSynchronousUpstreamCompletesAfterTheSubscription() {
         let recorder = Recorder<Never, Never>(initialDemand: nil)
         (1...3).publisher.ignoreOutput().subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("IgnoreOutput"), .completion(.finished)])
+        XCTAssertEqual(recorder.events.count, 2)
+        XCTAssertEqual(recorder.completions, [.finished])
     }
 
-    func testCancelInsideReceiveSubscriptionPreventsTheUpstreamRequest() {
+    func testEveryCompletionTheUpstreamSendsIsPassedOnAsInCombine() {
+        var subscriber: AnySubscriber<Int, TestError>?
+        let recorder = Recorder<Never, TestError>(initialDemand: nil)
+        CapturingUpstream<Int, TestError> { subscriber = $0.1 }.ignoreOutput().subscribe(recorder)
+        subscriber?.receive(completion: .finished)
+        subscriber?.receive(completion: .failure(TestError(1)))
+        XCTAssertEqual(recorder.events, [.completion(.finished), .completion(.failure(TestError(1)))])
+    }
+
+    func testTheUpstreamIsAskedEvenAfterTheSubscriberCancelledInReceiveSubscription() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Never, Never>(
             initialDemand: nil,
@@ -28,16 +41,37 @@ final class IgnoreOutputTests: XCTestCase {
                 subscription.cancel()
             })
         upstream.ignoreOutput().subscribe(recorder)
-        XCTAssertEqual(upstream.history, [.cancel])
+        XCTAssertEqual(upstream.history, [.cancel, .request(.unlimited)], "as in Combine; harmless once cancelled")
     }
 
-    func testCancelAndRelease() {
+    func testCancelReachesTheUpstreamAndReleases() {
         let upstream = ManualPublisher<Int, Never>()
-        XCTAssertTrue(recorderIsReleased(upstream.ignoreOutput()) { $0.cancel() })
+        XCTAssertTrue(recorderIsReleased(upstream.ignoreOutput(), initialDemand: nil) { $0.cancel() })
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testDescriptionAndMirrorOfWhatTheUpstreamSees() throws {
+        var seen: Any?
+        CapturingUpstream<Int, Never> { seen = $0.0 }.ignoreOutput().subscribe(
+            Recorder<Never, Never>(initialDemand: nil))
+        let subscriber = try XCTUnwrap(seen)
+        XCTAssertEqual(String(describing: subscriber), "IgnoreOutput")
+        XCTAssertEqual(
+            (subscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "IgnoreOutput")
+        XCTAssertEqual((subscriber as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertFalse(subscriber is Subscription)
     }
 
     func testEquatableWhenTheUpstreamIs() {
         XCTAssertEqual(Just(1).ignoreOutput(), Just(1).ignoreOutput())
+    }
+}
+
+/// An upstream that hands its subscriber (the operator's own object, and type-erased) to the test and sends nothing.
+private struct CapturingUpstream<Output, Failure: Error>: Publisher {
+    let capture: ((Any, AnySubscriber<Output, Failure>)) -> Void
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        capture((subscriber, AnySubscriber(subscriber)))
     }
 }

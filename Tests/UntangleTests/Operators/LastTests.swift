@@ -19,7 +19,9 @@ final class LastTests: XCTestCase {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         upstream.last().subscribe(recorder)
         upstream.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription("Last"), .completion(.finished)], "empty: bare completion")
+        XCTAssertEqual(recorder.events, [.subscription("Last")], "empty: the bare completion waits too")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Last"), .completion(.finished)])
 
         let waiting = Recorder<Int, Never>(initialDemand: nil)
         let values = ManualPublisher<Int, Never>()

@@ -2,14 +2,14 @@ import Untangle
 import XCTest
 
 final class ReduceTests: XCTestCase {
-    func testFirstRequestAsksUnlimitedAndTheResultComesAtFinish() {
+    func testAsksUnlimitedAtSubscriptionAndKeepsRequestsToItself() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         upstream.reduce(0, +).subscribe(recorder)
-        XCTAssertEqual(upstream.history, [], "nothing requested before the downstream asks")
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "asked before the downstream requested anything")
         recorder.request(.max(1))
         recorder.request(.max(1))
-        XCTAssertEqual(upstream.history, [.request(.unlimited)], "asked once")
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "downstream requests stay here")
         XCTAssertEqual(upstream.send(1), .none)
         XCTAssertEqual(upstream.send(2), .none)
         upstream.send(completion: .finished)
@@ -62,7 +62,7 @@ final class ReduceTests: XCTestCase {
         recorder.cancel()
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Reduce")])
-        XCTAssertEqual(upstream.history, [], "the upstream had completed: nothing to cancel")
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "the upstream had completed: nothing to cancel")
     }
 
     func testReentrantCancelFromTheResultIsHarmless() {

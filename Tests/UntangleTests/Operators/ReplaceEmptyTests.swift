@@ -2,12 +2,14 @@ import Untangle
 import XCTest
 
 final class ReplaceEmptyTests: XCTestCase {
-    func testValuesPassThroughWithTheirDemand() {
+    func testAsksUnlimitedAfterPassingOnTheSubscribersRequestAsInCombine() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2)) { _, _ in .max(1) }
         upstream.replaceEmpty(with: 0).subscribe(recorder)
-        XCTAssertEqual(upstream.history, [.request(.max(2))])
-        XCTAssertEqual(upstream.send(5), .max(1))
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.unlimited)])
+        XCTAssertEqual(upstream.send(5), .max(1), "the subscriber's demand goes back upstream")
+        recorder.request(.max(7))
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.unlimited), .request(.max(7))])
         upstream.send(completion: .finished)
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(5), .completion(.finished)])
     }
@@ -20,7 +22,17 @@ final class ReplaceEmptyTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty")], "waits for demand")
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(42), .completion(.finished)])
-        XCTAssertEqual(upstream.history, [], "the upstream had completed: the request is not passed on")
+        XCTAssertEqual(
+            upstream.history, [.request(.unlimited)], "the upstream had completed: the request is not passed on")
+    }
+
+    func testValuesGoDownstreamWhateverItsDemand() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.replaceEmpty(with: 0).subscribe(recorder)
+        XCTAssertEqual(upstream.send(3), .none)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(3), .completion(.finished)])
     }
 
     func testFailureIsForwarded() {
@@ -32,7 +44,7 @@ final class ReplaceEmptyTests: XCTestCase {
     func testCancelAndRelease() {
         let upstream = ManualPublisher<Int, Never>()
         XCTAssertTrue(recorderIsReleased(upstream.replaceEmpty(with: 1)) { $0.cancel() })
-        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .request(.unlimited), .cancel])
     }
 
     func testEquatableWhenTheUpstreamAndOutputAre() {

@@ -1,17 +1,48 @@
 import UntangleSync
 
-/// How a ``ReducerSubscription`` asks its upstream for values.
+/// How a ``ReducerSubscription`` asks its upstream for values, and what its final signal waits for.
 ///
 /// **Demand:** see each case.
 /// **Thread safety:** a value.
 @usableFromInline
 enum ReducerUpstreamDemand: Sendable {
-    /// Ask for `.unlimited` once, when the downstream first requests anything (reduce, count, collect, last, ...).
-    case unlimitedOnFirstRequest
-    /// Ask for `.unlimited` right after the downstream got its subscription, whatever it requests (ignoreOutput).
+    /// The reducers (reduce, count, collect, first, last, min/max, contains, allSatisfy, ...): ask for `.unlimited`
+    /// right after the downstream got its subscription; downstream requests only release the held result, and even
+    /// a bare `.finished` waits for the first downstream request (a failure does not).
     case unlimitedAtSubscription
-    /// Pass every downstream request upstream unchanged (replaceEmpty, replaceError).
+    /// replaceEmpty: ask for `.unlimited` right after the downstream got its subscription and also pass every
+    /// downstream request upstream unchanged; values go downstream whatever its demand.
+    case unlimitedAtSubscriptionAndPassThrough
+    /// replaceError: pass every downstream request upstream unchanged; an upstream value beyond the downstream's
+    /// demand traps.
     case passThrough
+
+    /// Whether a `.finished` without a value waits for downstream demand.
+    @inlinable
+    var bareFinishWaitsForDemand: Bool { self == .unlimitedAtSubscription }
+
+    /// Whether the subscription asks the upstream for `.unlimited` once the downstream has its subscription.
+    @inlinable
+    var requestsUnlimitedAtSubscription: Bool { self != .passThrough }
+
+    /// Whether downstream requests are passed upstream.
+    @inlinable
+    var forwardsRequests: Bool { self != .unlimitedAtSubscription }
+}
+
+/// What a ``ReducerSubscription``'s `customMirror` shows, after Combine's subscriptions.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** a value; the mirror is built from the locked state only (the accumulator lives on the upstream
+/// signal path and is never read from another thread).
+@usableFromInline
+enum ReducerReflection<Result> {
+    /// `downstream`, `result` (the held result, once the upstream ended), `initial` and `status`.
+    case reducer(initial: Result?)
+    /// `count`: the number of elements in the held result (0 until the upstream finished).
+    case collection(count: (Result) -> Int)
+    /// No children.
+    case none
 }
 
 /// What a ``ReducerSubscription`` does with one upstream value.
@@ -35,7 +66,8 @@ enum ReducerStep<Output, Failure: Error> {
 /// callouts. Each transition returns what to do and everything it dropped (subscription, downstream, pending
 /// result), so that the caller releases those after unlocking.
 ///
-/// **Demand:** tracks the downstream's outstanding demand; the single final value waits for it.
+/// **Demand:** tracks the downstream's outstanding demand; the final value (and, for reducers, a bare `.finished`)
+/// waits for it.
 /// **Thread safety:** a value; the subscription keeps it in a `LockedBox`.
 @usableFromInline
 struct ReducerState<Downstream, Final> {
@@ -50,7 +82,7 @@ struct ReducerState<Downstream, Final> {
     enum Phase {
         /// The upstream has not ended yet.
         case running
-        /// The upstream ended with a final value the downstream has not requested yet.
+        /// The upstream ended with a final signal the downstream has not requested yet.
         case pending(Final)
         /// The final signal went (or is going) downstream, or the downstream cancelled: nothing more happens.
         case terminated
@@ -65,8 +97,6 @@ struct ReducerState<Downstream, Final> {
     @usableFromInline
     var demand = Subscribers.Demand.none
     @usableFromInline
-    var requestedUpstream = false
-    @usableFromInline
     let policy: ReducerUpstreamDemand
 
     @inlinable
@@ -75,7 +105,8 @@ struct ReducerState<Downstream, Final> {
         self.policy = policy
     }
 
-    /// The upstream handed us its subscription: the downstream to pass ours to, or nil to cancel the new one.
+    /// The upstream handed us its subscription: the downstream to pass ours to, or nil to cancel the new one (a
+    /// second subscription, or one arriving after the end).
     @inlinable
     mutating func receivedSubscription(_ subscription: Subscription) -> Downstream? {
         guard case .awaiting = upstream, case .running = phase else { return nil }
@@ -83,12 +114,13 @@ struct ReducerState<Downstream, Final> {
         return downstream
     }
 
-    /// After the downstream got its subscription: the upstream to ask for `.unlimited`, if the policy says so now.
+    /// After the downstream got its subscription: the upstream to ask for `.unlimited`, if the policy says so and
+    /// the downstream did not cancel meanwhile.
     @inlinable
-    mutating func eagerRequest() -> Subscription? {
-        guard policy == .unlimitedAtSubscription, !requestedUpstream, case .subscribed(let subscription) = upstream
+    func eagerRequest() -> Subscription? {
+        guard policy.requestsUnlimitedAtSubscription, case .running = phase,
+            case .subscribed(let subscription) = upstream
         else { return nil }
-        requestedUpstream = true
         return subscription
     }
 
@@ -105,37 +137,41 @@ struct ReducerState<Downstream, Final> {
         case deliver(Downstream, Final)
     }
 
-    /// The downstream requested `demand`.
+    /// The downstream requested `demand` (also before the upstream's subscription arrived: it is remembered).
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
         case .terminated:
             return .none
         case .pending(let final):
-            // The upstream already ended and its result waited for exactly this: hand it over, once.
+            // The upstream already ended and its final signal waited for exactly this: hand it over, once.
             phase = .terminated
             guard let downstream = takeDownstream() else { return .none }
             return .deliver(downstream, final)
         case .running:
             self.demand += demand
-            guard case .subscribed(let subscription) = upstream else { return .none }
-            switch policy {
-            case .passThrough:
-                return .requestUpstream(subscription, demand)
-            case .unlimitedOnFirstRequest, .unlimitedAtSubscription:
-                guard !requestedUpstream else { return .none }
-                requestedUpstream = true
-                return .requestUpstream(subscription, .unlimited)
-            }
+            guard policy.forwardsRequests, case .subscribed(let subscription) = upstream else { return .none }
+            return .requestUpstream(subscription, demand)
         }
     }
 
-    /// A pass-through value is about to go downstream: consumes one demand; nil if the downstream cancelled.
+    @usableFromInline
+    enum EmitDecision {
+        /// The downstream cancelled (or the operator ended): drop the value.
+        case drop
+        /// Deliver to this downstream.
+        case deliver(Downstream)
+        /// The upstream sent a value the downstream never asked for (replaceError traps, as Combine does).
+        case unrequested
+    }
+
+    /// A pass-through value is about to go downstream: consumes one demand.
     @inlinable
-    mutating func willEmit() -> Downstream? {
-        guard case .running = phase, let downstream else { return nil }
+    mutating func willEmit() -> EmitDecision {
+        guard case .running = phase, let downstream else { return .drop }
+        if policy == .passThrough && demand == .none { return .unrequested }
         demand -= 1
-        return downstream
+        return .deliver(downstream)
     }
 
     /// The downstream returned `more` from a pass-through value.
@@ -160,8 +196,8 @@ struct ReducerState<Downstream, Final> {
         }
     }
 
-    /// The upstream ended (or the operator ended early). `needsDemand`: the final signal carries a value, which
-    /// may only go downstream once it was requested; a bare completion needs no demand.
+    /// The upstream ended (or the operator ended early). `needsDemand`: the final signal may only go downstream
+    /// once something was requested (a value, or a reducer's bare `.finished`); a failure needs no demand.
     @inlinable
     mutating func finish(_ final: Final, needsDemand: Bool) -> FinishAction {
         var action = FinishAction(upstream: nil, deliver: nil)
@@ -191,9 +227,11 @@ struct ReducerState<Downstream, Final> {
         }
     }
 
-    /// The downstream cancelled: the upstream to cancel, and what to release after unlocking.
+    /// The downstream cancelled: the upstream to cancel, and what to release after unlocking. Before the upstream's
+    /// subscription arrived this does nothing, as in Combine (the downstream cannot hold this subscription yet).
     @inlinable
     mutating func cancel() -> CancelAction {
+        if case .awaiting = upstream { return CancelAction(upstream: nil, released: (nil, nil)) }
         var action = CancelAction(upstream: nil, released: (takeDownstream(), nil))
         if case .subscribed(let subscription) = upstream { action.upstream = subscription }
         upstream = .done
@@ -201,29 +239,50 @@ struct ReducerState<Downstream, Final> {
         phase = .terminated
         return action
     }
+
+    /// The final signal waiting for the downstream's request, if any.
+    @inlinable
+    var held: Final? {
+        guard case .pending(let final) = phase else { return nil }
+        return final
+    }
+
+    /// A word for the subscription's mirror.
+    @inlinable
+    var statusDescription: String {
+        switch (upstream, phase) {
+        case (.awaiting, _): return "awaiting subscription"
+        case (.subscribed, .running): return "subscribed"
+        case (_, .pending): return "holding the result until requested"
+        case (_, .terminated), (.done, .running): return "terminal"
+        }
+    }
 }
 
 /// The subscription behind the operators that produce their result when the upstream ends: reduce, count,
-/// collect(), last, min/max, contains, allSatisfy, first, ignoreOutput, and the pass-through operators with a
-/// possible final value: replaceEmpty, replaceError. Decisions live in ``ReducerState`` (pure, under one lock);
-/// this class acts on them after unlocking.
+/// collect(), last, min/max, contains, allSatisfy, first, and the pass-through operators with a possible final
+/// value: replaceEmpty, replaceError. Decisions live in ``ReducerState`` (pure, under one lock); this class acts on
+/// them after unlocking.
 ///
 /// ```swift
 /// var count = 0
 /// upstream.subscribe(ReducerSubscription(
-///     downstream: subscriber, name: "Count", policy: .unlimitedOnFirstRequest,
+///     downstream: subscriber, name: "Count", policy: .unlimitedAtSubscription, reflection: .reducer(initial: 0),
 ///     onValue: { _ in count += 1; return .absorb },
 ///     onCompletion: { completion in (count, completion) }))
 /// ```
 ///
+/// As in Combine: the downstream gets this subscription before the upstream is asked for anything; signals that
+/// arrive before the upstream's subscription are ignored; a second subscription is cancelled.
+///
 /// **Demand:** per ``ReducerUpstreamDemand``; the final value is delivered only once the downstream has requested
-/// something (it waits if the upstream ends first); a bare completion is delivered at once.
+/// something (it waits if the upstream ends first); a failure is delivered at once.
 /// **Thread safety:** `request` and `cancel` may be called from any thread, also while the upstream completes on
 /// another: the final signal goes downstream exactly once, from whichever thread supplies its last condition.
 /// `onValue`/`onCompletion` run only on the (serialized) upstream signal path, with no lock held.
 @usableFromInline
 final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     typealias Input = UpstreamOutput
@@ -232,27 +291,42 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     @usableFromInline
     typealias Final = (value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>)
 
+    /// Where the upstream signal path is: values and completions count only while `.running`.
+    @usableFromInline
+    enum SignalPhase {
+        case awaitingSubscription
+        case running
+        case ended
+    }
+
     @usableFromInline
     let state: LockedBox<ReducerState<Downstream, Final>>
     @usableFromInline
     let onValue: (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>
     @usableFromInline
     let onCompletion: (Subscribers.Completion<UpstreamFailure>) -> Final
-    /// Set once the operator's result is decided; read and written only on the (serialized) upstream signal path,
-    /// so the run-time exclusivity check (about 40 instructions per value) could never fire.
+    /// Read and written only on the (serialized) upstream signal path: `receive(subscription:)` happens before the
+    /// values it enables, so the run-time exclusivity check (about 40 instructions per value) could never fire.
     @exclusivity(unchecked) @usableFromInline
-    var ended = false
+    var signalPhase = SignalPhase.awaitingSubscription
     @usableFromInline
     let name: String
+    @usableFromInline
+    let reflection: ReducerReflection<Downstream.Input>
+    @usableFromInline
+    let bareFinishWaitsForDemand: Bool
 
     @inlinable
     init(
         downstream: Downstream, name: String, policy: ReducerUpstreamDemand,
+        reflection: ReducerReflection<Downstream.Input>,
         onValue: @escaping (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>,
         onCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Final
     ) {
         self.state = LockedBox(tracking: ReducerState(downstream: downstream, policy: policy))
         self.name = name
+        self.reflection = reflection
+        self.bareFinishWaitsForDemand = policy.bareFinishWaitsForDemand
         self.onValue = onValue
         self.onCompletion = onCompletion
     }
@@ -265,6 +339,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
             subscription.cancel()
             return
         }
+        signalPhase = .running
         downstream.receive(subscription: self)
         if let eager = state.withCriticalSection({ $0.eagerRequest() }) {
             CalloutCheck.assertNoLockHeld("a reducer requesting upstream")
@@ -274,21 +349,26 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
 
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
-        guard !ended else { return .none }
+        guard case .running = signalPhase else { return .none }
         switch onValue(input) {
         case .absorb:
             return .none
         case .emit(let value):
-            guard let downstream = state.withCriticalSection({ $0.willEmit() }) else { return .none }
+            let downstream: Downstream
+            switch state.withCriticalSection({ $0.willEmit() }) {
+            case .drop: return .none
+            case .unrequested: preconditionFailure("\(name) received a value with no outstanding downstream demand")
+            case .deliver(let receiver): downstream = receiver
+            }
             CalloutCheck.assertNoLockHeld("a reducer emitting")
             let more = downstream.receive(value)
             if more > 0 { state.withCriticalSection { $0.didEmit(returning: more) } }
             return more
         case .finish(let value):
-            ended = true
+            signalPhase = .ended
             end((value, .finished), cancellingUpstream: true)
         case .fail(let error):
-            ended = true
+            signalPhase = .ended
             end((nil, .failure(error)), cancellingUpstream: true)
         }
         return .none
@@ -296,8 +376,8 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard !ended else { return }
-        ended = true
+        guard case .running = signalPhase else { return }
+        signalPhase = .ended
         end(onCompletion(completion), cancellingUpstream: false)
     }
 
@@ -306,7 +386,12 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     // threads delivers, after unlocking. No other signal can overlap it: values stopped when the upstream ended.
     @inlinable
     func end(_ final: Final, cancellingUpstream: Bool) {
-        let action = state.withCriticalSection { $0.finish(final, needsDemand: final.value != nil) }
+        let waits: Bool
+        switch final.completion {
+        case .failure: waits = final.value != nil
+        case .finished: waits = final.value != nil || bareFinishWaitsForDemand
+        }
+        let action = state.withCriticalSection { $0.finish(final, needsDemand: waits) }
         CalloutCheck.assertNoLockHeld("a reducer ending")
         if cancellingUpstream { action.upstream?.cancel() }
         if let (downstream, final) = action.deliver { deliver(final, to: downstream) }
@@ -343,4 +428,30 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
 
     @inlinable
     var description: String { name }
+
+    @inlinable
+    var playgroundDescription: Any { name }
+
+    // The mirror reads only the locked state (a snapshot; the downstream is retained by the snapshot and released
+    // with the mirror, never under the lock).
+    @inlinable
+    var customMirror: Mirror {
+        switch reflection {
+        case .none:
+            return Mirror(self, children: [:])
+        case .reducer(let initial):
+            let (downstream, held, status) = state.withCriticalSection { state in
+                (state.downstream, state.held, state.statusDescription)
+            }
+            let result = held?.value ?? nil
+            let children: [(label: String?, value: Any)] = [
+                ("downstream", downstream as Any), ("result", result as Any), ("initial", initial as Any),
+                ("status", status),
+            ]
+            return Mirror(self, children: children)
+        case .collection(let count):
+            let held = state.withCriticalSection { $0.held }
+            return Mirror(self, children: ["count": (held?.value).map(count) ?? 0])
+        }
+    }
 }
