@@ -85,7 +85,7 @@ extension Publishers {
             let index = OperatorVariable(0)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "Output",
+                    downstream: subscriber, name: "Output", behavior: .lenient,
                     step: { value in
                         defer { index.value &+= 1 }
                         if index.value < range.lowerBound { return .skip }
