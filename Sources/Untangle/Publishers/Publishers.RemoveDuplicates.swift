@@ -90,7 +90,7 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "RemoveDuplicates", behavior: .strict,
-                    mirror: .downstreamOnly,
+                    mirror: .downstreamAndLastInput("last"),
                     step: { value in
                         defer { previous.value = value }
                         if let previous = previous.value, isDuplicate(previous, value) { return .skip }
@@ -130,7 +130,7 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryRemoveDuplicates", behavior: .strict,
-                    mirror: .downstreamOnly,
+                    mirror: .downstreamAndLastInput("last"),
                     step: { value in
                         defer { previous.value = value }
                         do {

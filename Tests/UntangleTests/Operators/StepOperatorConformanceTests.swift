@@ -99,6 +99,19 @@ final class StepOperatorConformanceTests: XCTestCase {
         XCTAssertEqual(mirror.children.map { "\($0.label ?? "")=\($0.value)" }.last, "result=15")
     }
 
+    func testRemoveDuplicatesMirrorShowsTheLastValueReceived() throws {
+        let upstream = HoldingPublisher<Int, TestError>()
+        upstream.removeDuplicates().subscribe(Recorder<Int, TestError>())
+        let raw = try XCTUnwrap(upstream.raw)
+        let before = try XCTUnwrap((raw as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(before.children.map { "\($0.label ?? "")=\($0.value)" }.last, "last=nil")
+        upstream.subscriber?.receive(subscription: LoggingSubscription())
+        _ = upstream.subscriber?.receive(4)
+        _ = upstream.subscriber?.receive(4)
+        let after = try XCTUnwrap((raw as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(after.children.map { "\($0.label ?? "")=\($0.value)" }.last, "last=Optional(4)")
+    }
+
     func testDropWhileIgnoresValuesCompletionsAndCancelBeforeItsSubscription() throws {
         let upstream = HoldingPublisher<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)

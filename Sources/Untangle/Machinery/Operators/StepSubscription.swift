@@ -87,6 +87,9 @@ package enum StepMirror {
     case empty
     /// The downstream (nil once released), then the given children.
     case downstream(() -> [Mirror.Child])
+    /// The downstream (nil once released), then the last upstream value under this label (nil before the first).
+    /// The subscription then keeps a copy of each value, stored in the critical section every value already takes.
+    case downstreamAndLastInput(String)
     /// Children computed from the downstream (nil once released), the upstream subscription (nil before it comes
     /// and once released) and whether the operator has ended.
     case custom((_ downstream: Any, _ upstream: Subscription?, _ ended: Bool) -> [Mirror.Child])
@@ -141,6 +144,8 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         @usableFromInline var upstream = Upstream.awaiting
         /// Released on cancel and after the completion, so the subscription never keeps its subscriber alive.
         @usableFromInline var downstream: Downstream?
+        /// The last upstream value, kept only for a `.downstreamAndLastInput` mirror.
+        @usableFromInline var lastInput: UpstreamOutput?
 
         @inlinable
         init(downstream: Downstream) {
@@ -172,6 +177,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
     @usableFromInline let name: String
     @usableFromInline let behavior: StepBehavior
     @usableFromInline let mirror: StepMirror
+    @usableFromInline let recordsLastInput: Bool
 
     @inlinable
     init(
@@ -183,6 +189,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         self.name = name
         self.behavior = behavior
         self.mirror = mirror
+        if case .downstreamAndLastInput = mirror { recordsLastInput = true } else { recordsLastInput = false }
         self.step = step
         self.mapCompletion = completion
     }
@@ -219,7 +226,10 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
             case .trap: if trapUnlessEnded("a value") { return .none }
             }
         }
-        guard let downstream = state.withCriticalSection({ $0.downstream }) else { return .none }
+        guard
+            let downstream = recordsLastInput
+                ? downstreamRecording(input) : state.withCriticalSection({ $0.downstream })
+        else { return .none }
         switch step(input) {
         case .emit(let value):
             return downstream.receive(value)
@@ -268,6 +278,20 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         downstream?.receive(completion: mapCompletion(completion))
     }
 
+    /// Reads the downstream and keeps `input` as the last value for the mirror, in one critical section; the value
+    /// it replaces is released after unlocking (it may hold a user object).
+    @usableFromInline
+    func downstreamRecording(_ input: UpstreamOutput) -> Downstream? {
+        let (downstream, replaced) = state.withCriticalSection { state -> (Downstream?, UpstreamOutput?) in
+            guard let downstream = state.downstream else { return (nil, nil) }
+            let replaced = state.lastInput
+            state.lastInput = input
+            return (downstream, replaced)
+        }
+        withExtendedLifetime(replaced) {}
+        return downstream
+    }
+
     /// For a signal that came before the upstream subscription: stops the program, unless a cancel already ended
     /// the operator (then returns true: ignore the signal).
     @usableFromInline
@@ -313,13 +337,15 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
     // which another thread may be writing).
     @usableFromInline
     var customMirror: Mirror {
-        let (downstream, upstream) = state.withCriticalSection { $0.mirrorSnapshot() }
+        let (downstream, upstream, lastInput) = state.withCriticalSection { $0.mirrorSnapshot() }
         let shown: Any = downstream.map { $0 as Any } ?? Downstream?.none as Any
         switch mirror {
         case .empty:
             return Mirror(self, children: [])
         case .downstream(let more):
             return Mirror(self, children: [("downstream", shown)] + more())
+        case .downstreamAndLastInput(let label):
+            return Mirror(self, children: [("downstream", shown), (label, lastInput as Any)])
         case .custom(let children):
             var subscription: Subscription?
             if case .subscribed(let live) = upstream { subscription = live }
@@ -333,5 +359,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
 
 extension StepSubscription.State {
     @usableFromInline
-    func mirrorSnapshot() -> (Downstream?, StepSubscription.Upstream) { (downstream, upstream) }
+    func mirrorSnapshot() -> (Downstream?, StepSubscription.Upstream, UpstreamOutput?) {
+        (downstream, upstream, lastInput)
+    }
 }
