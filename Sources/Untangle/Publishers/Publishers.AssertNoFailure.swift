@@ -49,19 +49,52 @@ extension Publishers {
 
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == Never {
-            let (prefix, file, line) = (self.prefix, self.file, self.line)
-            upstream.subscribe(
-                StepSubscription(
-                    downstream: subscriber, name: "AssertNoFailure", step: { .emit($0) },
-                    completion: { completion in
-                        switch completion {
-                        case .finished:
-                            return .finished
-                        case .failure(let error):
-                            let head = prefix.isEmpty ? "" : prefix + ": "
-                            fatalError("\(head)assertNoFailure: unexpected failure: \(error)", file: file, line: line)
-                        }
-                    }))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+        }
+    }
+}
+
+extension Publishers.AssertNoFailure {
+    // Transparent, as in Combine: the downstream talks to the upstream's own subscription, and every signal passes
+    // straight through (a failure stops the program whenever it comes).
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let downstream: Downstream
+        let prefix: String
+        let file: StaticString
+        let line: UInt
+
+        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+        func receive(subscription: Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            switch completion {
+            case .finished:
+                downstream.receive(completion: .finished)
+            case .failure(let error):
+                let head = prefix.isEmpty ? "" : prefix + ": "
+                fatalError("\(head)assertNoFailure: unexpected failure: \(error)", file: file, line: line)
+            }
+        }
+
+        var description: String { "AssertNoFailure" }
+
+        var playgroundDescription: Any { description }
+
+        var customMirror: Mirror {
+            let children: [Mirror.Child] = [("file", file), ("line", line), ("prefix", prefix)]
+            return Mirror(self, children: children)
         }
     }
 }

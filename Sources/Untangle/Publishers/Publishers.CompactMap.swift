@@ -7,9 +7,10 @@ extension Publisher {
     ///     .sink { print($0) }   // 1, 3
     /// ```
     ///
-    /// **Demand:** passed through; each `nil` result asks the upstream for one more value in its place.
-    /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
-    /// `request`/`cancel` may be called from any thread.
+    /// **Demand:** passed through (the downstream's subscription is the upstream's own); each `nil` result returns
+    /// `.max(1)` to the upstream, one more value in its place.
+    /// **Thread safety:** as the upstream; the closure runs on the thread that delivers each upstream value, with no
+    /// lock held.
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
@@ -58,14 +59,10 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches the subscriber.
+        /// Attaches the subscriber through a transparent wrapper (a struct: no allocation per subscription).
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            let transform = self.transform
-            upstream.subscribe(
-                StepSubscription(
-                    downstream: subscriber, name: "CompactMap",
-                    step: { value in transform(value).map { .emit($0) } ?? .skip },
-                    completion: { $0 }))
+            // `receive`, not `subscribe`: see Publishers.Map.receive(subscriber:).
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -95,7 +92,7 @@ extension Publishers {
             let transform = self.transform
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryCompactMap",
+                    downstream: subscriber, name: "TryCompactMap", behavior: .strict, mirror: .downstreamOnly,
                     step: { value in
                         do { return try transform(value).map { .emit($0) } ?? .skip } catch { return .fail(error) }
                     },
@@ -123,5 +120,40 @@ extension Publishers.TryCompactMap {
     public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}
+
+extension Publishers.CompactMap {
+    // Transparent like Map's, as in Combine: the downstream talks to the upstream's own subscription, and a `nil`
+    // result returns `.max(1)` from `receive(_:)`.
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let downstream: Downstream
+        let transform: (Upstream.Output) -> Output?
+
+        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+        func receive(subscription: Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let output = transform(input) else { return .max(1) }
+            return downstream.receive(output)
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        var description: String { "CompactMap" }
+
+        var playgroundDescription: Any { description }
+
+        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

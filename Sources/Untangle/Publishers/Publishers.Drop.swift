@@ -9,11 +9,15 @@ extension Publisher {
     ///     .sink { print($0) }   // 3, 4, 5
     /// ```
     ///
-    /// A negative count is a programming error and stops the program.
+    /// A negative count is a programming error and stops the program when a subscriber attaches.
     ///
-    /// **Demand:** right after the downstream gets its subscription, it asks the upstream for `count` elements
-    /// (the ones it drops); downstream requests then pass upstream unchanged.
-    /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled at most once.
+    /// The subscriber gets its subscription before the upstream is subscribed to, as in Combine.
+    ///
+    /// **Demand:** what the downstream requests before the upstream's subscription arrives is added up; when it
+    /// arrives, the operator asks the upstream for that plus `count` (the elements it drops) in one request.
+    /// Later downstream requests pass upstream unchanged.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled at most once,
+    /// and an upstream subscription that arrives after `cancel` is cancelled.
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         Publishers.Drop(upstream: self, count: count)
     }
@@ -36,110 +40,136 @@ extension Publishers {
         /// The number of elements to drop.
         public let count: Int
 
-        /// Creates the publisher. A negative count stops the program.
+        /// Creates the publisher. A negative count stops the program when a subscriber attaches.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
             self.upstream = upstream
             self.count = count
         }
 
-        /// Attaches the subscriber.
+        /// Attaches the subscriber: it gets its subscription first, then the operator subscribes to the upstream.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(DropSubscription(downstream: subscriber, count: count))
+            precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
+            let inner = DropSubscription(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.subscribe(inner)
         }
     }
 }
 
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
-// Like StepSubscription, but a dropped element gives no demand back: the `count` dropped elements were requested
-// up front.
+// The downstream holds this subscription before the upstream's arrives (as in Combine), so requests made meanwhile
+// are added up and asked for, with the `count` dropped elements, when it arrives. A dropped element gives no demand
+// back: it was part of that request.
 private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     enum Upstream {
-        case awaiting
+        /// No upstream subscription yet; the downstream's requests so far.
+        case awaiting(Subscribers.Demand)
         case subscribed(Subscription)
         case ended
     }
 
-    /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
-    let downstreamBox: LockedBox<Downstream?>
-    let upstream = LockedBox(tracking: Upstream.awaiting)
+    struct State {
+        var upstream = Upstream.awaiting(.none)
+        /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
+        var downstream: Downstream?
+
+        /// Ends everything; returns the upstream subscription to cancel and the downstream to release (or to
+        /// complete) after unlocking.
+        mutating func end() -> (Subscription?, Downstream?) {
+            defer {
+                upstream = .ended
+                downstream = nil
+            }
+            if case .subscribed(let subscription) = upstream {
+                return (subscription, downstream)
+            }
+            return (nil, downstream)
+        }
+    }
+
+    let state: LockedBox<State>
     let count: Int
     /// Elements still to drop, and whether the upstream completed: only touched on the serialized upstream path.
-    var remaining: Int
-    var ended = false
+    @exclusivity(unchecked) var remaining: Int
+    @exclusivity(unchecked) var ended = false
 
     init(downstream: Downstream, count: Int) {
-        downstreamBox = LockedBox(tracking: downstream)
+        state = LockedBox(tracking: State(downstream: downstream))
         self.count = count
         self.remaining = count
     }
 
     func receive(subscription: Subscription) {
-        let accepted = upstream.withCriticalSection { state -> Bool in
-            guard case .awaiting = state else { return false }
-            state = .subscribed(subscription)
-            return true
+        let pending = state.withCriticalSection { state -> Subscribers.Demand? in
+            guard case .awaiting(let pending) = state.upstream, state.downstream != nil else { return nil }
+            state.upstream = .subscribed(subscription)
+            return pending
         }
-        CalloutCheck.assertNoLockHeld("dropFirst passing on its subscription")
-        guard accepted, let downstream = downstreamBox.withCriticalSection({ $0 }) else {
+        guard let pending else {
+            CalloutCheck.assertNoLockHeld("dropFirst refusing a subscription")
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
-        // Asked only after the downstream has its subscription: a synchronous upstream may complete inside this
-        // request, and the downstream must not see a completion before its subscription.
-        guard count > 0, case .subscribed(let live) = upstream.withCriticalSection({ $0 }) else { return }
-        CalloutCheck.assertNoLockHeld("dropFirst requesting the dropped elements")
-        live.request(.max(count))
+        let demand = pending + count
+        guard demand > .none else { return }
+        CalloutCheck.assertNoLockHeld("dropFirst requesting upstream")
+        subscription.request(demand)
     }
 
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard !ended, let downstream = downstreamBox.withCriticalSection({ $0 }) else { return .none }
+        guard !ended else { return .none }
         if remaining > 0 {
             remaining -= 1
             return .none
         }
+        guard let downstream = state.withCriticalSection({ $0.downstream }) else { return .none }
+        CalloutCheck.assertNoLockHeld("dropFirst passing on a value")
         return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         guard !ended else { return }
         ended = true
-        let released = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
-        }
-        withExtendedLifetime(released) {}
-        guard let downstream = downstreamBox.withCriticalSection({ $0.take() }) else { return }
-        downstream.receive(completion: completion)
+        let (_, downstream) = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("dropFirst passing on a completion")
+        downstream?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        guard case .subscribed(let subscription) = upstream.withCriticalSection({ $0 }) else { return }
+        let upstream = state.withCriticalSection { state -> Subscription? in
+            switch state.upstream {
+            case .awaiting(let pending):
+                state.upstream = .awaiting(pending + demand)
+                return nil
+            case .subscribed(let subscription):
+                return subscription
+            case .ended:
+                return nil
+            }
+        }
+        guard let upstream else { return }
         CalloutCheck.assertNoLockHeld("dropFirst requesting upstream")
-        subscription.request(demand)
+        upstream.request(demand)
     }
 
     func cancel() {
-        let previous = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
-        }
-        let released = downstreamBox.withCriticalSection { $0.take() }
-        withExtendedLifetime(released) {}
-        if case .subscribed(let subscription) = previous {
-            CalloutCheck.assertNoLockHeld("dropFirst cancelling upstream")
-            subscription.cancel()
-        }
+        let (upstream, downstream) = state.withCriticalSection { $0.end() }
+        withExtendedLifetime(downstream) {}
+        CalloutCheck.assertNoLockHeld("dropFirst cancelling upstream")
+        upstream?.cancel()
     }
 
     var description: String { "Drop" }
+
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror { Mirror(self, children: []) }
 }

@@ -67,7 +67,7 @@ extension Publishers {
             let dropping = OperatorVariable(true)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "DropWhile",
+                    downstream: subscriber, name: "DropWhile", behavior: .lenient,
                     step: { value in
                         if dropping.value && predicate(value) { return .skip }
                         dropping.value = false
@@ -106,7 +106,7 @@ extension Publishers {
             let dropping = OperatorVariable(true)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryDropWhile",
+                    downstream: subscriber, name: "TryDropWhile", behavior: .lenient,
                     step: { value in
                         do {
                             if dropping.value, try predicate(value) { return .skip }

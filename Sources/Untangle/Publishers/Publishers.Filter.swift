@@ -60,7 +60,8 @@ extension Publishers.Filter {
 
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -94,5 +95,11 @@ extension Publishers.Filter {
 
         @usableFromInline
         var description: String { "Filter" }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

@@ -70,7 +70,8 @@ extension Publishers.Map {
     // A transparent wrapper: the downstream receives the upstream's own subscription, so requests and cancel cost
     // nothing extra, and the identity is the downstream's.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -104,5 +105,11 @@ extension Publishers.Map {
 
         @usableFromInline
         var description: String { "Map" }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

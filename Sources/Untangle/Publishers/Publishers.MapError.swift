@@ -51,7 +51,8 @@ extension Publishers {
 
 extension Publishers.MapError {
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -74,5 +75,9 @@ extension Publishers.MapError {
         }
 
         var description: String { "MapError" }
+
+        var playgroundDescription: Any { description }
+
+        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

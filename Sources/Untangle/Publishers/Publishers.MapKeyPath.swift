@@ -73,7 +73,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
             let keyPath = self.keyPath
             upstream.subscribe(
-                Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { $0[keyPath: keyPath] })
+                KeyPathInner(downstream: subscriber, keyPaths: [keyPath]) { (value: Upstream.Output) in
+                    value[keyPath: keyPath]
+                })
         }
     }
 
@@ -109,8 +111,8 @@ extension Publishers {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             upstream.subscribe(
-                Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
-                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                KeyPathInner(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) { (value: Upstream.Output) in
+                    (value[keyPath: keyPath0], value[keyPath: keyPath1])
                 })
         }
     }
@@ -153,9 +155,53 @@ extension Publishers {
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
             upstream.subscribe(
-                Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
-                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+                KeyPathInner(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
+                    (value: Upstream.Output) in
+                    (value[keyPath: keyPath0], value[keyPath: keyPath1], value[keyPath: keyPath2])
                 })
         }
+    }
+}
+
+// Transparent like Map's (the downstream talks to the upstream's own subscription), described as Combine describes
+// its key-path maps: "ValueForKey" with its key path, or "ValueForKeys" with `keyPath0`, `keyPath1`...
+private struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    typealias Failure = Downstream.Failure
+
+    let downstream: Downstream
+    let keyPaths: [AnyKeyPath]
+    let transform: (Input) -> Downstream.Input
+
+    init(downstream: Downstream, keyPaths: [AnyKeyPath], transform: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.keyPaths = keyPaths
+        self.transform = transform
+    }
+
+    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+    func receive(subscription: Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+    }
+
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    var description: String { keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
+
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror {
+        if keyPaths.count == 1 {
+            return Mirror(self, children: [("keyPath", keyPaths[0])])
+        }
+        return Mirror(self, children: keyPaths.enumerated().map { (label: "keyPath\($0.offset)", value: $0.element) })
     }
 }

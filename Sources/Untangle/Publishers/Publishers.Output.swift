@@ -47,8 +47,12 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** downstream requests pass upstream unchanged; each element before the range asks the upstream
-    /// for one more in its place, so the downstream receives as many in-range elements as it requested.
+    /// for one more in its place, so the downstream receives as many in-range elements as it requested. The last
+    /// in-range element returns the subscriber's demand to the upstream, as in Combine, although the upstream is
+    /// cancelled right after.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once.
+    /// As in Combine, a value or completion that arrives before the upstream's subscription is ignored, and so is a
+    /// `request` or `cancel` made on the operator before it.
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
@@ -85,7 +89,7 @@ extension Publishers {
             let index = OperatorVariable(0)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "Output",
+                    downstream: subscriber, name: "Output", behavior: .lenient,
                     step: { value in
                         defer { index.value &+= 1 }
                         if index.value < range.lowerBound { return .skip }

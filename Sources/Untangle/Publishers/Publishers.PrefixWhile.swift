@@ -66,7 +66,7 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "PrefixWhile",
+                    downstream: subscriber, name: "PrefixWhile", behavior: .strict, mirror: .downstreamOnly,
                     step: { predicate($0) ? .emit($0) : .finish },
                     completion: { $0 }))
         }
@@ -100,7 +100,8 @@ extension Publishers {
             let predicate = self.predicate
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryPrefixWhile",
+                    downstream: subscriber, name: "TryPrefixWhile", behavior: .strict,
+                    mirror: .downstreamOnly,
                     step: { value in
                         do { return try predicate(value) ? .emit(value) : .finish } catch { return .fail(error) }
                     },

@@ -89,7 +89,8 @@ extension Publishers {
             let previous = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "RemoveDuplicates",
+                    downstream: subscriber, name: "RemoveDuplicates", behavior: .strict,
+                    mirror: .downstreamAndLastInput("last"),
                     step: { value in
                         defer { previous.value = value }
                         if let previous = previous.value, isDuplicate(previous, value) { return .skip }
@@ -128,7 +129,8 @@ extension Publishers {
             let previous = OperatorVariable<Upstream.Output?>(nil)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryRemoveDuplicates",
+                    downstream: subscriber, name: "TryRemoveDuplicates", behavior: .strict,
+                    mirror: .downstreamAndLastInput("last"),
                     step: { value in
                         defer { previous.value = value }
                         do {

@@ -1,3 +1,5 @@
+import UntangleSync
+
 extension Publisher {
     /// Transforms elements from the upstream publisher by providing the current element to a closure along with
     /// the last value returned by the closure.
@@ -8,9 +10,9 @@ extension Publisher {
     ///     .sink { print($0) }   // 1, 3, 6, 10
     /// ```
     ///
-    /// **Demand:** passed through unchanged.
-    /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
-    /// `request`/`cancel` may be called from any thread.
+    /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
+    /// **Thread safety:** as the upstream; the closure runs on the thread that delivers each upstream value, with no
+    /// lock held.
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
         -> Publishers.Scan<Self, T>
     {
@@ -70,18 +72,10 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Attaches the subscriber.
+        /// Attaches the subscriber through a transparent wrapper.
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            let next = nextPartialResult
-            let accumulator = OperatorVariable(initialResult)
             upstream.subscribe(
-                StepSubscription(
-                    downstream: subscriber, name: "Scan",
-                    step: { value in
-                        accumulator.value = next(accumulator.value, value)
-                        return .emit(accumulator.value)
-                    },
-                    completion: { $0 }))
+                ScanInner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 
@@ -120,7 +114,7 @@ extension Publishers {
             let accumulator = OperatorVariable(initialResult)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryScan",
+                    downstream: subscriber, name: "TryScan", behavior: .valuesOnly, mirror: .downstreamOnly,
                     step: { value in
                         do {
                             accumulator.value = try next(accumulator.value, value)
@@ -131,5 +125,59 @@ extension Publishers {
                     },
                     completion: { $0.mapFailure { $0 as Error } }))
         }
+    }
+}
+
+// Transparent, as in Combine: the downstream receives the upstream's own subscription, and every signal passes
+// straight through. The accumulator lives on the (serialized) upstream signal path; a copy behind a lock is what
+// `customMirror` shows, since the mirror may be asked for from any thread. Storing the copy is the one lock round
+// trip per value (the previous copy is released after unlocking).
+private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    typealias Failure = Downstream.Failure
+
+    let downstream: Downstream
+    let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
+    @exclusivity(unchecked) var result: Downstream.Input
+    let shownResult: LockedBox<Downstream.Input>
+
+    init(
+        downstream: Downstream, initialResult: Downstream.Input,
+        nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input
+    ) {
+        self.downstream = downstream
+        self.nextPartialResult = nextPartialResult
+        result = initialResult
+        shownResult = LockedBox(tracking: initialResult)
+    }
+
+    func receive(subscription: Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        result = nextPartialResult(result, input)
+        let next = result
+        let previous = shownResult.withCriticalSection { shown -> Downstream.Input in
+            defer { shown = next }
+            return shown
+        }
+        withExtendedLifetime(previous) {}
+        CalloutCheck.assertNoLockHeld("scan passing on a value")
+        return downstream.receive(next)
+    }
+
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    var description: String { "Scan" }
+
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror {
+        let result = shownResult.withCriticalSection { $0 }
+        return Mirror(self, children: [("downstream", downstream), ("result", result)] as [Mirror.Child])
     }
 }

@@ -50,7 +50,8 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
     // Transparent: the downstream talks to the upstream's own subscription.
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Never
@@ -72,5 +73,9 @@ extension Publishers.SetFailureType {
         }
 
         var description: String { "SetFailureType" }
+
+        var playgroundDescription: Any { description }
+
+        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

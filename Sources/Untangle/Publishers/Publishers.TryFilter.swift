@@ -49,7 +49,7 @@ extension Publishers {
             let isIncluded = self.isIncluded
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryFilter",
+                    downstream: subscriber, name: "TryFilter", behavior: .strict, mirror: .downstreamOnly,
                     step: { value in
                         do { return try isIncluded(value) ? .emit(value) : .skip } catch { return .fail(error) }
                     },

@@ -47,7 +47,7 @@ extension Publishers {
             let transform = self.transform
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryMap",
+                    downstream: subscriber, name: "TryMap", behavior: .valuesOnly,
                     step: { value in
                         do { return .emit(try transform(value)) } catch { return .fail(error) }
                     },

@@ -11,7 +11,8 @@ final class CompactMapTests: XCTestCase {
         XCTAssertEqual(upstream.send("2"), .none)
         upstream.send(completion: .failure(TestError()))
         XCTAssertEqual(
-            recorder.events, [.subscription("CompactMap"), .value(2), .completion(.failure(TestError()))])
+            recorder.events, [.subscription("ManualSubscription"), .value(2), .completion(.failure(TestError()))],
+            "compactMap is transparent, as in Combine: the subscriber holds the upstream's own subscription")
     }
 
     func testExactDemandOverASequenceAndLaterRequest() {
@@ -22,7 +23,7 @@ final class CompactMapTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 2])
         recorder.request(.unlimited)
         XCTAssertEqual(
-            recorder.events, [.subscription("CompactMap"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testFusionsKeepOneStage() {
@@ -35,14 +36,14 @@ final class CompactMapTests: XCTestCase {
         XCTAssertEqual(recorder.values, ["#20"])
     }
 
-    func testCancelAndRelease() {
+    func testCancelGoesStraightToTheUpstreamSubscriptionAndReleases() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         upstream.compactMap { $0 }.subscribe(recorder)
         recorder.cancel()
         recorder.cancel()
         upstream.send(1)
-        XCTAssertEqual(upstream.history, [.request(.max(1)), .cancel])
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .cancel, .cancel], "no stage of its own in between")
         XCTAssertEqual(recorder.events.count, 1)
         XCTAssertTrue(sinkIsReleased(upstream.compactMap { $0 }, cancel: true))
     }

@@ -133,7 +133,8 @@ final class AssertNoFailureTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1])
         recorder.request(.max(1))
         XCTAssertEqual(
-            recorder.events, [.subscription("AssertNoFailure"), .value(1), .value(2), .completion(.finished)])
+            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .completion(.finished)],
+            "assertNoFailure is transparent, as in Combine")
     }
 }
 

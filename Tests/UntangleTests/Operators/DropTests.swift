@@ -2,11 +2,11 @@ import Untangle
 import XCTest
 
 final class DropTests: XCTestCase {
-    func testAsksForTheDroppedElementsUpFrontThenPassesDemandThrough() {
+    func testAsksForTheDroppedElementsWithTheEarlyDemandInOneRequestThenPassesDemandThrough() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
         upstream.dropFirst(2).subscribe(recorder)
-        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+        XCTAssertEqual(upstream.history, [.request(.max(3))], "the subscriber's 1 plus the 2 dropped, as in Combine")
         XCTAssertEqual(upstream.send(1), .none, "a dropped element was paid for up front")
         XCTAssertEqual(upstream.send(2), .none)
         XCTAssertEqual(upstream.send(3), .max(1))

@@ -11,7 +11,9 @@ final class ScanTests: XCTestCase {
         upstream.send(2)
         upstream.send(completion: .failure(TestError()))
         XCTAssertEqual(
-            recorder.events, [.subscription("Scan"), .value(1), .value(3), .completion(.failure(TestError()))])
+            recorder.events,
+            [.subscription("ManualSubscription"), .value(1), .value(3), .completion(.failure(TestError()))],
+            "scan is transparent, as in Combine: the subscriber holds the upstream's own subscription")
     }
 
     func testEachSubscriptionStartsFromTheInitialResult() {
@@ -23,7 +25,8 @@ final class ScanTests: XCTestCase {
         XCTAssertEqual(a.values, [11, 13, 16])
         XCTAssertEqual(b.values, [11])
         b.request(.unlimited)
-        XCTAssertEqual(b.events, [.subscription("Scan"), .value(11), .value(13), .value(16), .completion(.finished)])
+        XCTAssertEqual(
+            b.events, [.subscription("Sequence"), .value(11), .value(13), .value(16), .completion(.finished)])
     }
 
     func testCancelAndRelease() {

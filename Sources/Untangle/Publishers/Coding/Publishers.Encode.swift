@@ -63,7 +63,11 @@ extension Publishers {
             let encoder = self.encoder
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "Encode",
+                    downstream: subscriber, name: "Encode", behavior: .signalsOnly,
+                    mirror: .custom { downstream, upstream, ended in
+                        [("downstream", downstream), ("finished", ended), ("upstreamSubscription", upstream as Any)]
+                            as [Mirror.Child]
+                    },
                     step: { value in
                         do { return .emit(try encoder.encode(value)) } catch { return .fail(error) }
                     },
@@ -95,7 +99,11 @@ extension Publishers {
             let decoder = self.decoder
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "Decode",
+                    downstream: subscriber, name: "Decode", behavior: .signalsOnly,
+                    mirror: .custom { downstream, upstream, ended in
+                        [("downstream", downstream), ("finished", ended), ("upstreamSubscription", upstream as Any)]
+                            as [Mirror.Child]
+                    },
                     step: { input in
                         do { return .emit(try decoder.decode(Output.self, from: input)) } catch { return .fail(error) }
                     },
