@@ -17,7 +17,8 @@ extension Publisher {
     /// **Thread safety:** each closure runs on the thread of the event it observes, with no lock held:
     /// `receiveOutput`/`receiveCompletion` on the upstream's delivering thread (one at a time), `receiveRequest` and
     /// `receiveCancel` on the thread that requests or cancels (possibly concurrently with delivery).
-    /// `receiveCancel` runs at most once; after `cancel()` the subscriber is released and hears nothing more.
+    /// `receiveCancel` runs at most once; after the completion or `cancel()` the subscriber is released and hears
+    /// nothing more.
     public func handleEvents(
         receiveSubscription: ((Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,

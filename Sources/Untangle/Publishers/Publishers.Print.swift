@@ -20,8 +20,8 @@ extension Publisher {
     /// **Demand:** passed through unchanged (`request(.none)` is forwarded).
     /// **Thread safety:** each message is written on the thread of its event, with no lock held. A request or cancel
     /// on one thread may write while a delivery writes on another: the lines stay whole as far as the stream keeps
-    /// them whole (standard output does). After `cancel()` the downstream is released and hears nothing more; events
-    /// that still arrive from the upstream are logged.
+    /// them whole (standard output does). After the completion or `cancel()` the downstream is released and hears
+    /// nothing more; events that still arrive from the upstream are logged.
     public func print(_ prefix: String = "", to stream: TextOutputStream? = nil) -> Publishers.Print<Self> {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)
     }

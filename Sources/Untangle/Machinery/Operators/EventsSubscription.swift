@@ -17,8 +17,7 @@ struct EventHandlers<Output, Failure: Error> {
 ///
 /// - a handler runs before the event it observes is acted on (the subscription's handler before the downstream gets
 ///   it, the request's handler before the request goes upstream);
-/// - values and completions are relayed as the upstream sends them, also before the subscription arrived and after
-///   a completion (the downstream is kept, as in Combine, until the subscription is cancelled);
+/// - values and a completion are relayed as the upstream sends them, also before the subscription arrived;
 /// - `request` is forwarded only once subscribed; `request(.none)` is tolerated and forwarded;
 /// - a second subscription is cancelled.
 ///
@@ -26,9 +25,10 @@ struct EventHandlers<Output, Failure: Error> {
 /// completes or is cancelled, so each of them has run for the last time; with ``HandlersLifetime/forever`` (`print`)
 /// every later event is still observed.
 ///
-/// Unlike Combine, `cancel()` is final (the threading contract): it drops the downstream at once, so a signal from an
-/// upstream that keeps sending after it was cancelled reaches nobody, and a subscription arriving after the cancel is
-/// cancelled. (Combine keeps the downstream and relays such signals.)
+/// Unlike Combine, the completion and `cancel()` are final (the threading contract): each drops the downstream, so a
+/// signal from an upstream that keeps sending after it completed or was cancelled reaches nobody (`print` still logs
+/// it), and a subscription arriving after the cancel is cancelled. (Combine keeps the downstream for the
+/// subscription's lifetime, relays such signals, and ignores a cancel made before the subscription arrives.)
 ///
 /// **Demand:** passed through unchanged.
 /// **Thread safety:** handlers run with no lock held; the state (phase, downstream, handlers) is behind one lock;
@@ -51,7 +51,7 @@ final class EventsSubscription<Downstream: Subscriber>: Subscriber, Subscription
     private enum Phase {
         case awaitingSubscription
         case subscribed(Subscription)
-        /// The upstream completed: later signals are still relayed, a late subscription is cancelled.
+        /// The upstream completed: the downstream is gone; a late subscription is cancelled.
         case completed
         /// The downstream cancelled: the downstream is gone.
         case cancelled
@@ -112,7 +112,7 @@ final class EventsSubscription<Downstream: Subscriber>: Subscriber, Subscription
             if state.downstream != nil {
                 state.phase = .completed
             }
-            return (handler, state.downstream, lifetime == .untilTermination ? state.handlers.take() : nil)
+            return (handler, state.downstream.take(), lifetime == .untilTermination ? state.handlers.take() : nil)
         }
         CalloutCheck.assertNoLockHeld("an events operator relaying a completion")
         handler?(completion)
