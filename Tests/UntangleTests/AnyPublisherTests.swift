@@ -12,12 +12,12 @@ final class AnyPublisherTests: XCTestCase {
     func testAttachesTheSubscriberDirectlyToTheWrappedPublisher() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         [1, 2, 3].publisher.eraseToAnyPublisher().subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1)])
         recorder.request(.unlimited)
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testDemandAndCancelPassStraightUpstream() {

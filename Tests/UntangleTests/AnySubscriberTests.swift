@@ -40,9 +40,9 @@ final class AnySubscriberTests: XCTestCase {
     func testWrappingASubscriberDirectlyOnAPublisher() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         [1, 2].publisher.subscribe(AnySubscriber(recorder))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2]")])
         recorder.request(.max(2))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)])
     }
 
     // MARK: Closures

@@ -36,9 +36,9 @@ final class DeferredTests: XCTestCase {
     func testDemandIsThatOfTheCreatedPublisher() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Deferred { [1, 2, 3].publisher }.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
         recorder.request(.max(2))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2)])
         recorder.request(.max(1))
         XCTAssertEqual(recorder.values, [1, 2, 3])
         XCTAssertEqual(recorder.completions, [.finished])

@@ -93,6 +93,18 @@ final class JustTests: XCTestCase {
         assertSubscriptionReleasesSubscriber(Just(1), initialDemand: nil) { $0.cancel() }
     }
 
+    func testSubscriptionIsNamedJustAndReflectsTheValueWhileItRuns() throws {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Just(42).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Just")
+        let children = Mirror(reflecting: subscription).children.map { "\($0.label ?? "-"): \($0.value)" }
+        XCTAssertEqual(children, ["-: 42"])
+        recorder.cancel()
+        XCTAssertEqual(String(describing: subscription), "Just")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0, "a cancelled Just lets go of its value")
+    }
+
     func testOutputAndEquatable() {
         XCTAssertEqual(Just(3).output, 3)
         XCTAssertEqual(Just(3), Just(3))

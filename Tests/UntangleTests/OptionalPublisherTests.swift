@@ -73,4 +73,13 @@ final class OptionalPublisherTests: XCTestCase {
         XCTAssertEqual(Optional(4).publisher, Optional<Int>.Publisher(4))
         XCTAssertNotEqual(Optional(4).publisher, Int?.none.publisher)
     }
+
+    func testSubscriptionIsNamedOptionalAndReflectsTheValue() throws {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Optional(4).publisher.subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Optional")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.map { "\($0.value)" }, ["4"])
+    }
 }

@@ -8,19 +8,19 @@ final class RecordTests: XCTestCase {
     func testWithoutDemandOnlyTheSubscriptionArrivesThenRequestsReplay() {
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         record.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Record")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
         recorder.request(.max(2))
-        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2)])
         recorder.request(.max(1))
         XCTAssertEqual(
             recorder.events,
-            [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
+            [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
     }
 
     func testDemandOfOne() {
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         record.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1)])
     }
 
     func testUnlimitedDemand() {
@@ -28,7 +28,7 @@ final class RecordTests: XCTestCase {
         record.subscribe(recorder)
         XCTAssertEqual(
             recorder.events,
-            [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
+            [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.failure(TestError(7)))])
     }
 
     func testDemandReturnedFromReceiveIsAdded() {
@@ -52,7 +52,7 @@ final class RecordTests: XCTestCase {
                 return .none
             })
         record.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2)])
     }
 
     func testCancelBeforeAndAfterEmission() {
@@ -60,13 +60,13 @@ final class RecordTests: XCTestCase {
         record.subscribe(before)
         before.cancel()
         before.request(.unlimited)
-        XCTAssertEqual(before.events, [.subscription("Record")])
+        XCTAssertEqual(before.events, [.subscription("[1, 2, 3]")])
 
         let after = Recorder<Int, TestError>(initialDemand: .max(1))
         record.subscribe(after)
         after.cancel()
         after.request(.unlimited)
-        XCTAssertEqual(after.events, [.subscription("Record"), .value(1)])
+        XCTAssertEqual(after.events, [.subscription("[1, 2, 3]"), .value(1)])
     }
 
     func testReentrantRequestsReplayOneAtATime() {
@@ -113,7 +113,7 @@ final class RecordTests: XCTestCase {
         record.subscribe(recorder)
         XCTAssertEqual(
             recorder.events,
-            [.subscription("Record"), .value("a"), .value("b"), .completion(.failure(TestError(1)))])
+            [.subscription(#"["a", "b"]"#), .value("a"), .value("b"), .completion(.failure(TestError(1)))])
     }
 
     func testRecordingWithoutACompletionFinishes() {
@@ -123,7 +123,7 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(record.recording.completion, .finished)
         let recorder = Recorder<Int, TestError>()
         record.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("[1]"), .value(1), .completion(.finished)])
     }
 
     func testEmptyRecordingFinishes() {
@@ -152,24 +152,66 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode([Record<Int, CodableError>].self, from: data), records)
     }
 
+    func testSubscriptionDescribesItsOutputThenCancelledEvents() throws {
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(4))).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(String(describing: subscription), "[1, 2]")
+        let running = Mirror(reflecting: subscription).children.map { "\($0.label ?? "-"): \($0.value)" }
+        XCTAssertEqual(running, ["sequence: [1, 2]", "completion: failure(TestError(4))"])
+        recorder.request(.max(2))
+        XCTAssertEqual(String(describing: subscription), "Cancelled Events")
+        let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "-"): \($0.value)" }
+        XCTAssertEqual(ended, ["sequence: []", "completion: failure(TestError(4))"])
+    }
+
+    // Regression: `request(.none)` stopped the program; Combine's record ignores it.
+    func testRequestNoneIsIgnored() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Record<Int, Never>(output: [1], completion: .finished).subscribe(recorder)
+        recorder.subscription?.request(.none)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("[1]"), .value(1), .completion(.finished)])
+    }
+
+    func testRecordingInputIsItsOutputType() {
+        XCTAssertTrue(Record<Int, Never>.Recording.Input.self == Int.self)
+    }
+
+    func testEncodeIntoWritesOnlyOutputAndCompletion() throws {
+        var open = Record<Int, CodableError>.Recording()
+        open.receive(1)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let viaInto = try encoder.encode(EncodeInto(recording: open))
+        XCTAssertEqual(String(decoding: viaInto, as: UTF8.self), #"{"completion":{"success":true},"output":[1]}"#)
+        XCTAssertEqual(try encoder.encode(open), viaInto)
+    }
+
     func testRecordingDecodesFromOutputAndCompletionAloneAsComplete() throws {
         let json = #"{"output": [1, 2], "completion": {"success": true}}"#
         let decoded = try JSONDecoder().decode(Record<Int, CodableError>.Recording.self, from: Data(json.utf8))
         XCTAssertEqual(decoded, Record<Int, CodableError>.Recording(output: [1, 2], completion: .finished))
         let recorder = Recorder<Int, CodableError>()
         Record(recording: decoded).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Record"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)])
     }
 
-    func testDecodedUnfinishedRecordingStillAcceptsInput() throws {
+    // As in Combine, an open recording is encoded like a complete one (output and completion only) and so decodes
+    // as complete: recording more into the decoded copy stops the program (not tested in-process).
+    func testOpenRecordingRoundTripsAsComplete() throws {
         var recording = Record<Int, CodableError>.Recording()
         recording.receive(1)
         let data = try JSONEncoder().encode(recording)
-        var decoded = try JSONDecoder().decode(Record<Int, CodableError>.Recording.self, from: data)
-        decoded.receive(2)
-        decoded.receive(completion: .finished)
-        XCTAssertEqual(decoded.output, [1, 2])
+        let decoded = try JSONDecoder().decode(Record<Int, CodableError>.Recording.self, from: data)
+        XCTAssertEqual(decoded, Record<Int, CodableError>.Recording(output: [1], completion: .finished))
     }
+}
+
+/// Encodes a recording through `encode(into:)`.
+private struct EncodeInto: Encodable {
+    let recording: Record<Int, CodableError>.Recording
+    func encode(to encoder: Encoder) throws { try recording.encode(into: encoder) }
 }
 
 struct CodableError: Error, Codable, Equatable, Hashable {

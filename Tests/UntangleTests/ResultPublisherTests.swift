@@ -7,16 +7,16 @@ final class ResultPublisherTests: XCTestCase {
     func testSuccessWithoutDemandWaitsForARequest() {
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         Result<Int, TestError>.success(5).publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Result")])
+        XCTAssertEqual(recorder.events, [.subscription("Once")])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Result"), .value(5), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Once"), .value(5), .completion(.finished)])
     }
 
     func testSuccessWithDemandOfOneAndUnlimited() {
         for demand in [Subscribers.Demand.max(1), .unlimited] {
             let recorder = Recorder<Int, TestError>(initialDemand: demand)
             ResultPublisher(5).subscribe(recorder)
-            XCTAssertEqual(recorder.events, [.subscription("Result"), .value(5), .completion(.finished)], "\(demand)")
+            XCTAssertEqual(recorder.events, [.subscription("Once"), .value(5), .completion(.finished)], "\(demand)")
         }
     }
 
@@ -29,7 +29,7 @@ final class ResultPublisherTests: XCTestCase {
     func testDemandReturnedFromReceiveChangesNothing() {
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1), onValue: { _, _ in .max(1) })
         ResultPublisher(5).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Result"), .value(5), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Once"), .value(5), .completion(.finished)])
     }
 
     func testCancelBeforeTheRequestDeliversNothing() {
@@ -37,7 +37,7 @@ final class ResultPublisherTests: XCTestCase {
         ResultPublisher(5).subscribe(recorder)
         recorder.cancel()
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Result")])
+        XCTAssertEqual(recorder.events, [.subscription("Once")])
     }
 
     func testCancelInsideReceiveSuppressesFinished() {
@@ -48,7 +48,7 @@ final class ResultPublisherTests: XCTestCase {
                 return .none
             })
         ResultPublisher(5).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Result"), .value(5)])
+        XCTAssertEqual(recorder.events, [.subscription("Once"), .value(5)])
     }
 
     func testReentrantRequestDeliversNothingMore() {
@@ -59,7 +59,7 @@ final class ResultPublisherTests: XCTestCase {
                 return .none
             })
         ResultPublisher(5).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Result"), .value(5), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Once"), .value(5), .completion(.finished)])
     }
 
     func testSubscriptionReleasesSubscriber() {
@@ -74,5 +74,14 @@ final class ResultPublisherTests: XCTestCase {
         XCTAssertEqual(ResultPublisher(.success(5)), ResultPublisher(5))
         XCTAssertEqual(Result<Int, TestError>.failure(TestError(2)).publisher, ResultPublisher(TestError(2)))
         XCTAssertNotEqual(ResultPublisher(5), ResultPublisher(6))
+    }
+
+    // Combine names a successful result's subscription "Once".
+    func testSubscriptionIsNamedOnceAndReflectsTheValue() throws {
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        Result<Int, TestError>.Publisher(5).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Once")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.map { "\($0.value)" }, ["5"])
     }
 }

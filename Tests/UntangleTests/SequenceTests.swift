@@ -11,43 +11,43 @@ final class SequenceTests: XCTestCase {
     func testWithoutDemandOnlyTheSubscriptionArrivesThenRequestsDeliverExactlyThatMany() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         [1, 2, 3, 4].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3, 4]")])
         recorder.request(.max(2))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3, 4]"), .value(1), .value(2)])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3, 4]"), .value(1), .value(2), .value(3)])
         // The last element is followed at once by `.finished`, although the demand is then used up.
         recorder.request(.max(1))
         XCTAssertEqual(
             recorder.events,
-            [.subscription("Sequence"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+            [.subscription("[1, 2, 3, 4]"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
     func testDemandOfOneDeliversOneValue() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         [1, 2, 3].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1)])
     }
 
     func testFinishedFollowsTheLastElementWithZeroDemandLeft() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(3))
         [1, 2, 3].publisher.subscribe(recorder)
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testUnlimitedDemandDeliversEverythingThenFinished() {
         let recorder = Recorder<Int, Never>(initialDemand: .unlimited)
         [1, 2, 3].publisher.subscribe(recorder)
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testDemandReturnedFromReceiveIsAdded() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(1) })
         [1, 2, 3].publisher.subscribe(recorder)
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testDemandReturnedFromReceiveAccumulatesWithRequestedDemand() {
@@ -55,7 +55,7 @@ final class SequenceTests: XCTestCase {
         let recorder = Recorder<Int, Never>(
             initialDemand: .max(1), onValue: { _, value in value == 1 ? .max(1) : .none })
         [1, 2, 3, 4].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3, 4]"), .value(1), .value(2)])
         recorder.request(.max(5))
         XCTAssertEqual(recorder.values, [1, 2, 3, 4])
         XCTAssertEqual(recorder.completions, [.finished])
@@ -71,7 +71,7 @@ final class SequenceTests: XCTestCase {
     func testFailureTypedSequenceFinishesNormally() {
         let recorder = Recorder<Int, TestError>()
         Publishers.Sequence<[Int], TestError>(sequence: [5]).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(5), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("[5]"), .value(5), .completion(.finished)])
     }
 
     func testEachSubscriptionIteratesAfresh() {
@@ -81,7 +81,7 @@ final class SequenceTests: XCTestCase {
         publisher.subscribe(first)
         publisher.subscribe(second)
         XCTAssertEqual(first.values, [1, 2])
-        XCTAssertEqual(second.events, [.subscription("Sequence"), .value(1)])
+        XCTAssertEqual(second.events, [.subscription("[1, 2]"), .value(1)])
     }
 
     // MARK: Cancellation
@@ -91,7 +91,7 @@ final class SequenceTests: XCTestCase {
         [1, 2, 3].publisher.subscribe(recorder)
         recorder.cancel()
         recorder.request(.unlimited)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
     }
 
     func testCancelInsideReceiveStopsDeliveryAtOnce() {
@@ -103,7 +103,7 @@ final class SequenceTests: XCTestCase {
             })
         [1, 2, 3, 4].publisher.subscribe(recorder)
         recorder.request(.unlimited)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3, 4]"), .value(1), .value(2)])
     }
 
     func testCancelInsideReceiveOfTheLastElementSuppressesFinished() {
@@ -114,14 +114,14 @@ final class SequenceTests: XCTestCase {
                 return .none
             })
         [1, 2, 3].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3)])
     }
 
     func testCancelInsideReceiveSubscriptionDeliversNothing() {
         let recorder = Recorder<Int, Never>(
             initialDemand: .unlimited, onSubscription: { _, subscription in subscription.cancel() })
         [1, 2, 3].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence")])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
     }
 
     func testCancelAfterEmissionDeliversNothingMore() {
@@ -130,7 +130,7 @@ final class SequenceTests: XCTestCase {
         recorder.cancel()
         recorder.request(.max(5))
         recorder.cancel()
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1)])
     }
 
     func testRequestAndCancelAfterCompletionDoNothing() {
@@ -138,7 +138,7 @@ final class SequenceTests: XCTestCase {
         [1].publisher.subscribe(recorder)
         recorder.request(.max(1))
         recorder.cancel()
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("[1]"), .value(1), .completion(.finished)])
     }
 
     // MARK: Reentrancy
@@ -157,7 +157,7 @@ final class SequenceTests: XCTestCase {
         XCTAssertEqual(
             recorder.events,
             [
-                .subscription("Sequence"), .value(1), .value(2), .value(3), .value(4), .value(5),
+                .subscription("1...5"), .value(1), .value(2), .value(3), .value(4), .value(5),
                 .completion(.finished),
             ])
         XCTAssertEqual(gauge.maximum, 1, "a reentrant request delivered the next value nested inside receive")
@@ -167,7 +167,7 @@ final class SequenceTests: XCTestCase {
         let recorder = Recorder<Int, Never>(
             initialDemand: nil, onSubscription: { _, subscription in subscription.request(.max(2)) })
         [1, 2, 3].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2)])
     }
 
     func testMillionElementsRequestedOneByOneFromInsideReceiveDoNotGrowTheStack() {
@@ -184,7 +184,7 @@ final class SequenceTests: XCTestCase {
         (0..<count).publisher.subscribe(recorder)
         let events = recorder.events
         XCTAssertEqual(events.count, count + 2)
-        XCTAssertEqual(events.first, .subscription("Sequence"))
+        XCTAssertEqual(events.first, .subscription("0..<1000000"))
         XCTAssertEqual(events.last, .completion(.finished))
         XCTAssertEqual(recorder.values, Array(0..<count))
         XCTAssertEqual(gauge.maximum, 1)
@@ -246,6 +246,54 @@ final class SequenceTests: XCTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    func testSubscriptionDescribesAndReflectsTheSequenceUntilItEnds() throws {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        (1...3).publisher.subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(String(describing: subscription), "1...3")
+        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "1...3")
+        let running = Mirror(reflecting: subscription).children.map { "\($0.label ?? "-"): \($0.value)" }
+        XCTAssertEqual(running, ["sequence: 1...3"])
+        recorder.request(.unlimited)
+        XCTAssertEqual(String(describing: subscription), "Sequence")
+        let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "-"): \($0.value)" }
+        XCTAssertEqual(ended, ["sequence: []"])
+    }
+
+    func testCancelEndsTheDescriptionToo() throws {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        [1, 2].publisher.subscribe(recorder)
+        recorder.cancel()
+        XCTAssertEqual(String(describing: try XCTUnwrap(recorder.subscription)), "Sequence")
+    }
+
+    // Regression: `request(.none)` stopped the program; Combine's sequence ignores it.
+    func testRequestNoneIsIgnored() {
+        let recorder = Recorder<Int, Never>(
+            initialDemand: nil,
+            onSubscription: { _, subscription in
+                subscription.request(.none)
+                subscription.request(.max(1))
+            })
+        [1, 2].publisher.subscribe(recorder)
+        recorder.subscription?.request(.none)
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2]"), .value(1)])
+    }
+
+    func testTheFirstElementIsFetchedBeforeTheSubscriptionIsSent() {
+        let fetched = LockedBox(0)
+        let counting = (0..<3).lazy.map { value -> Int in
+            fetched.withLock { $0 += 1 }
+            return value
+        }
+        let seenAtSubscription = LockedBox(-1)
+        let recorder = Recorder<Int, Never>(
+            initialDemand: nil, onSubscription: { _, _ in seenAtSubscription.withLock { $0 = fetched.withLock { $0 } } }
+        )
+        counting.publisher.subscribe(recorder)
+        XCTAssertEqual(seenAtSubscription.withLock { $0 }, 1)
+    }
+
     func testEquatable() {
         XCTAssertEqual([1, 2].publisher, Publishers.Sequence<[Int], Never>(sequence: [1, 2]))
         XCTAssertNotEqual([1, 2].publisher, [2, 1].publisher)
@@ -254,6 +302,26 @@ final class SequenceTests: XCTestCase {
 }
 
 final class SequenceConcurrencyTests: XCTestCase {
+    // The description reads the sequence under the lock and describes it outside; the emitter ends it concurrently.
+    func testDescriptionReadWhileAnotherThreadEmitsAndFinishes() {
+        for _ in 0..<50 {
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            (0..<2_000).publisher.subscribe(recorder)
+            runConcurrently(threads: 2) { index in
+                if index == 0 {
+                    recorder.request(.unlimited)
+                } else {
+                    for _ in 0..<20 {
+                        let text = String(describing: recorder.subscription!)
+                        XCTAssertTrue(text == "0..<2000" || text == "Sequence", text)
+                    }
+                }
+            }
+            XCTAssertEqual(recorder.values.count, 2_000)
+            XCTAssertEqual(String(describing: recorder.subscription!), "Sequence")
+        }
+    }
+
     func testRequestsFromEightThreadsDeliverExactlyTheRequestedValuesInOrderWithoutOverlap() {
         let gauge = OverlapGauge()
         let recorder = Recorder<Int, Never>(
@@ -309,7 +377,7 @@ final class SequenceConcurrencyTests: XCTestCase {
     /// events as they stood when `cancel()` returned and after the requesting thread finished.
     private func cancelWhileFetchingAhead(
         count: Int, blockingAt: Int, demand: Subscribers.Demand
-    ) -> (atCancel: [Event<Int, Never>], after: [Event<Int, Never>]) {
+    ) -> (subscription: Event<Int, Never>, atCancel: [Event<Int, Never>], after: [Event<Int, Never>]) {
         let fetchingAhead = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let lazy = (0..<count).lazy.map { value -> Int in
@@ -331,7 +399,8 @@ final class SequenceConcurrencyTests: XCTestCase {
         let atCancel = recorder.events
         release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        return (atCancel, recorder.events)
+        // A sequence's subscription describes itself as the sequence, as in Combine.
+        return (.subscription(String(describing: lazy)), atCancel, recorder.events)
     }
 
     /// Regression: the source used to fetch the element after the one it was about to deliver (user code, possibly
@@ -339,7 +408,7 @@ final class SequenceConcurrencyTests: XCTestCase {
     /// had returned. Now the delivery comes first and the read-ahead after it.
     func testNoValueIsDeliveredAfterCancelReturnsWhileTheIteratorRunsUserCode() throws {
         let events = cancelWhileFetchingAhead(count: 3, blockingAt: 1, demand: .max(2))
-        XCTAssertEqual(events.atCancel, [.subscription("Sequence"), .value(0)])
+        XCTAssertEqual(events.atCancel, [events.subscription, .value(0)])
         XCTAssertEqual(events.after, events.atCancel, "a value arrived after cancel() returned")
     }
 
@@ -347,7 +416,7 @@ final class SequenceConcurrencyTests: XCTestCase {
     /// through the cancel word alone: the element being fetched ahead when `cancel()` returns is never delivered.
     func testUnlimitedDemandStopsAtTheCancelWordWhileTheIteratorRunsUserCode() throws {
         let events = cancelWhileFetchingAhead(count: 1_000, blockingAt: 5, demand: .unlimited)
-        XCTAssertEqual(events.atCancel, [.subscription("Sequence")] + (0..<5).map { .value($0) })
+        XCTAssertEqual(events.atCancel, [events.subscription] + (0..<5).map { .value($0) })
         XCTAssertEqual(events.after, events.atCancel, "a value arrived after cancel() returned")
     }
 

@@ -15,9 +15,9 @@ final class SmokeTests: XCTestCase {
     func testRecorderSeesFullHistory() {
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         [1, 2, 3].publisher.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Sequence"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2)])
         recorder.request(.max(1))
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 }

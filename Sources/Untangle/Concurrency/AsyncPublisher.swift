@@ -1,7 +1,7 @@
 /// A publisher's values as an asynchronous sequence, for publishers that cannot fail.
 ///
-/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`; a value the
-/// upstream would send without demand is never produced. When the publisher finishes, the loop ends. Cancelling the
+/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`; an upstream that
+/// sends a value nobody asked for stops the program, as in Combine. When the publisher finishes, the loop ends. Cancelling the
 /// iterating task, or leaving the loop early, cancels the subscription.
 ///
 /// ```swift
@@ -12,9 +12,9 @@
 /// ```
 ///
 /// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
-/// **Thread safety:** the sequence may be iterated from any task; an iterator serves one `next()` at a time (a second
-/// concurrent call stops the program). The upstream may deliver on any thread; no library lock is held while the task
-/// is suspended or while the upstream is asked or cancelled.
+/// **Thread safety:** the sequence may be iterated from any task. Copies of one iterator may call `next()` from
+/// several tasks at once: the calls are answered in the order they were made. The upstream may deliver on any thread;
+/// no library lock is held while the task is suspended or while the upstream is asked or cancelled.
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
@@ -41,7 +41,8 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// ```
     ///
     /// **Demand:** `.max(1)` per `next()`.
-    /// **Thread safety:** one `next()` at a time; the subscription is cancelled when the last copy is released.
+    /// **Thread safety:** copies may call `next()` concurrently (answered in call order); the subscription is
+    /// cancelled when the last copy is released.
     public struct Iterator: AsyncIteratorProtocol {
         /// The type of element produced by the iterator.
         public typealias Element = P.Output

@@ -18,9 +18,9 @@
 /// ```
 ///
 /// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
-/// **Thread safety:** the sequence may be iterated from any task; an iterator serves one `next()` at a time (a second
-/// concurrent call stops the program). No library lock is held while the task is suspended or while the upstream is
-/// asked or cancelled.
+/// **Thread safety:** the sequence may be iterated from any task. Copies of one iterator may call `next()` from
+/// several tasks at once: the calls are answered in the order they were made. No library lock is held while the task
+/// is suspended or while the upstream is asked or cancelled.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
@@ -48,7 +48,8 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// ```
     ///
     /// **Demand:** `.max(1)` per `next()`.
-    /// **Thread safety:** one `next()` at a time; the subscription is cancelled when the last copy is released.
+    /// **Thread safety:** copies may call `next()` concurrently (answered in call order); the subscription is
+    /// cancelled when the last copy is released.
     public struct Iterator: AsyncIteratorProtocol {
         /// The type of element produced by the iterator.
         public typealias Element = P.Output

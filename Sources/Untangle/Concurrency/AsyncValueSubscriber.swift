@@ -2,7 +2,8 @@ import UntangleSync
 
 /// The subscriber behind ``AsyncPublisher``, ``AsyncThrowingPublisher`` and `Future.value`: it turns "await the next
 /// value" into one `.max(1)` request, and parks the awaiting task in a continuation until the value, the completion or
-/// a cancellation arrives.
+/// a cancellation arrives. Several `next()` calls may wait at once (copies of one iterator used from several tasks);
+/// they are answered in the order they were made, as in Combine.
 ///
 /// ```swift
 /// let subscriber = AsyncValueSubscriber<Int, Never>()
@@ -10,11 +11,13 @@ import UntangleSync
 /// let first = await subscriber.next()   // .success(1); the next call returns nil
 /// ```
 ///
-/// **Demand:** `.max(1)` per ``next()`` call that finds no completion waiting; values the upstream sends beyond that
-/// (a misbehaving upstream) are dropped.
-/// **Thread safety:** `receive`, ``cancel()`` and ``next()`` may be called from any thread or task. One ``next()`` at a
-/// time (a second concurrent call stops the program, as for `AsyncStream`). The lock is never held across an await or
-/// a callout: continuations are resumed and the upstream is asked or cancelled after unlocking.
+/// **Demand:** `.max(1)` per ``next()`` call that finds no completion waiting; calls made before the subscription
+/// arrives are requested together when it does. A value the upstream sends when no call is waiting (more than was
+/// requested) stops the program, as in Combine; a value sent before the subscription or after the completion ends
+/// every waiting call with nil instead.
+/// **Thread safety:** `receive`, ``cancel()`` and ``next()`` may be called from any thread or task, concurrently. The
+/// lock is never held across an await or a callout: continuations are resumed and the upstream is asked or cancelled
+/// after unlocking.
 final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     typealias Continuation = UnsafeContinuation<Handoff, Never>
 
@@ -26,7 +29,8 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     }
 
     private enum Status {
-        case awaitingSubscription
+        /// `next()` calls made so far, to request when the subscription arrives.
+        case awaitingSubscription(Subscribers.Demand)
         case subscribed(Subscription)
         /// The upstream completed with a failure nobody has received yet.
         case failed(Failure)
@@ -35,8 +39,9 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     }
 
     private struct State {
-        var status = Status.awaitingSubscription
-        var waiting: Continuation?
+        var status = Status.awaitingSubscription(.none)
+        /// The calls waiting for a value, oldest first.
+        var waiting: [Continuation] = []
     }
 
     private let state = LockedBox(tracking: State())
@@ -46,66 +51,95 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     // MARK: Subscriber
 
     func receive(subscription: Subscription) {
-        // A parked `next()` asks as soon as the subscription exists.
-        let (accepted, askNow) = state.withCriticalSection { state -> (Bool, Bool) in
-            guard case .awaitingSubscription = state.status else { return (false, false) }
+        // The `next()` calls parked before the subscription arrived are requested at once, together.
+        let (accepted, pending) = state.withCriticalSection { state -> (Bool, Subscribers.Demand) in
+            guard case .awaitingSubscription(let pending) = state.status else { return (false, .none) }
             state.status = .subscribed(subscription)
-            return (true, state.waiting != nil)
+            return (true, pending)
         }
         CalloutCheck.assertNoLockHeld("AsyncValueSubscriber answering its subscription")
         if !accepted {
             subscription.cancel()
-        } else if askNow {
-            subscription.request(.max(1))
+        } else if pending != .none {
+            subscription.request(pending)
         }
+    }
+
+    private enum ValueAction {
+        case deliver(Continuation)
+        case endWaiting([Continuation])
+        case unrequested
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiting = state.withCriticalSection { state -> Continuation? in
-            guard case .subscribed = state.status else { return nil }
-            defer { state.waiting = nil }
-            return state.waiting
+        let action = state.withCriticalSection { state -> ValueAction in
+            guard case .subscribed = state.status else {
+                // Before the subscription or after the end: the parked calls end with nil (the demand they made
+                // before the subscription stays, to be requested when it arrives).
+                defer { state.waiting = [] }
+                return .endWaiting(state.waiting)
+            }
+            guard !state.waiting.isEmpty else { return .unrequested }
+            return .deliver(state.waiting.removeFirst())
         }
         // Resumed outside the lock: resuming may run the awaiting task at once on another thread.
-        waiting?.resume(returning: Handoff(result: .success(input)))
+        switch action {
+        case .deliver(let continuation):
+            continuation.resume(returning: Handoff(result: .success(input)))
+        case .endWaiting(let continuations):
+            for continuation in continuations { continuation.resume(returning: Handoff(result: nil)) }
+        case .unrequested:
+            preconditionFailure("AsyncPublisher: received a value that was not requested")
+        }
         return .none
     }
 
+    // The first completion ends the stream: the oldest waiting call gets it (a failure is kept for the next call
+    // when none waits), the others get nil. A completion after the end only ends the calls still waiting.
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (waiting, released) = state.withCriticalSection { state -> (Continuation?, Subscription?) in
-            guard case .subscribed(let subscription) = state.status else { return (nil, nil) }
+        let (waiting, deliversCompletion, released) = state.withCriticalSection {
+            state -> ([Continuation], Bool, Subscription?) in
             let waiting = state.waiting
-            state.waiting = nil
-            switch completion {
-            case .finished:
-                state.status = .ended
-            case .failure(let error):
-                // Handed to the parked `next()` now, or kept for the next call.
-                state.status = waiting == nil ? .failed(error) : .ended
+            state.waiting = []
+            switch state.status {
+            case .awaitingSubscription, .subscribed:
+                var released: Subscription?
+                if case .subscribed(let subscription) = state.status { released = subscription }
+                if waiting.isEmpty, case .failure(let error) = completion {
+                    state.status = .failed(error)
+                } else {
+                    state.status = .ended
+                }
+                return (waiting, true, released)
+            case .failed, .ended:
+                return (waiting, false, nil)
             }
-            return (waiting, subscription)
         }
         withExtendedLifetime(released) {}
-        switch completion {
-        case .finished: waiting?.resume(returning: Handoff(result: nil))
-        case .failure(let error): waiting?.resume(returning: Handoff(result: .failure(error)))
+        for (index, continuation) in waiting.enumerated() {
+            guard index == 0, deliversCompletion, case .failure(let error) = completion else {
+                continuation.resume(returning: Handoff(result: nil))
+                continue
+            }
+            continuation.resume(returning: Handoff(result: .failure(error)))
         }
     }
 
     // MARK: Cancellable
 
-    /// Cancels the upstream (once) and ends the sequence: a parked `next()` returns nil, as does every later call.
+    /// Cancels the upstream (once) and ends the sequence: every waiting `next()` returns nil, as does every later
+    /// call. A subscription arriving later is cancelled.
     func cancel() {
-        let (waiting, subscription) = state.withCriticalSection { state -> (Continuation?, Subscription?) in
+        let (waiting, subscription) = state.withCriticalSection { state -> ([Continuation], Subscription?) in
             let waiting = state.waiting
-            state.waiting = nil
+            state.waiting = []
             defer { state.status = .ended }
             if case .subscribed(let subscription) = state.status { return (waiting, subscription) }
             return (waiting, nil)
         }
         CalloutCheck.assertNoLockHeld("AsyncValueSubscriber cancelling its subscription")
         subscription?.cancel()
-        waiting?.resume(returning: Handoff(result: nil))
+        for continuation in waiting { continuation.resume(returning: Handoff(result: nil)) }
     }
 
     // MARK: Awaiting
@@ -120,18 +154,18 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     func next() async -> Result<Input, Failure>? {
         let handoff = await withUnsafeContinuation { (continuation: Continuation) in
             let action = state.withCriticalSection { state -> NextAction in
-                precondition(state.waiting == nil, "AsyncPublisher: next() called while another next() is waiting")
                 switch state.status {
                 case .ended:
                     return .resume(nil)
                 case .failed(let error):
                     state.status = .ended
                     return .resume(.failure(error))
-                case .awaitingSubscription:
-                    state.waiting = continuation
+                case .awaitingSubscription(let pending):
+                    state.waiting.append(continuation)
+                    state.status = .awaitingSubscription(pending + 1)
                     return .wait
                 case .subscribed(let subscription):
-                    state.waiting = continuation
+                    state.waiting.append(continuation)
                     return .request(subscription)
                 }
             }

@@ -35,9 +35,14 @@ public enum Subscriptions {
     public static var empty: Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+// Describes itself as "Empty", with an empty mirror, as Combine's does.
+private final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
+{
     static let shared = EmptySubscription()
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
     var description: String { "Empty" }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    var playgroundDescription: Any { description }
 }

@@ -51,6 +51,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         subscription.emitter.start(subscription: subscription)
         if let result {
             subscription.resolve(result)
+        } else {
+            subscription.endPresentationIfDelivered(keepingParent: true)
         }
     }
 
@@ -80,15 +82,27 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
     }
 
+    // What the subscription shows in its mirror, as Combine's does: the future (`parent`, also `subject`) and the
+    // downstream while the subscription is live, and whether anything was ever requested. The downstream is let go
+    // once the emitter delivered the completion; the parent too when the promise's own call delivered it (after a
+    // delivery started by a request Combine keeps showing the parent) or on cancel.
+    private struct Presentation<Downstream> {
+        weak var parent: Future?
+        var downstream: Downstream?
+        var hasAnyDemand = false
+    }
+
     private final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscription,
-        CustomStringConvertible, @unchecked Sendable
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let emitter: Emitter<Downstream>
         weak var future: Future?
+        private let presentation: LockedBox<Presentation<Downstream>>
 
         init(downstream: Downstream, future: Future) {
             emitter = Emitter(downstream: downstream, policy: .unbounded)
             self.future = future
+            presentation = LockedBox(tracking: Presentation(parent: future, downstream: downstream))
         }
 
         override func resolve(_ result: Result<Output, Failure>) {
@@ -99,19 +113,51 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
             case .failure(let error):
                 emitter.complete(.failure(error), order: .immediately)
             }
+            endPresentationIfDelivered(keepingParent: false)
+        }
+
+        /// Once the emitter has let go of the downstream (completion delivered), the mirror lets go of it too.
+        func endPresentationIfDelivered(keepingParent: Bool) {
+            guard emitter.critical({ $0.isReleased }) else { return }
+            let released = presentation.withCriticalSection { presentation -> (Future?, Downstream?) in
+                let parent = keepingParent ? nil : presentation.parent
+                if !keepingParent { presentation.parent = nil }
+                return (parent, presentation.downstream.take())
+            }
+            withExtendedLifetime(released) {}
         }
 
         func request(_ demand: Subscribers.Demand) {
             demand.preconditionNonZero()
+            presentation.withCriticalSection { $0.hasAnyDemand = true }
             emitter.request(demand)
+            endPresentationIfDelivered(keepingParent: true)
         }
 
         func cancel() {
+            let released = presentation.withCriticalSection { presentation -> (Future?, Downstream?) in
+                defer { presentation.parent = nil }
+                return (presentation.parent, presentation.downstream.take())
+            }
+            withExtendedLifetime(released) {}
             if emitter.cancel() {
                 future?.remove(self)
             }
         }
 
         var description: String { "Future" }
+
+        var customMirror: Mirror {
+            let (parent, downstream, hasAnyDemand) = presentation.withCriticalSection {
+                ($0.parent, $0.downstream, $0.hasAnyDemand && $0.downstream != nil)
+            }
+            let children: [Mirror.Child] = [
+                ("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", hasAnyDemand),
+                ("subject", parent as Any),
+            ]
+            return Mirror(self, children: children)
+        }
+
+        var playgroundDescription: Any { description }
     }
 }

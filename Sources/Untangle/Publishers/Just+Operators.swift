@@ -306,11 +306,10 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// Publishes the value if `range` contains index 0, otherwise nothing.
+    /// Publishes the value if `range` starts at index 0, otherwise nothing.
     ///
-    /// As the generic ``Publisher/output(in:)``, a range with a negative lower bound stops the program, and an empty
-    /// range publishes nothing. (Apple's shipping `Just.output(in:)` is reported to publish the value for an empty
-    /// range starting at 0, such as `0..<0`; Untangle follows the generic operator instead.)
+    /// As Combine's `Just.output(in:)`: only the lower bound counts, so an empty range starting at 0 (`0..<0`)
+    /// publishes the value, and a range starting below 0 publishes nothing (it does not stop the program).
     ///
     /// ```swift
     /// let head: Optional<Int>.Publisher = Just(9).output(in: 0..<3)   // publishes 9
@@ -319,9 +318,7 @@ extension Just {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let bounds = range.relative(to: 0..<Int.max)
-        precondition(bounds.lowerBound >= 0, "output(in:) needs a non-negative lower bound, got \(bounds.lowerBound)")
-        return Optional<Output>.Publisher(bounds.contains(0) ? output : nil)
+        Optional<Output>.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// Publishes the value if `maxLength` is positive, otherwise nothing. A negative `maxLength` stops the program.
@@ -386,8 +383,8 @@ extension Just {
         self
     }
 
-    /// Publishes the value as a publisher that may fail; `predicate` is never called (there is no previous value to
-    /// compare with), so it never does.
+    /// Publishes the value as a publisher that may fail: `predicate` is called once, with the value as both
+    /// arguments (as in Combine), and the publisher fails with the error it throws.
     ///
     /// ```swift
     /// let unique: Result<Int, Error>.Publisher = Just(1).tryRemoveDuplicates { try same($0, $1) }
@@ -396,7 +393,11 @@ extension Just {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(.success(output))
+        Result<Output, Error>.Publisher(
+            Result { () throws -> Output in
+                _ = try predicate(output, output)
+                return output
+            })
     }
 
     /// Publishes the value: a `Just` never fails, so `output` is never used.
@@ -515,9 +516,7 @@ extension Just {
     /// **Thread safety:** `elements` is iterated once, on the calling thread, before this method returns.
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Just<Output>.Failure>
     where Output == S.Element {
-        var all = Array(elements)
-        all.append(output)
-        return Publishers.Sequence(sequence: all)
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Publishes the value, then `elements`.
@@ -544,8 +543,6 @@ extension Just {
     /// **Thread safety:** `elements` is iterated once, on the calling thread, before this method returns.
     public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Just<Output>.Failure>
     where Output == S.Element {
-        var all = [output]
-        all.append(contentsOf: elements)
-        return Publishers.Sequence(sequence: all)
+        Publishers.Sequence(sequence: [output] + elements)
     }
 }

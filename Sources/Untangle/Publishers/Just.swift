@@ -24,8 +24,51 @@ public struct Just<Output>: Publisher {
     @inlinable  // specialized in the caller (see SynchronousSourceSubscription)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         SynchronousSourceSubscription.subscribe(
-            subscriber, to: CollectionOfOne(output).makeIterator(), completion: .finished, name: "Just")
+            subscriber, to: SingleValueSource<Output, Never, JustName>(value: output), completion: .finished)
     }
+}
+
+/// One value for a ``SynchronousSourceSubscription``, presented as Combine presents the subscriptions of `Just`,
+/// `Optional.Publisher` and `Result.Publisher`: a fixed name and the value as the mirror's one unlabeled child (while
+/// the subscription runs). A zero request stops the program.
+@usableFromInline
+struct SingleValueSource<Output, Failure: Error, Name: SingleValueSourceName>: SynchronousSource {
+    @usableFromInline let value: Output
+
+    @inlinable
+    init(value: Output) {
+        self.value = value
+    }
+
+    @inlinable
+    static var toleratesZeroDemand: Bool { false }
+
+    @inlinable
+    func makeElements() -> CollectionOfOne<Output>.Iterator {
+        CollectionOfOne(value).makeIterator()
+    }
+
+    @usableFromInline
+    static func describe(_ source: Self?) -> String {
+        Name.name
+    }
+
+    @usableFromInline
+    static func mirrorChildren(of source: Self?, completion: Subscribers.Completion<Failure>) -> [Mirror.Child] {
+        source.map { [(label: nil, value: $0.value)] } ?? []
+    }
+}
+
+/// The name a ``SingleValueSource``'s subscription has in Combine.
+@usableFromInline
+protocol SingleValueSourceName {
+    static var name: String { get }
+}
+
+/// `Just`'s subscription name.
+@usableFromInline
+enum JustName: SingleValueSourceName {
+    @usableFromInline static var name: String { "Just" }
 }
 
 extension Just: Equatable where Output: Equatable {}

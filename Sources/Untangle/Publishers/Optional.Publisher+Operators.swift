@@ -274,7 +274,8 @@ extension Optional.Publisher {
     }
 
     /// Publishes the value if `range` contains index 0; nothing otherwise. A range with a negative lower bound stops
-    /// the program (as the generic ``Publisher/output(in:)``).
+    /// the program (as the generic ``Publisher/output(in:)``), and so, as in Combine, does an upper bound of
+    /// `Int.max - 1` or more.
     ///
     /// ```swift
     /// let head: Optional<Int>.Publisher = Optional(9).publisher.output(in: 0..<3)   // publishes 9
@@ -285,6 +286,7 @@ extension Optional.Publisher {
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let bounds = range.relative(to: 0..<Int.max)
         precondition(bounds.lowerBound >= 0, "output(in:) needs a non-negative lower bound, got \(bounds.lowerBound)")
+        precondition(bounds.upperBound < Int.max - 1, "output(in:) needs an upper bound below Int.max - 1")
         return Optional<Output>.Publisher(bounds.contains(0) ? output : nil)
     }
 

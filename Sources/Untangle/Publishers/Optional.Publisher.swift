@@ -30,33 +30,21 @@ extension Optional {
 
         /// Attaches a subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
+            guard let output else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+                return
+            }
             SynchronousSourceSubscription.subscribe(
-                subscriber, to: output.makeIterator(), completion: .finished, name: "Optional")
+                subscriber, to: SingleValueSource<Wrapped, Never, OptionalName>(value: output), completion: .finished)
         }
     }
 }
 
-extension Optional {
-    // An optional seen as a sequence of zero or one element, for the synchronous-source machinery.
-    @usableFromInline
-    struct OneOrNoneIterator: IteratorProtocol {
-        @usableFromInline var value: Wrapped?
-
-        @inlinable
-        init(value: Wrapped?) {
-            self.value = value
-        }
-
-        @inlinable
-        mutating func next() -> Wrapped? {
-            value.take()
-        }
-    }
-
-    @inlinable
-    func makeIterator() -> OneOrNoneIterator {
-        OneOrNoneIterator(value: self)
-    }
+/// `Optional.Publisher`'s subscription name.
+@usableFromInline
+enum OptionalName: SingleValueSourceName {
+    @usableFromInline static var name: String { "Optional" }
 }
 
 extension Optional.Publisher: Equatable where Wrapped: Equatable {}

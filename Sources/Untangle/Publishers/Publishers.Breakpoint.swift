@@ -83,14 +83,41 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.subscribe(
-                EventsSubscription(
-                    downstream: subscriber, name: "Breakpoint",
-                    handlers: EventHandlers(
-                        subscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
-                        output: { if onOutput?($0) == true { raise(SIGTRAP) } },
-                        completion: { if onCompletion?($0) == true { raise(SIGTRAP) } })))
+            upstream.subscribe(BreakpointRelay(downstream: subscriber, breakpoint: self))
         }
     }
+}
+
+// Breakpoint keeps no state: like Combine's, its subscriber hands the upstream's own subscription to the downstream
+// (so `request` and `cancel` go straight upstream) and relays every signal after asking the closure for it. With
+// nothing to lock, it adds no lock and no callout of its own; the upstream's guarantees (serialized signals, cancel)
+// reach the downstream unchanged.
+private struct BreakpointRelay<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let breakpoint: Publishers.Breakpoint<Upstream>
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: Subscription) {
+        if breakpoint.receiveSubscription?(subscription) == true { raise(SIGTRAP) }
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if breakpoint.receiveOutput?(input) == true { raise(SIGTRAP) }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if breakpoint.receiveCompletion?(completion) == true { raise(SIGTRAP) }
+        downstream.receive(completion: completion)
+    }
+
+    var description: String { "Breakpoint" }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    var playgroundDescription: Any { description }
 }

@@ -105,9 +105,11 @@ extension Publishers {
     /// the prefix is published at once and the suffix is never subscribed to; the suffix's completion is the
     /// concatenation's.
     ///
-    /// **Demand:** downstream requests go to the publisher currently subscribed. Demand is carried over exactly:
-    /// whatever the downstream requested (or returned from `receive(_:)`) that the prefix did not use is requested
-    /// from the suffix when its subscription arrives; requests made between the two are added to it.
+    /// **Demand:** downstream requests go to the publisher currently subscribed (`request(.none)` too, as in
+    /// Combine). Demand is carried over exactly: whatever the downstream requested (or returned from `receive(_:)`)
+    /// that the prefix did not use is requested from the suffix when its subscription arrives; requests made between
+    /// the two are added to it. A prefix value sent without demand is dropped. The suffix publisher is released once
+    /// it is subscribed to, or when the concatenation is cancelled or fails before.
     /// **Thread safety:** `request` and `cancel` may be called from any thread. The downstream sees the prefix's
     /// signals, then the suffix's, one at a time (the suffix starts only after the prefix's completion). No library
     /// lock is held while calling an upstream or the downstream; cancel cancels whichever publisher is subscribed.
@@ -133,7 +135,7 @@ extension Publishers {
         /// Attaches the subscriber: the prefix is subscribed to now, the suffix once the prefix finishes.
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let concatenation = ConcatenateSubscription(downstream: subscriber, suffix: suffix)
-            prefix.subscribe(ConcatenateSubscription.Inner(concatenation: concatenation, isSuffix: false))
+            prefix.subscribe(ConcatenateSubscription.PrefixSubscriber(concatenation: concatenation))
         }
     }
 }
@@ -147,7 +149,7 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 /// **Thread safety:** `request`/`cancel` from any thread; upstream signals are serialized by the upstreams'
 /// contract and by the suffix starting only after the prefix completed.
 private final class ConcatenateSubscription<Downstream: Subscriber, Suffix: Publisher>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private enum Stage {
         case prefix
@@ -164,6 +166,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         var downstream: Downstream?
         /// Requested by the downstream and not yet delivered.
         var demand = Subscribers.Demand.none
+        /// Kept until it is subscribed to, or until the concatenation ends without needing it (cancel, failure).
+        var suffix: Suffix?
     }
 
     private enum SubscribedDecision {
@@ -173,21 +177,19 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 
     private enum CompletedDecision {
-        case subscribeSuffix(released: Subscription?)
-        case deliver(Downstream, released: Subscription?)
+        case subscribeSuffix(Suffix?, released: Subscription?)
+        case deliver(Downstream, released: (Subscription?, Suffix?))
         case ignore
     }
 
     private let state: LockedBox<State>
-    private let suffix: Suffix
 
     init(downstream: Downstream, suffix: Suffix) {
-        state = LockedBox(tracking: State(downstream: downstream))
-        self.suffix = suffix
+        state = LockedBox(tracking: State(downstream: downstream, suffix: suffix))
     }
 
+    // `request(.none)` is tolerated and forwarded, as in Combine.
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
         let upstream = state.withCriticalSection { state -> Subscription? in
             guard state.stage != .ended else { return nil }
             state.demand += demand
@@ -200,17 +202,14 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 
     func cancel() {
-        let (upstream, downstream) = state.withCriticalSection { state -> (Subscription?, Downstream?) in
+        let (upstream, downstream, suffix) = state.withCriticalSection {
+            state -> (Subscription?, Downstream?, Suffix?) in
             state.stage = .ended
-            defer {
-                state.upstream = nil
-                state.downstream = nil
-            }
-            return (state.upstream, state.downstream)
+            return (state.upstream.take(), state.downstream.take(), state.suffix.take())
         }
         CalloutCheck.assertNoLockHeld("concatenate cancelling upstream")
         upstream?.cancel()
-        withExtendedLifetime(downstream) {}
+        withExtendedLifetime((downstream, suffix)) {}
     }
 
     fileprivate func upstream(isSuffix: Bool, subscribed subscription: Subscription) {
@@ -240,9 +239,15 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         }
     }
 
+    // As in Combine, a prefix value is passed on only once the prefix's subscription arrived and with demand left
+    // (otherwise it is dropped and `.none` returned). The suffix is asked for exactly the demand left when it
+    // subscribes, so its values are passed on as they come.
     fileprivate func upstream(isSuffix: Bool, received value: Downstream.Input) -> Subscribers.Demand {
         let downstream = state.withCriticalSection { state -> Downstream? in
             guard state.stage == (isSuffix ? .suffix : .prefix) else { return nil }
+            if !isSuffix {
+                guard state.upstream != nil, state.demand > .none else { return nil }
+            }
             if state.demand > .none {
                 state.demand -= 1
             }
@@ -265,20 +270,19 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     fileprivate func upstream(isSuffix: Bool, completed completion: Subscribers.Completion<Downstream.Failure>) {
         let decision = state.withCriticalSection { state -> CompletedDecision in
             guard state.stage == (isSuffix ? .suffix : .prefix) else { return .ignore }
-            let released = state.upstream
-            state.upstream = nil
+            let released = state.upstream.take()
             if !isSuffix, case .finished = completion {
                 state.stage = .awaitingSuffix
-                return .subscribeSuffix(released: released)
+                return .subscribeSuffix(state.suffix.take(), released: released)
             }
             state.stage = .ended
-            defer { state.downstream = nil }
-            return state.downstream.map { .deliver($0, released: released) } ?? .ignore
+            let suffix = state.suffix.take()
+            return state.downstream.take().map { .deliver($0, released: (released, suffix)) } ?? .ignore
         }
         CalloutCheck.assertNoLockHeld("concatenate completing")
         switch decision {
-        case .subscribeSuffix:
-            suffix.subscribe(Inner(concatenation: self, isSuffix: true))
+        case .subscribeSuffix(let suffix, _):
+            suffix?.subscribe(SuffixSubscriber(concatenation: self))
         case .deliver(let downstream, _):
             downstream.receive(completion: completion)
         case .ignore:
@@ -287,28 +291,63 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 
     var description: String { "Concatenate" }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    var playgroundDescription: Any { description }
 
-    /// The subscriber given to the prefix (`isSuffix == false`) and then to the suffix.
-    struct Inner: Subscriber, CustomStringConvertible {
+    /// The subscriber given to the prefix. It and ``SuffixSubscriber`` are two types (as in Combine) that share the
+    /// concatenation's identity and presentation.
+    struct PrefixSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         typealias Input = Downstream.Input
         typealias Failure = Downstream.Failure
 
         let concatenation: ConcatenateSubscription
-        let isSuffix: Bool
-        let combineIdentifier = CombineIdentifier()
+
+        var combineIdentifier: CombineIdentifier { concatenation.combineIdentifier }
 
         func receive(subscription: Subscription) {
-            concatenation.upstream(isSuffix: isSuffix, subscribed: subscription)
+            concatenation.upstream(isSuffix: false, subscribed: subscription)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            concatenation.upstream(isSuffix: isSuffix, received: input)
+            concatenation.upstream(isSuffix: false, received: input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            concatenation.upstream(isSuffix: isSuffix, completed: completion)
+            concatenation.upstream(isSuffix: false, completed: completion)
         }
 
-        var description: String { "Concatenate" }
+        var description: String { concatenation.description }
+        var customMirror: Mirror { concatenation.customMirror }
+        var playgroundDescription: Any { concatenation.playgroundDescription }
+    }
+
+    /// The subscriber given to the suffix (see ``PrefixSubscriber``).
+    struct SuffixSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
+        typealias Input = Downstream.Input
+        typealias Failure = Downstream.Failure
+
+        let concatenation: ConcatenateSubscription
+
+        var combineIdentifier: CombineIdentifier { concatenation.combineIdentifier }
+
+        func receive(subscription: Subscription) {
+            concatenation.upstream(isSuffix: true, subscribed: subscription)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            concatenation.upstream(isSuffix: true, received: input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            concatenation.upstream(isSuffix: true, completed: completion)
+        }
+
+        var description: String { concatenation.description }
+        var customMirror: Mirror { concatenation.customMirror }
+        var playgroundDescription: Any { concatenation.playgroundDescription }
     }
 }

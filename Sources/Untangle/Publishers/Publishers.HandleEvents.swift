@@ -9,13 +9,16 @@ extension Publisher {
     ///     .sink { show($0) }
     /// ```
     ///
-    /// `receiveRequest` sees every demand: the downstream's requests and the demand it returns from `receive(_:)`.
+    /// `receiveRequest` sees every demand: the downstream's requests (also those made before the upstream's
+    /// subscription arrived, which are not forwarded) and the non-zero demand it returns from `receive(_:)`. Each
+    /// closure runs before the event it observes is passed on. After a completion or a cancel no closure runs again.
     ///
-    /// **Demand:** passed through unchanged.
+    /// **Demand:** passed through unchanged (`request(.none)` is forwarded).
     /// **Thread safety:** each closure runs on the thread of the event it observes, with no lock held:
     /// `receiveOutput`/`receiveCompletion` on the upstream's delivering thread (one at a time), `receiveRequest` and
     /// `receiveCancel` on the thread that requests or cancels (possibly concurrently with delivery).
-    /// `receiveCancel` runs at most once.
+    /// `receiveCancel` runs at most once; after the completion or `cancel()` the subscriber is released and hears
+    /// nothing more.
     public func handleEvents(
         receiveSubscription: ((Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,
@@ -73,12 +76,17 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+            // The demand the downstream returns from `receive(_:)` is reported only when it is not `.none`.
+            let returnedDemand = receiveRequest.map { handler in
+                { (demand: Subscribers.Demand) in if demand != .none { handler(demand) } }
+            }
             upstream.subscribe(
                 EventsSubscription(
                     downstream: subscriber, name: "HandleEvents",
                     handlers: EventHandlers(
                         subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
-                        cancel: receiveCancel, request: receiveRequest, returnedDemand: receiveRequest)))
+                        cancel: receiveCancel, request: receiveRequest, returnedDemand: returnedDemand),
+                    lifetime: .untilTermination))
         }
     }
 }

@@ -1,25 +1,27 @@
-/// Where `print` writes: a copy of the user's stream (a value type, so each subscription has its own) or standard
-/// output.
 import UntangleSync
 
 extension Publisher {
     /// Prints log messages for all publishing events.
     ///
-    /// Messages look like Combine's: `receive subscription: (Sequence)`, `request unlimited`,
-    /// `request max: (1)`, `request max: (1) (synchronous)` (demand returned from `receive`), `receive value: (1)`,
+    /// Messages look like Combine's: `receive subscription: ([1, 2])`, `request unlimited`,
+    /// `request max: (1)`, `request max: (1) (synchronous)` (the demand returned from each `receive`, also `max: (0)`), `receive value: (1)`,
     /// `receive finished`, `receive error: (...)`, `receive cancel`, each behind `prefix: ` when a prefix is given.
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher.print("numbers").sink { _ in }
-    /// // numbers: receive subscription: (Sequence)
+    /// // numbers: receive subscription: ([1, 2])
     /// // numbers: request unlimited
     /// // numbers: receive value: (1) ...
     /// ```
     ///
-    /// **Demand:** passed through unchanged.
-    /// **Thread safety:** each message is written on the thread of its event, with no lock held; writes to a shared
-    /// `stream` from concurrent requests and deliveries are serialized by this operator's own lock-free design only
-    /// as far as the stream itself is thread-safe (standard output is).
+    /// Each line is written with `Swift.print(_:to:)` into a copy of `stream`, as in Combine: give a class stream
+    /// (a value-type stream's copy is discarded after each line).
+    ///
+    /// **Demand:** passed through unchanged (`request(.none)` is forwarded).
+    /// **Thread safety:** each message is written on the thread of its event, with no lock held. A request or cancel
+    /// on one thread may write while a delivery writes on another: the lines stay whole as far as the stream keeps
+    /// them whole (standard output does). After the completion or `cancel()` the downstream is released and hears
+    /// nothing more; events that still arrive from the upstream are logged.
     public func print(_ prefix: String = "", to stream: TextOutputStream? = nil) -> Publishers.Print<Self> {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)
     }
@@ -68,16 +70,18 @@ extension Publishers {
                         },
                         cancel: { log.write("receive cancel") },
                         request: { log.write(PrintLog.describe($0)) },
-                        returnedDemand: { log.write(PrintLog.describe($0) + " (synchronous)") })))
+                        returnedDemand: { log.write(PrintLog.describe($0) + " (synchronous)") }),
+                    lifetime: .forever))
         }
     }
 }
 
-private final class PrintLog: @unchecked Sendable {
-    // Events of one subscription are serialized except request/cancel, which may race a delivery; the stream is
-    // guarded so those writes do not interleave inside this operator.
-    private let lock = Lock()
-    private var stream: TextOutputStream?
+// Each line is written with `Swift.print(_:to:)` into a copy of the user's stream, as Combine does: a class stream
+// (the usual kind) receives every line; a value-type stream's copy is discarded. Nothing here is shared and mutable,
+// so no lock is needed, and the write (user code) never runs under one. Lines written from several threads at once
+// are only as whole as the stream keeps them (standard output keeps each `print` whole).
+private struct PrintLog: @unchecked Sendable {
+    private let stream: TextOutputStream?
     private let prefix: String
 
     init(prefix: String, stream: TextOutputStream?) {
@@ -89,14 +93,22 @@ private final class PrintLog: @unchecked Sendable {
         demand.max.map { "request max: (\($0))" } ?? "request unlimited"
     }
 
-    // Writing to a user's TextOutputStream is a callout, but `write` is documented to be a plain append; holding the
-    // lock keeps lines whole when a request on one thread races a delivery on another.
     func write(_ message: String) {
-        let line = prefix + message + "\n"
-        if stream == nil {
-            Swift.print(line, terminator: "")
+        CalloutCheck.assertNoLockHeld("print writing a line")
+        guard let stream else {
+            Swift.print(prefix + message)
             return
         }
-        lock.withLock { stream!.write(line) }
+        var target = StreamCopy(stream: stream)
+        Swift.print(prefix + message, to: &target)
+    }
+}
+
+/// A concrete stream around the user's existential one, for `Swift.print(_:to:)`.
+private struct StreamCopy: TextOutputStream {
+    var stream: TextOutputStream
+
+    mutating func write(_ string: String) {
+        stream.write(string)
     }
 }

@@ -519,7 +519,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Thread safety:** `elements` is iterated during the call, on the calling thread.
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where Elements.Element == S.Element {
-        var combined = Elements(elements)
+        // Sized up front from both counts, then filled, as Combine does (observable through a collection's hooks).
+        var combined = Elements()
+        combined.reserveCapacity(sequence.count + elements.underestimatedCount)
+        combined.append(contentsOf: elements)
         combined.append(contentsOf: sequence)
         return Publishers.Sequence<Elements, Failure>(sequence: combined)
     }

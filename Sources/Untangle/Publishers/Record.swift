@@ -33,7 +33,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     /// Attaches a subscriber, which receives the recording as it requests.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         SynchronousSourceSubscription.subscribe(
-            subscriber, to: recording.output.makeIterator(), completion: recording.completion, name: "Record")
+            subscriber, to: RecordSource<Output, Failure>(output: recording.output), completion: recording.completion)
     }
 
     /// A recorded sequence of outputs, followed by a completion.
@@ -47,6 +47,9 @@ public struct Record<Output, Failure: Error>: Publisher {
     /// **Demand:** not applicable (a value).
     /// **Thread safety:** a value type; mutate it from one thread at a time.
     public struct Recording {
+        /// The kind of values the recording accepts.
+        public typealias Input = Output
+
         /// The output recorded so far.
         public private(set) var output: [Output]
         /// The completion; `.finished` until another one is recorded.
@@ -83,6 +86,27 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 }
 
+/// A recording's output for a ``SynchronousSourceSubscription``, presented as Combine presents a `Record`'s
+/// subscription: it describes itself as the output (`"[1, 2]"`) and reflects `sequence` and `completion` while it
+/// runs, then is `"Cancelled Events"` with an empty `sequence`. A zero request is ignored.
+struct RecordSource<Output, Failure: Error>: SynchronousSource {
+    let output: [Output]
+
+    static var toleratesZeroDemand: Bool { true }
+
+    func makeElements() -> IndexingIterator<[Output]> {
+        output.makeIterator()
+    }
+
+    static func describe(_ source: Self?) -> String {
+        source.map { $0.output.description } ?? "Cancelled Events"
+    }
+
+    static func mirrorChildren(of source: Self?, completion: Subscribers.Completion<Failure>) -> [Mirror.Child] {
+        [(label: "sequence", value: source?.output ?? []), (label: "completion", value: completion)]
+    }
+}
+
 extension Record.Recording: Equatable where Output: Equatable, Failure: Equatable {}
 extension Record: Equatable where Output: Equatable, Failure: Equatable {}
 extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
@@ -91,33 +115,51 @@ extension Record: Sendable where Output: Sendable, Failure: Sendable {}
 private enum RecordingCodingKeys: String, CodingKey {
     case output
     case completion
-    case isComplete
 }
 
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
-    /// Decodes `{"output": [...], "completion": ...}`; a recording still open when it was encoded carries
-    /// `"isComplete": false` and stays open (a missing key means complete).
+    /// Decodes `{"output": [...], "completion": ...}` into a complete recording (recording more into it stops the
+    /// program), as Combine does.
+    ///
+    /// ```swift
+    /// let recording = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: data)
+    /// ```
+    ///
+    /// **Demand:** not applicable.
+    /// **Thread safety:** a value; decode on any thread.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: RecordingCodingKeys.self)
         let output = try container.decode([Output].self, forKey: .output)
-        if try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? true {
-            self.init(
-                output: output,
-                completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
-        } else {
-            self.init()
-            self.output = output
-        }
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+        self.init(output: output, completion: completion)
     }
 
-    /// Encodes the output and the completion, plus `"isComplete": false` for a recording still open.
+    /// Encodes the output and the completion (`{"output": [...], "completion": {"success": true}}`), as
+    /// ``encode(to:)``; Combine's name for it.
+    ///
+    /// ```swift
+    /// try recording.encode(into: encoder)
+    /// ```
+    ///
+    /// **Demand:** not applicable.
+    /// **Thread safety:** a value; encode on any thread.
+    public func encode(into encoder: Encoder) throws {
+        try encode(to: encoder)
+    }
+
+    /// Encodes the output and the completion. A recording still open is encoded the same way (and so decodes as
+    /// complete), as in Combine.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(recording)
+    /// ```
+    ///
+    /// **Demand:** not applicable.
+    /// **Thread safety:** a value; encode on any thread.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: RecordingCodingKeys.self)
         try container.encode(output, forKey: .output)
         try container.encode(completion, forKey: .completion)
-        if !isComplete {
-            try container.encode(false, forKey: .isComplete)
-        }
     }
 }
 extension Record: Codable where Output: Codable, Failure: Codable {}

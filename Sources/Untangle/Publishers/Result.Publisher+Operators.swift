@@ -143,7 +143,8 @@ extension Result.Publisher {
         self
     }
 
-    /// Publishes the same result with its failure seen as `any Error`; `areInIncreasingOrder` is never called.
+    /// Publishes the same result with its failure seen as `any Error`. For a success, `areInIncreasingOrder` is called
+    /// once with the value as both arguments (as in Combine), and an error it throws becomes the failure.
     ///
     /// ```swift
     /// let smallest: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(3).tryMin { try less($0, $1) }
@@ -152,7 +153,12 @@ extension Result.Publisher {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(result.mapError { $0 })
+        Result<Output, Error>.Publisher(
+            Swift.Result<Output, Error> { () throws -> Output in
+                let value = try result.get()
+                _ = try areInIncreasingOrder(value, value)
+                return value
+            })
     }
 
     /// Publishes the same result; `areInIncreasingOrder` is never called.
@@ -167,7 +173,8 @@ extension Result.Publisher {
         self
     }
 
-    /// Publishes the same result with its failure seen as `any Error`; `areInIncreasingOrder` is never called.
+    /// Publishes the same result with its failure seen as `any Error`. For a success, `areInIncreasingOrder` is called
+    /// once with the value as both arguments (as in Combine), and an error it throws becomes the failure.
     ///
     /// ```swift
     /// let largest: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(3).tryMax { try less($0, $1) }
@@ -176,7 +183,12 @@ extension Result.Publisher {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(result.mapError { $0 })
+        Result<Output, Error>.Publisher(
+            Swift.Result<Output, Error> { () throws -> Output in
+                let value = try result.get()
+                _ = try areInIncreasingOrder(value, value)
+                return value
+            })
     }
 
     /// Publishes `1` for a success, or the failure.
@@ -276,7 +288,8 @@ extension Result.Publisher {
         self
     }
 
-    /// Publishes the same result with its failure seen as `any Error`; `predicate` is never called.
+    /// Publishes the same result with its failure seen as `any Error`. For a success, `predicate` is called once with
+    /// the value as both arguments (as in Combine), and an error it throws becomes the failure.
     ///
     /// ```swift
     /// let unique: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(1).tryRemoveDuplicates(by: same)
@@ -285,7 +298,12 @@ extension Result.Publisher {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        Result<Output, Error>.Publisher(result.mapError { $0 })
+        Result<Output, Error>.Publisher(
+            Swift.Result<Output, Error> { () throws -> Output in
+                let value = try result.get()
+                _ = try predicate(value, value)
+                return value
+            })
     }
 
     /// Publishes the success value, or `output` in place of a failure; never fails.

@@ -42,7 +42,8 @@ extension Result {
             switch result {
             case .success(let value):
                 SynchronousSourceSubscription.subscribe(
-                    subscriber, to: CollectionOfOne(value).makeIterator(), completion: .finished, name: "Result")
+                    subscriber, to: SingleValueSource<Success, Failure, ResultName>(value: value), completion: .finished
+                )
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))
@@ -53,3 +54,9 @@ extension Result {
 
 extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
 extension Result.Publisher: Sendable where Success: Sendable, Failure: Sendable {}
+
+/// `Result.Publisher`'s subscription name ("Once", as in Combine).
+@usableFromInline
+enum ResultName: SingleValueSourceName {
+    @usableFromInline static var name: String { "Once" }
+}

@@ -76,5 +76,5 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
         ended.upstream?.cancel()
     }
 
-    var description: String { "Subscribe" }
+    var description: String { "Subject" }
 }

@@ -43,6 +43,74 @@ final class AsyncPublisherTests: XCTestCase {
         XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
     }
 
+    // Regression: a second `next()` waiting at the same time (a copy of the iterator used from another task) stopped
+    // the program; as in Combine, both wait, each with its own request, and are answered in the order they asked.
+    func testNextCallsWaitingTogetherAreAnsweredInTheOrderTheyAsked() async {
+        let probe = AsyncProbePublisher<Int, Never>()
+        var events = probe.events.makeAsyncIterator()
+        let iterator = SharedIterator(probe.values.makeAsyncIterator())
+        let first = Task {
+            var copy = iterator.iterator
+            return await copy.next()
+        }
+        let firstRequest = await events.next()
+        XCTAssertEqual(firstRequest, .request(.max(1)))
+        let second = Task {
+            var copy = iterator.iterator
+            return await copy.next()
+        }
+        let secondRequest = await events.next()
+        XCTAssertEqual(secondRequest, .request(.max(1)))
+        probe.send(1)
+        probe.send(2)
+        let (a, b) = (await first.value, await second.value)
+        XCTAssertEqual([a, b], [1, 2])
+        withExtendedLifetime(iterator) {}
+    }
+
+    // As in Combine: calls made before the subscription arrives are requested together when it does.
+    func testNextCallsMadeBeforeTheSubscriptionAreRequestedTogether() async throws {
+        let late = AsyncProbePublisher<Int, Never>()
+        var events = late.events.makeAsyncIterator()
+        let (subscribed, subscribedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let subscriberBox = LockedBox<AnySubscriber<Int, Never>?>(nil)
+        let capturing = AnyPublisher<Int, Never>(
+            CapturingPublisher { subscriber in
+                subscriberBox.withLock { $0 = subscriber }
+                subscribedContinuation.yield()
+            })
+        let iterator = SharedIterator(capturing.values.makeAsyncIterator())
+        var waitForSubscriber = subscribed.makeAsyncIterator()
+        _ = await waitForSubscriber.next()
+        let started = LockedBox(0)
+        let first = Task {
+            var copy = iterator.iterator
+            started.withLock { $0 += 1 }
+            return await copy.next()
+        }
+        let second = Task {
+            var copy = iterator.iterator
+            started.withLock { $0 += 1 }
+            return await copy.next()
+        }
+        // Usually both calls have parked by now (then one `.max(2)` follows the subscription); whenever they park,
+        // no call is lost: together they ask for exactly two values.
+        while started.withLock({ $0 }) < 2 { await Task.yield() }
+        for _ in 0..<100 { await Task.yield() }
+        let subscriber = try XCTUnwrap(subscriberBox.withLock { $0 })
+        late.subscribe(subscriber)
+        var requested = 0
+        while requested < 2, case .request(let demand)? = await events.next() {
+            requested += demand.max ?? 0
+        }
+        XCTAssertEqual(requested, 2)
+        late.send(7)
+        late.send(8)
+        let values = Set([await first.value, await second.value])
+        XCTAssertEqual(values, [7, 8])
+        withExtendedLifetime(iterator) {}
+    }
+
     func testValuesSentWhileNobodyAwaitsAreDroppedByAPassthroughSubject() async {
         // As in Apple's Combine: the iterator has no demand between next() calls, so a PassthroughSubject drops what
         // is sent then.
@@ -143,4 +211,21 @@ final class AsyncPublisherTests: XCTestCase {
         }
         XCTAssertNil(weakIteratorTarget, "the subject and everything it held are released")
     }
+}
+
+/// A publisher that hands its subscriber to a closure and sends it nothing (the test subscribes it elsewhere later).
+private struct CapturingPublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+    let capture: (AnySubscriber<Int, Never>) -> Void
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        capture(AnySubscriber(subscriber))
+    }
+}
+
+/// Copies of one iterator handed to several tasks (the iterator is not Sendable; its copies share one subscriber).
+private final class SharedIterator<P: Publisher>: @unchecked Sendable where P.Failure == Never {
+    let iterator: AsyncPublisher<P>.Iterator
+    init(_ iterator: AsyncPublisher<P>.Iterator) { self.iterator = iterator }
 }

@@ -59,6 +59,52 @@ final class ConcatenateTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 2, 3, 4, 5, 6], "exactly the outstanding demand")
     }
 
+    // Regression: `request(.none)` stopped the program; Combine forwards it to the publisher subscribed.
+    func testRequestNoneIsForwardedToTheCurrentUpstream() {
+        let prefix = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        prefix.append(Empty()).subscribe(recorder)
+        recorder.subscription?.request(.none)
+        XCTAssertEqual(prefix.history, [.request(.max(1)), .request(.none)])
+    }
+
+    // A misbehaving prefix that sends beyond the demand: as in Combine, the extra value is dropped.
+    func testAPrefixValueWithoutDemandIsDropped() {
+        let prefix = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        prefix.append(Empty()).subscribe(recorder)
+        XCTAssertEqual(prefix.send(1), .none)
+        XCTAssertEqual(prefix.send(2), .none)
+        XCTAssertEqual(recorder.events, [.subscription("Concatenate"), .value(1)])
+    }
+
+    func testPrefixAndSuffixSubscribersShareTheSubscriptionsIdentity() throws {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = CapturingPublisher()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        prefix.append(suffix).subscribe(recorder)
+        prefix.send(completion: .finished)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        let suffixSubscriber = try XCTUnwrap(suffix.subscriber)
+        XCTAssertEqual(suffixSubscriber.combineIdentifier, subscription.combineIdentifier)
+        XCTAssertEqual(String(describing: suffixSubscriber), "Concatenate")
+        XCTAssertEqual(Mirror(reflecting: suffixSubscriber).children.count, 0)
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
+    }
+
+    func testCancelReleasesTheSuffixPublisher() {
+        weak var weakSuffix: CapturingPublisher?
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        do {
+            let suffix = CapturingPublisher()
+            weakSuffix = suffix
+            ManualPublisher<Int, Never>().append(suffix).subscribe(recorder)
+        }
+        XCTAssertNotNil(weakSuffix, "kept until it is needed")
+        recorder.cancel()
+        XCTAssertNil(weakSuffix)
+    }
+
     func testInitialDemandZeroThenLaterRequest() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         [1].publisher.append(2, 3).subscribe(recorder)
@@ -213,5 +259,18 @@ final class ConcatenateConcurrencyTests: XCTestCase {
             }
         }
         XCTAssertEqual(received.withLock { $0 }, 1_000)
+    }
+}
+
+/// A class publisher that keeps its subscriber and sends it nothing.
+private final class CapturingPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    private let box = LockedBox<Any?>(nil)
+    /// The subscriber as the publisher got it.
+    var subscriber: (any Subscriber)? { box.withLock { $0 as? any Subscriber } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        box.withLock { $0 = subscriber }
     }
 }

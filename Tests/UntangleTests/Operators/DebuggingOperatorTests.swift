@@ -15,6 +15,19 @@ private struct CollectorStream: TextOutputStream {
     mutating func write(_ string: String) { collector.write(string) }
 }
 
+/// An upstream that keeps its subscriber and lets a test signal it in any order, as a misbehaving publisher would
+/// (after a completion, twice, before a subscription): what the debugging operators relay then is Combine's business.
+private final class RawPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let box = LockedBox<(AnySubscriber<Output, Failure>, Any)?>(nil)
+    var subscriber: AnySubscriber<Output, Failure>? { box.withLock { $0?.0 } }
+    /// The operator's own subscriber object (for the operators whose subscriber is also the subscription).
+    var erasedSubscriber: Any? { box.withLock { $0?.1 } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        box.withLock { $0 = (AnySubscriber(subscriber), subscriber) }
+    }
+}
+
 final class HandleEventsTests: XCTestCase {
     func testEveryHookSeesItsEventAndValuesPassThrough() {
         let log = LockedBox<[String]>([])
@@ -62,6 +75,109 @@ final class HandleEventsTests: XCTestCase {
         subscription?.cancel()
         XCTAssertNil(weakRecorder)
     }
+
+    func testRequestNoneIsForwardedUpstreamAndSeenByTheRequestHook() {
+        let requests = LockedBox<[Subscribers.Demand]>([])
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.handleEvents(receiveRequest: { demand in requests.withLock { $0.append(demand) } }).subscribe(recorder)
+        recorder.request(.max(3))
+        recorder.subscription?.request(.none)
+        XCTAssertEqual(upstream.history, [.request(.max(3)), .request(.none)])
+        XCTAssertEqual(requests.withLock { $0 }, [.max(3), .none])
+    }
+
+    func testRequestHookSeesOnlyNonZeroDemandReturnedFromReceive() {
+        let requests = LockedBox<[Subscribers.Demand]>([])
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2)) { _, value in value == 1 ? .none : .max(4) }
+        upstream.handleEvents(receiveRequest: { demand in requests.withLock { $0.append(demand) } }).subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(upstream.send(2), .max(4))
+        XCTAssertEqual(requests.withLock { $0 }, [.max(2), .max(4)])
+    }
+
+    func testHooksRunBeforeTheSubscriptionAndValueArePassedOn() {
+        let log = LockedBox<[String]>([])
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(
+            initialDemand: .max(1),
+            onValue: { _, value in
+                log.withLock { $0.append("downstream value \(value)") }
+                return .none
+            },
+            onSubscription: { _, _ in log.withLock { $0.append("downstream subscription") } })
+        upstream.handleEvents(
+            receiveSubscription: { _ in log.withLock { $0.append("hook subscription") } },
+            receiveOutput: { value in log.withLock { $0.append("hook value \(value)") } },
+            receiveRequest: { demand in log.withLock { $0.append("hook request \(demand)") } }
+        ).subscribe(recorder)
+        upstream.send(5)
+        XCTAssertEqual(
+            log.withLock { $0 },
+            [
+                "hook subscription", "downstream subscription", "hook request max(1)", "hook value 5",
+                "downstream value 5",
+            ])
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    // Combine keeps its subscriber and relays whatever the upstream sends after the completion; Untangle lets the
+    // subscriber go with the completion (the threading contract), so nothing more reaches it, and the hooks end too.
+    func testNothingReachesTheSubscriberAfterTheCompletionAndTheHooksHaveEnded() throws {
+        let completions = LockedBox(0)
+        let upstream = RawPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.handleEvents(receiveCompletion: { _ in completions.withLock { $0 += 1 } }).subscribe(recorder)
+        let subscriber = try XCTUnwrap(upstream.subscriber)
+        XCTAssertEqual(subscriber.receive(0), .none, "a value before the subscription is relayed")
+        subscriber.receive(completion: .finished)
+        subscriber.receive(completion: .failure(TestError(2)))
+        XCTAssertEqual(subscriber.receive(1), .none)
+        XCTAssertEqual(completions.withLock { $0 }, 1)
+        XCTAssertEqual(recorder.events, [.value(0), .completion(.finished)])
+    }
+
+    func testSecondSubscriptionIsCancelled() throws {
+        let upstream = RawPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.handleEvents().subscribe(recorder)
+        let subscriber = try XCTUnwrap(upstream.subscriber)
+        let first = ManualPublisher<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        first.subscribe(subscriber)
+        second.subscribe(subscriber)
+        XCTAssertEqual(first.history, [])
+        XCTAssertEqual(second.history, [.cancel])
+        XCTAssertEqual(recorder.events, [.subscription("HandleEvents")])
+    }
+
+    // Combine ignores a cancel made before the upstream's subscription arrives; Untangle's cancel is final (the
+    // threading contract), so that subscription is cancelled as it arrives and the subscriber never sees it.
+    func testCancelBeforeTheSubscriptionArrivesCancelsIt() throws {
+        let cancels = LockedBox(0)
+        let upstream = RawPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.handleEvents(receiveCancel: { cancels.withLock { $0 += 1 } }).subscribe(recorder)
+        let operatorSubscription = try XCTUnwrap(upstream.erasedSubscriber as? Subscription)
+        operatorSubscription.cancel()
+        operatorSubscription.cancel()
+        XCTAssertEqual(cancels.withLock { $0 }, 1)
+        let late = ManualPublisher<Int, Never>()
+        late.subscribe(try XCTUnwrap(upstream.subscriber))
+        XCTAssertEqual(late.history, [.cancel])
+        XCTAssertEqual(recorder.events, [])
+    }
+
+    func testDescribesItselfWithAnEmptyMirror() {
+        let recorder = Recorder<Int, Never>()
+        Just(1).handleEvents().subscribe(recorder)
+        let subscription: Any = recorder.subscription!
+        XCTAssertEqual((subscription as? CustomStringConvertible)?.description, "HandleEvents")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "HandleEvents")
+        XCTAssertEqual((subscription as? CustomReflectable)?.customMirror.children.count, 0)
+    }
 }
 
 final class PrintTests: XCTestCase {
@@ -72,7 +188,7 @@ final class PrintTests: XCTestCase {
         XCTAssertEqual(
             collector.text,
             """
-            nums: receive subscription: (Sequence)
+            nums: receive subscription: ([1, 2])
             nums: request max: (1)
             nums: receive value: (1)
             nums: request max: (1) (synchronous)
@@ -104,6 +220,58 @@ final class PrintTests: XCTestCase {
 
             """)
     }
+
+    func testWritesEachLineThroughPrintToACopyOfTheStream() {
+        let writes = LockedBox<[String]>([])
+        let collector = WriteLog(writes: writes)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Just(1).print(to: collector).subscribe(recorder)
+        XCTAssertEqual(writes.withLock { $0 }, ["", "receive subscription: (Just)", "\n"])
+    }
+
+    func testLogsTheZeroDemandReturnedFromReceive() {
+        let collector = LineCollector()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .none }
+        upstream.print("p", to: CollectorStream(collector: collector)).subscribe(recorder)
+        upstream.send(7)
+        XCTAssertEqual(
+            collector.text,
+            """
+            p: receive subscription: (ManualSubscription)
+            p: request max: (1)
+            p: receive value: (7)
+            p: request max: (0) (synchronous)
+
+            """)
+    }
+
+    func testLogsEveryCancelAndRequestButCancelsUpstreamOnce() {
+        let collector = LineCollector()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.print(to: CollectorStream(collector: collector)).subscribe(recorder)
+        recorder.cancel()
+        recorder.cancel()
+        recorder.subscription?.request(.max(1))
+        XCTAssertEqual(upstream.history, [.cancel])
+        XCTAssertEqual(
+            collector.text,
+            """
+            receive subscription: (ManualSubscription)
+            receive cancel
+            receive cancel
+            request max: (1)
+
+            """)
+    }
+}
+
+/// Records each `write` call separately (a class: the copies `print(to:)` makes share it).
+private final class WriteLog: TextOutputStream, @unchecked Sendable {
+    let writes: LockedBox<[String]>
+    init(writes: LockedBox<[String]>) { self.writes = writes }
+    func write(_ string: String) { writes.withLock { $0.append(string) } }
 }
 
 final class BreakpointTests: XCTestCase {
@@ -122,7 +290,29 @@ final class BreakpointTests: XCTestCase {
             .breakpointOnError()
             .subscribe(recorder)
         XCTAssertEqual(seen.withLock { $0 }, 2)
-        XCTAssertEqual(recorder.events, [.subscription("Breakpoint"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(recorder.events.dropFirst(), [.value(1), .value(2), .completion(.finished)])
+    }
+
+    // As in Combine, breakpoint keeps no state: its subscriber hands the upstream's own subscription down.
+    func testTheSubscriberGetsTheUpstreamSubscriptionItself() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.breakpoint().subscribe(recorder)
+        recorder.cancel()
+        recorder.subscription?.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("ManualSubscription")])
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .cancel, .request(.max(1))])
+    }
+
+    func testItsSubscriberDescribesItselfWithAnEmptyMirror() {
+        let upstream = RawPublisher<Int, Never>()
+        upstream.breakpoint().subscribe(Recorder<Int, Never>())
+        let subscriber: Any = upstream.erasedSubscriber!
+        XCTAssertEqual((subscriber as? CustomStringConvertible)?.description, "Breakpoint")
+        XCTAssertEqual(
+            (subscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Breakpoint")
+        XCTAssertEqual((subscriber as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertFalse(subscriber is Subscription)
     }
 }
 

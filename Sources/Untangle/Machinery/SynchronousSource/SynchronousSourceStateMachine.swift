@@ -4,8 +4,11 @@
 /// **Demand:** `demand` is what the downstream requested and has not received; each element consumes one.
 /// **Thread safety:** none: always mutated under the subscription's lock.
 @usableFromInline
-struct SynchronousSourceStateMachine<Downstream: Subscriber> {
+struct SynchronousSourceStateMachine<Downstream: Subscriber, Source> {
     @usableFromInline var downstream: Downstream?
+    /// What the subscription describes and reflects while it runs; taken out (to be released after unlocking) when
+    /// it finishes or is cancelled.
+    @usableFromInline var source: Source?
     @usableFromInline var demand = Subscribers.Demand.none
     /// A thread is running the emission loop; everybody else only adds demand.
     @usableFromInline var emitting = false
@@ -17,8 +20,9 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     /// The subscription is created on the thread that will deliver `receive(subscription:)` to the downstream, so
     /// the callout is marked as in progress from the start.
     @inlinable
-    init(downstream: Downstream, subscribingThread: ThreadID) {
+    init(downstream: Downstream, source: Source, subscribingThread: ThreadID) {
         self.downstream = downstream
+        self.source = source
         self.subscribingThread = subscribingThread
     }
 
@@ -48,8 +52,6 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
         return downstream
     }
 
-    /// The emitter asks whether it may send one more element (folding in the demand the last one returned).
-    /// Returns false, and gives up emitting, when cancelled or out of demand.
     /// What the emitting thread may deliver next.
     @usableFromInline
     enum Take {
@@ -61,6 +63,8 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
         case unlimited
     }
 
+    /// The emitter asks whether it may send one more element (folding in the demand the last one returned); it
+    /// gives up emitting when cancelled or out of demand.
     @inlinable
     mutating func takeOne(adding returned: Subscribers.Demand) -> Take {
         guard downstream != nil else {
@@ -80,11 +84,10 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     }
 
     @inlinable
-    mutating func finish() -> Downstream? {
+    mutating func finish() -> (Downstream?, Source?) {
         emitting = false
         elementsReleased = true
-        defer { downstream = nil }
-        return downstream
+        return (downstream.take(), source.take())
     }
 
     /// Once the subscription is over and nobody emits, exactly one caller gets to release the elements.
@@ -96,8 +99,7 @@ struct SynchronousSourceStateMachine<Downstream: Subscriber> {
     }
 
     @inlinable
-    mutating func cancel() -> Downstream? {
-        defer { downstream = nil }
-        return downstream
+    mutating func cancel() -> (Downstream?, Source?) {
+        (downstream.take(), source.take())
     }
 }

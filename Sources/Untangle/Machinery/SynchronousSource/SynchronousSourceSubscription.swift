@@ -1,5 +1,32 @@
 import UntangleSync
 
+/// What a publisher with its elements at hand (`Just`, `Publishers.Sequence`, `Record`, `Optional.Publisher`,
+/// `Result.Publisher`) tells its ``SynchronousSourceSubscription``: the elements, and how the subscription presents
+/// itself as Combine's does (description, mirror, whether `request(.none)` is tolerated).
+///
+/// **Demand:** see ``SynchronousSourceSubscription``.
+/// **Thread safety:** a value; the subscription reads it under its lock and describes it outside the lock (a
+/// sequence's description may be user code).
+@usableFromInline
+protocol SynchronousSource {
+    associatedtype Elements: IteratorProtocol
+    associatedtype Failure: Error
+
+    /// Whether `request(.none)` is ignored (true) or stops the program (false), as in Combine for this publisher.
+    static var toleratesZeroDemand: Bool { get }
+
+    /// A fresh iterator over the elements (called once per subscription).
+    func makeElements() -> Elements
+
+    /// The subscription's description: `source` is nil once the subscription finished or was cancelled.
+    static func describe(_ source: Self?) -> String
+
+    /// The subscription's mirror children; `source` is nil once the subscription finished or was cancelled.
+    static func mirrorChildren(
+        of source: Self?, completion: Subscribers.Completion<Failure>
+    ) -> [Mirror.Child]
+}
+
 /// The subscription of every publisher whose elements are already at hand (`Just`, `Publishers.Sequence`, `Record`,
 /// `Optional.Publisher`, `Result.Publisher`): the "drain" half of the threading machinery for synchronous sources.
 ///
@@ -15,12 +42,14 @@ import UntangleSync
 /// **Thread safety:** `request` and `cancel` may be called from any thread, concurrently and reentrantly. The
 /// iterator is advanced only by the emitting thread, outside the lock (it may run user code, e.g. a lazy `map`).
 @usableFromInline
-final class SynchronousSourceSubscription<Downstream: Subscriber, Elements: IteratorProtocol>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Elements.Element == Downstream.Input {
+final class SynchronousSourceSubscription<Downstream: Subscriber, Source: SynchronousSource>: Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.Failure {
+    @usableFromInline typealias Elements = Source.Elements
+
     // The word beside the lock is 0 until `cancel()`, which sets it to 1 in its critical section: with unlimited
     // demand the emission loop reads it, without the lock, before each element (see `emit`).
-    @usableFromInline let state: LockedBoxWithWord<SynchronousSourceStateMachine<Downstream>>
+    @usableFromInline let state: LockedBoxWithWord<SynchronousSourceStateMachine<Downstream, Source>>
     // Touched only by the thread that owns `emitting` (handed over through the lock), or, once the subscription is
     // over and nobody emits, by the one caller that claimed their release (so a cancelled `Just(bigObject)` frees
     // the object even while its subscriber still holds the subscription).
@@ -32,7 +61,6 @@ where Elements.Element == Downstream.Input {
     @exclusivity(unchecked) @usableFromInline var iterator: Elements?
     @exclusivity(unchecked) @usableFromInline var upcoming: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
-    @usableFromInline let name: String
     // Requests (non-nil) and cancel (nil), specialized: `request` and `cancel` are reached through the `Subscription`
     // witness table, which points at this class's unspecialized generic code, where every use of a generic type
     // costs a runtime metadata lookup (the emission loop would pay several per element). The closure is formed in
@@ -41,15 +69,15 @@ where Elements.Element == Downstream.Input {
 
     @inlinable
     init(
-        downstream: Downstream, iterator: Elements, first: Elements.Element,
-        completion: Subscribers.Completion<Downstream.Failure>, name: String
+        downstream: Downstream, source: Source, iterator: Elements, first: Elements.Element,
+        completion: Subscribers.Completion<Downstream.Failure>
     ) {
         state = LockedBoxWithWord(
-            tracking: SynchronousSourceStateMachine(downstream: downstream, subscribingThread: ThreadID.current))
+            tracking: SynchronousSourceStateMachine(
+                downstream: downstream, source: source, subscribingThread: ThreadID.current))
         self.iterator = iterator
         self.upcoming = first
         self.completion = completion
-        self.name = name
         controlEntry = { subscription, demand in
             if let demand {
                 subscription.specializedRequest(demand)
@@ -59,22 +87,22 @@ where Elements.Element == Downstream.Input {
         }
     }
 
-    /// Subscribes `downstream` to the elements of `iterator` followed by `completion`. An empty source sends
-    /// `Subscriptions.empty` and the completion at once.
+    /// Subscribes `downstream` to the elements of `source` followed by `completion`. An empty source sends
+    /// `Subscriptions.empty` and the completion at once. The first element is fetched before the subscription is
+    /// sent, as in Combine.
     @inlinable
     static func subscribe(
-        _ downstream: Downstream, to iterator: Elements,
-        completion: Subscribers.Completion<Downstream.Failure>, name: String
+        _ downstream: Downstream, to source: Source, completion: Subscribers.Completion<Downstream.Failure>
     ) {
-        var iterator = iterator
         CalloutCheck.assertNoLockHeld("a synchronous source starting")
+        var iterator = source.makeElements()
         guard let first = iterator.next() else {
             downstream.receive(subscription: Subscriptions.empty)
             downstream.receive(completion: completion)
             return
         }
         let subscription = SynchronousSourceSubscription(
-            downstream: downstream, iterator: iterator, first: first, completion: completion, name: name)
+            downstream: downstream, source: source, iterator: iterator, first: first, completion: completion)
         downstream.receive(subscription: subscription)
         if let downstream = subscription.state.withCriticalSection({ machine, _ in machine.subscriptionCalloutReturned()
         }) {
@@ -84,7 +112,11 @@ where Elements.Element == Downstream.Input {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
+        if demand == .none {
+            // Combine's sequence-like sources ignore it; `Just`, `Optional` and `Result` stop the program.
+            if Source.toleratesZeroDemand { return }
+            demand.preconditionNonZero()
+        }
         controlEntry(self, demand)
     }
 
@@ -139,8 +171,10 @@ where Elements.Element == Downstream.Input {
         upcoming = iterator?.next()
         guard upcoming == nil else { return true }
         iterator = nil
-        if let downstream = state.withCriticalSection({ machine, _ in machine.finish() }) {
-            downstream.receive(completion: completion)
+        let (finished, source) = state.withCriticalSection { machine, _ in machine.finish() }
+        withExtendedLifetime(source) {}
+        if let finished {
+            finished.receive(completion: completion)
         }
         return false
     }
@@ -148,7 +182,7 @@ where Elements.Element == Downstream.Input {
     /// Whether `cancel()` has run, read without the lock where the platform allows (otherwise under it).
     @inlinable
     var cancelledWithoutLock: Bool {
-        if LockedBoxWithWord<SynchronousSourceStateMachine<Downstream>>.hasLockFreeWord {
+        if LockedBoxWithWord<SynchronousSourceStateMachine<Downstream, Source>>.hasLockFreeWord {
             return state.loadWord() != 0
         }
         return state.withCriticalSection { machine, _ in machine.downstream == nil }
@@ -180,6 +214,18 @@ where Elements.Element == Downstream.Input {
         upcoming = nil
     }
 
+    // The source is copied out under the lock and described outside it: a sequence's description is user code.
     @usableFromInline
-    var description: String { name }
+    var description: String {
+        Source.describe(state.withCriticalSection { machine, _ in machine.source })
+    }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        let source = state.withCriticalSection { machine, _ in machine.source }
+        return Mirror(self, children: Source.mirrorChildren(of: source, completion: completion))
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }
