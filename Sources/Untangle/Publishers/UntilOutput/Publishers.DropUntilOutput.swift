@@ -7,12 +7,14 @@ extension Publisher {
     /// let cancellable = readings.drop(untilOutputFrom: calibrationDone).sink { print($0) }
     /// ```
     ///
-    /// The second publisher is asked for one value; after it, its subscription is cancelled and upstream elements
-    /// pass through. If the second publisher completes before publishing a value, nothing could ever pass: its
-    /// completion (finished or failure) is published and the upstream is cancelled.
+    /// The second publisher is asked for one value; after it, its subscription is released (not cancelled) and
+    /// upstream elements pass through. If the second publisher completes before publishing a value, its completion
+    /// (finished or failure) is published and the upstream is cancelled. The upstream's completion is published
+    /// as is; it does not cancel the second publisher. These are Combine's rules.
     ///
     /// **Demand:** downstream requests pass straight to the upstream; elements dropped before the second publisher
-    /// emits use up the demand that allowed them (as in Apple's Combine).
+    /// emits use up the demand that allowed them (as in Apple's Combine), and a dropped element the downstream did
+    /// not request stops the program, as in Combine.
     /// **Thread safety:** the two publishers may deliver on different threads; the downstream sees one signal at a
     /// time. `request`/`cancel` may be called from any thread; no library lock is held during callouts.
     public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
@@ -60,44 +62,50 @@ extension Publishers {
             CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) passing on its subscription")
             subscriber.receive(subscription: subscription)
             other.subscribe(DropUntilOutputSubscription.Trigger(owner: subscription))
-            upstream.subscribe(DropUntilOutputSubscription.Source(owner: subscription))
+            upstream.subscribe(subscription)
         }
     }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
-/// The subscription of ``Publishers/DropUntilOutput``.
+/// The subscription of ``Publishers/DropUntilOutput``, and the subscriber it gives the upstream (as in Combine).
+///
 ///
 /// **Demand:** see ``DropUntilOutputStateMachine``.
 /// **Thread safety:** upstream and trigger may signal concurrently; decisions are made under the lock, callouts
-/// after it.
-private final class DropUntilOutputSubscription<Downstream: Subscriber, TriggerOutput>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+/// after it, and the downstream is called by one source at a time (see ``DownstreamTurn``).
+private final class DropUntilOutputSubscription<Downstream: Subscriber, TriggerOutput>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
     private let state: LockedBox<DropUntilOutputStateMachine<Downstream>>
 
     init(downstream: Downstream) {
         state = LockedBox(tracking: DropUntilOutputStateMachine(downstream: downstream))
     }
 
+    // MARK: Downstream
+
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
         let upstream = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) requesting upstream")
         upstream?.request(demand)
     }
 
     func cancel() {
-        let (subscriptions, released) = state.withCriticalSection { $0.cancelled() }
+        let (upstream, trigger, released) = state.withCriticalSection { $0.cancelled() }
         CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) cancelling")
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
+        upstream?.cancel()
+        trigger?.cancel()
         withExtendedLifetime(released) {}
     }
 
-    fileprivate func upstreamSubscribed(_ subscription: Subscription) {
+    // MARK: Upstream
+
+    func receive(subscription: Subscription) {
         let demand = state.withCriticalSection { $0.upstreamSubscribed(subscription) }
         CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) requesting upstream")
         guard let demand else {
@@ -109,21 +117,23 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber, TriggerO
         }
     }
 
-    fileprivate func upstreamReceived(_ value: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = state.withCriticalSection({ $0.valueReceived() }) else { return .none }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let downstream = state.withCriticalSection({ $0.valueReceived(on: .current) }) else { return .none }
         CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) delivering a value")
-        return downstream.receive(value)
+        let more = downstream.receive(input)
+        deliverQueuedCompletions()
+        return more
     }
 
-    fileprivate func completed(
-        _ completion: Subscribers.Completion<Downstream.Failure>, byTrigger: Bool
-    ) {
-        let decision = state.withCriticalSection { byTrigger ? $0.triggerCompleted() : $0.upstreamCompleted() }
-        guard let (downstream, other) = decision else { return }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard let downstream = state.withCriticalSection({ $0.upstreamCompleted(completion, on: .current) })
+        else { return }
         CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) completing")
-        other?.cancel()
         downstream.receive(completion: completion)
+        deliverQueuedCompletions()
     }
+
+    // MARK: Trigger
 
     fileprivate func triggerSubscribed(_ subscription: Subscription) {
         let accepted = state.withCriticalSection { $0.triggerSubscribed(subscription) }
@@ -135,44 +145,61 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber, TriggerO
         }
     }
 
-    fileprivate func triggerReceived() {
-        let trigger = state.withCriticalSection { $0.triggered() }
-        CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) cancelling the trigger")
-        trigger?.cancel()
+    fileprivate func triggerFired() {
+        let released = state.withCriticalSection { $0.triggerFired() }
+        withExtendedLifetime(released) {}
+    }
+
+    fileprivate func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+        let (upstream, deliver, released) = state.withCriticalSection {
+            $0.triggerCompleted(completion, on: .current)
+        }
+        withExtendedLifetime(released) {}
+        CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) completing")
+        upstream?.cancel()
+        if let downstream = deliver {
+            downstream.receive(completion: completion)
+            deliverQueuedCompletions()
+        }
+    }
+
+    /// Gives the turn back after a callout, delivering first what other threads queued meanwhile.
+    private func deliverQueuedCompletions() {
+        while true {
+            switch state.withCriticalSection({ $0.leave() }) {
+            case .deliver(let downstream, let completion):
+                CalloutCheck.assertNoLockHeld("drop(untilOutputFrom:) completing")
+                downstream.receive(completion: completion)
+            case .done(let released):
+                withExtendedLifetime(released) {}
+                return
+            }
+        }
     }
 
     var description: String { "DropUntilOutput" }
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    var playgroundDescription: Any { description }
 
-    /// The subscriber given to the upstream.
-    struct Source: Subscriber, CustomStringConvertible {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
-
-        let owner: DropUntilOutputSubscription
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: Subscription) { owner.upstreamSubscribed(subscription) }
-        func receive(_ input: Input) -> Subscribers.Demand { owner.upstreamReceived(input) }
-        func receive(completion: Subscribers.Completion<Failure>) { owner.completed(completion, byTrigger: false) }
-        var description: String { "DropUntilOutput" }
-    }
-
-    /// The subscriber given to the other publisher.
-    struct Trigger: Subscriber, CustomStringConvertible {
+    /// The subscriber given to the other publisher; it shares the subscription's combine identifier.
+    struct Trigger: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         typealias Input = TriggerOutput
         typealias Failure = Downstream.Failure
 
         let owner: DropUntilOutputSubscription
-        let combineIdentifier = CombineIdentifier()
+
+        var combineIdentifier: CombineIdentifier { owner.combineIdentifier }
 
         func receive(subscription: Subscription) { owner.triggerSubscribed(subscription) }
 
         func receive(_ input: TriggerOutput) -> Subscribers.Demand {
-            owner.triggerReceived()
+            owner.triggerFired()
             return .none
         }
 
-        func receive(completion: Subscribers.Completion<Failure>) { owner.completed(completion, byTrigger: true) }
+        func receive(completion: Subscribers.Completion<Failure>) { owner.triggerCompleted(completion) }
         var description: String { "DropUntilOutput" }
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+        var playgroundDescription: Any { description }
     }
 }

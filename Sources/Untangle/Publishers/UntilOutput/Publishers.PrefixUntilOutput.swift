@@ -7,8 +7,9 @@ extension Publisher {
     /// let cancellable = ticks.prefix(untilOutputFrom: stopButtonTaps).sink { print($0) }
     /// ```
     ///
-    /// The other publisher's completion (finished or failed) is ignored: only its first value ends the stream. Its
-    /// subscription is cancelled after that value, and the upstream is cancelled too.
+    /// The other publisher's completion (finished or failed) is ignored: only its first value ends the stream. The
+    /// upstream is then cancelled (the other publisher's subscription is released, not cancelled, as in Combine).
+    /// The upstream's completion cancels the other publisher.
     ///
     /// **Demand:** downstream requests pass straight to the upstream; the other publisher is asked for `.max(1)`.
     /// **Thread safety:** the two publishers may deliver on different threads; the downstream never sees the
@@ -26,11 +27,11 @@ extension Publishers {
     /// let untilStop = Publishers.PrefixUntilOutput(upstream: ticks, other: stopButtonTaps)
     /// ```
     ///
-    /// The downstream receives its subscription first; then the other publisher is subscribed to, then the upstream.
-    /// If the other publisher emits before the upstream subscribes, the upstream is cancelled on arrival.
+    /// The other publisher is subscribed to first, then the upstream; the downstream receives its subscription when
+    /// the upstream's arrives. If the other publisher emits before that, the downstream receives only `.finished`
+    /// and the upstream is cancelled on arrival (as in Combine).
     ///
-    /// **Demand:** downstream requests pass to the upstream (requests made before it subscribes are forwarded when it
-    /// does); the other publisher is asked for `.max(1)` and cancelled after its first value.
+    /// **Demand:** downstream requests pass to the upstream; the other publisher is asked for `.max(1)`.
     /// **Thread safety:** see ``Publisher/prefix(untilOutputFrom:)``.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         /// The kind of values published by this publisher.
@@ -50,79 +51,89 @@ extension Publishers {
             self.other = other
         }
 
-        /// Attaches the subscriber, then subscribes to `other` and to the upstream.
+        /// Subscribes to `other`, then to the upstream; the subscriber receives its subscription when the upstream's
+        /// arrives.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let subscription = PrefixUntilOutputSubscription<S, Other.Output, Other.Failure>(downstream: subscriber)
-            CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) passing on its subscription")
-            subscriber.receive(subscription: subscription)
             other.subscribe(PrefixUntilOutputSubscription.Trigger(owner: subscription))
-            upstream.subscribe(PrefixUntilOutputSubscription.Source(owner: subscription))
+            upstream.subscribe(subscription)
         }
     }
 }
 
-/// The subscription of ``Publishers/PrefixUntilOutput``.
+/// The subscription of ``Publishers/PrefixUntilOutput``, and the subscriber it gives the upstream (as in Combine).
+///
+/// Like Combine's, it does not describe itself (no `description` or custom mirror).
 ///
 /// **Demand:** see ``PrefixUntilOutputStateMachine``.
 /// **Thread safety:** upstream and trigger may signal concurrently; decisions are made under the lock, callouts
 /// after it. A trigger firing while an upstream value is being delivered leaves the `.finished` to the delivering
-/// thread, so the downstream never sees two signals at once.
+/// thread (see ``DownstreamTurn``), so the downstream never sees two signals at once.
 private final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerOutput, TriggerFailure: Error>:
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscriber, Subscription, @unchecked Sendable
 {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
     private let state: LockedBox<PrefixUntilOutputStateMachine<Downstream>>
 
     init(downstream: Downstream) {
         state = LockedBox(tracking: PrefixUntilOutputStateMachine(downstream: downstream))
     }
 
+    // MARK: Downstream
+
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        let upstream = state.withCriticalSection { $0.request(demand) }
+        let upstream = state.withCriticalSection { $0.request() }
         CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) requesting upstream")
         upstream?.request(demand)
     }
 
     func cancel() {
-        let (subscriptions, released) = state.withCriticalSection { $0.cancelled() }
+        let (upstream, trigger, released) = state.withCriticalSection { $0.cancelled() }
         CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) cancelling")
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
+        upstream?.cancel()
+        trigger?.cancel()
         withExtendedLifetime(released) {}
     }
 
-    fileprivate func upstreamSubscribed(_ subscription: Subscription) {
-        let demand = state.withCriticalSection { $0.upstreamSubscribed(subscription) }
-        CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) requesting upstream")
-        guard let demand else {
+    // MARK: Upstream
+
+    func receive(subscription: Subscription) {
+        guard let downstream = state.withCriticalSection({ $0.upstreamSubscribed(subscription, on: .current) })
+        else {
+            CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) cancelling a subscription it cannot use")
             subscription.cancel()
             return
         }
-        if demand > .none {
-            subscription.request(demand)
-        }
+        CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) passing on its subscription")
+        downstream.receive(subscription: self)
+        deliverQueuedCompletions()
     }
 
-    fileprivate func upstreamReceived(_ value: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = state.withCriticalSection({ $0.willDeliverValue() }) else { return .none }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let downstream = state.withCriticalSection({ $0.valueReceived(on: .current) }) else { return .none }
         CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) delivering a value")
-        let more = downstream.receive(value)
-        if let finishing = state.withCriticalSection({ $0.didDeliverValue() }) {
-            // The trigger fired during the delivery (from another thread, or from inside it): finish now.
-            finishing.receive(completion: .finished)
-            return .none
-        }
+        let more = downstream.receive(input)
+        deliverQueuedCompletions()
         return more
     }
 
-    fileprivate func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let (downstream, trigger) = state.withCriticalSection({ $0.upstreamCompleted() }) else { return }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (trigger, deliver, released) = state.withCriticalSection {
+            $0.upstreamCompleted(completion, on: .current)
+        }
+        withExtendedLifetime(released) {}
         CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) completing")
         trigger?.cancel()
-        downstream.receive(completion: completion)
+        if let downstream = deliver {
+            downstream.receive(completion: completion)
+            deliverQueuedCompletions()
+        }
     }
+
+    // MARK: Trigger
 
     fileprivate func triggerSubscribed(_ subscription: Subscription) {
         let accepted = state.withCriticalSection { $0.triggerSubscribed(subscription) }
@@ -134,21 +145,21 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         }
     }
 
-    fileprivate func triggerReceived() {
-        switch state.withCriticalSection({ $0.triggered() }) {
-        case .ignore:
-            break
-        case .cancelOnly(let subscriptions):
-            CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) cancelling")
-            for subscription in subscriptions {
-                subscription.cancel()
-            }
-        case .finishNow(let downstream, let subscriptions):
-            CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) finishing")
-            for subscription in subscriptions {
-                subscription.cancel()
+    fileprivate func triggerFired() {
+        guard
+            let (upstream, deliver, subscribeFirst, released) = state.withCriticalSection({
+                $0.triggerFired(on: .current)
+            })
+        else { return }
+        withExtendedLifetime(released) {}
+        CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) cancelling upstream")
+        upstream?.cancel()
+        if let downstream = deliver {
+            if subscribeFirst {
+                downstream.receive(subscription: self)
             }
             downstream.receive(completion: .finished)
+            deliverQueuedCompletions()
         }
     }
 
@@ -157,38 +168,36 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         withExtendedLifetime(released) {}
     }
 
-    var description: String { "PrefixUntilOutput" }
-
-    /// The subscriber given to the upstream.
-    struct Source: Subscriber, CustomStringConvertible {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
-
-        let owner: PrefixUntilOutputSubscription
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: Subscription) { owner.upstreamSubscribed(subscription) }
-        func receive(_ input: Input) -> Subscribers.Demand { owner.upstreamReceived(input) }
-        func receive(completion: Subscribers.Completion<Failure>) { owner.upstreamCompleted(completion) }
-        var description: String { "PrefixUntilOutput" }
+    /// Gives the turn back after a callout, delivering first what other threads queued meanwhile.
+    private func deliverQueuedCompletions() {
+        while true {
+            switch state.withCriticalSection({ $0.leave() }) {
+            case .deliver(let downstream, let completion):
+                CalloutCheck.assertNoLockHeld("prefix(untilOutputFrom:) completing")
+                downstream.receive(completion: completion)
+            case .done(let released):
+                withExtendedLifetime(released) {}
+                return
+            }
+        }
     }
 
-    /// The subscriber given to the other publisher.
-    struct Trigger: Subscriber, CustomStringConvertible {
+    /// The subscriber given to the other publisher; it shares the subscription's combine identifier.
+    struct Trigger: Subscriber {
         typealias Input = TriggerOutput
         typealias Failure = TriggerFailure
 
         let owner: PrefixUntilOutputSubscription
-        let combineIdentifier = CombineIdentifier()
+
+        var combineIdentifier: CombineIdentifier { owner.combineIdentifier }
 
         func receive(subscription: Subscription) { owner.triggerSubscribed(subscription) }
 
         func receive(_ input: TriggerOutput) -> Subscribers.Demand {
-            owner.triggerReceived()
+            owner.triggerFired()
             return .none
         }
 
         func receive(completion: Subscribers.Completion<TriggerFailure>) { owner.triggerCompleted() }
-        var description: String { "PrefixUntilOutput" }
     }
 }
