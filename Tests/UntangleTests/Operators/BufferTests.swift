@@ -21,15 +21,23 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 2, 3, 4])
     }
 
-    func testByRequestForwardsRequestsAndDoesNotPrefetch() {
+    func testByRequestAsksForEverythingAtOnceAndForwardsNoRequest() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-        XCTAssertEqual(upstream.history, [])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "as Apple's: unlimited at subscription")
         recorder.request(.max(2))
-        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
         XCTAssertEqual(upstream.send(1), .none)
         XCTAssertEqual(recorder.values, [1])
+    }
+
+    /// Regression: the upstream is asked before the subscriber gets its subscription (Apple's order); what the
+    /// upstream sends from inside that request must wait until the subscriber has it.
+    func testWhatTheUpstreamSendsBeforeTheSubscriberIsSubscribedWaitsForIt() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        [7].publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(7), .completion(.finished)])
     }
 
     private func overflow(_ whenFull: Publishers.BufferingStrategy<TestError>) -> (
@@ -55,16 +63,25 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(recorder.values, [3, 4])
     }
 
-    func testCustomErrorFailsCancelsUpstreamOnceAndDiscardsTheBuffer() {
+    func testCustomErrorCancelsUpstreamOnceAndFailsAfterTheBufferedValuesAtTheNextRequest() {
         let (recorder, upstream) = overflow(.customError { TestError(9) })
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")], "the failure waits for the next request")
         upstream.send(5)
         recorder.request(.max(5))
         recorder.cancel()
-        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.failure(TestError(9)))])
-        XCTAssertEqual(upstream.history, [.cancel], "cancelled once; nothing is forwarded after the failure")
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("Buffer"), .value(1), .value(2), .completion(.failure(TestError(9)))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel], "cancelled once")
     }
 
-    func testSizeZeroStoresNothing() {
+    func testCustomErrorWithoutDemandFailsAtOnceOnTheNextRequest() {
+        let (recorder, _) = overflow(.customError { TestError(9) })
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .completion(.failure(TestError(9)))])
+    }
+
+    func testSizeZeroWithDropNewestPassesNothing() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
@@ -72,7 +89,7 @@ final class BufferTests: XCTestCase {
         upstream.send(1)
         recorder.request(.max(1))
         upstream.send(2)
-        XCTAssertEqual(recorder.values, [2])
+        XCTAssertEqual(recorder.values, [], "as Apple's: every value finds the buffer full")
     }
 
     func testFinishDeliversTheBufferedValuesFirstAsDemandAllows() {
@@ -86,13 +103,19 @@ final class BufferTests: XCTestCase {
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1)])
         recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2)])
+        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
-        XCTAssertEqual(upstream.history, [.request(.max(5))], "nothing is asked after the upstream finished")
+        XCTAssertEqual(
+            upstream.history, [.request(.max(5)), .request(.max(1)), .request(.max(1))],
+            "as Apple's, the refill is asked for even after the upstream finished")
     }
 
-    func testFinishWithAnEmptyBufferNeedsNoDemand() {
+    func testFinishWaitsForDemandEvenWithAnEmptyBuffer() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
+        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.finished)])
     }
 
@@ -120,13 +143,28 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.max(5)), .cancel])
     }
 
-    /// Regression: with `.byRequest`, demand returned from `receive(_:)` must reach the upstream too.
-    func testDemandReturnedFromReceiveIsForwardedUpstreamByRequest() {
+    func testDemandReturnedFromReceiveCountsForTheNextValues() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
         upstream.send(1)
-        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(1))])
+        upstream.send(2)
+        XCTAssertEqual(recorder.values, [1, 2])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testDescriptionAndMirror() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        upstream.send(4)
+        let subscription = recorder.subscription!
+        XCTAssertEqual(String(describing: subscription), "Buffer")
+        let children = Mirror(reflecting: subscription).children.map { "\($0.label!): \($0.value)" }
+        XCTAssertEqual(children.count, 4)
+        XCTAssertEqual(children[0], "values: [4]")
+        XCTAssertEqual(children[2], "downstreamDemand: max(0)")
+        XCTAssertEqual(children[3], "terminal: nil")
     }
 
     func testReentrantRequestsDrainALongBufferWithoutRecursion() {
@@ -136,7 +174,8 @@ final class BufferTests: XCTestCase {
                 return .none
             }
             (0..<5_000).publisher.buffer(size: 10, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
-            XCTAssertEqual(recorder.values, Array(0..<5_000), "\(prefetch)")
+            // `.byRequest` asks for everything before the subscriber is subscribed: the buffer keeps what fits.
+            XCTAssertEqual(recorder.values, Array(0..<(prefetch == .keepFull ? 5_000 : 10)), "\(prefetch)")
             XCTAssertEqual(recorder.completions, [.finished])
         }
     }
@@ -196,7 +235,11 @@ final class BufferConcurrencyTests: XCTestCase {
             runConcurrently(threads: 4) { _ in
                 for _ in 0..<1_000 { recorder.request(.max(1)) }
             }
-            XCTAssertEqual(recorder.values, Array(0..<4_000), "\(prefetch)")
+            // `.byRequest` asks for everything before the subscriber is subscribed: the buffer keeps what fits.
+            XCTAssertEqual(recorder.values, Array(0..<(prefetch == .keepFull ? 4_000 : 5)), "\(prefetch)")
+            // As Apple's, `.finished` waits for demand left over after the last value.
+            XCTAssertEqual(recorder.completions, prefetch == .keepFull ? [] : [.finished])
+            recorder.request(.max(1))
             XCTAssertEqual(recorder.completions, [.finished])
         }
     }

@@ -17,12 +17,15 @@ final class DelayTests: XCTestCase {
         scheduler.advance(by: .milliseconds(50))
         subject.send(completion: .finished)
         scheduler.advance(by: .milliseconds(500))
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Delay"))], "nothing is due before 1000 ms")
+        XCTAssertEqual(
+            recorder.events, [Timed(0, .subscription(String(describing: recorder.subscription!)))],
+            "nothing is due before 1000 ms")
         scheduler.advance(by: .seconds(2))
         XCTAssertEqual(
             recorder.events,
             [
-                Timed(0, .subscription("Delay")), Timed(1000, .value(1)), Timed(1100, .value(2)),
+                Timed(0, .subscription(String(describing: recorder.subscription!))), Timed(1000, .value(1)),
+                Timed(1100, .value(2)),
                 Timed(1150, .completion(.finished)),
             ])
     }
@@ -38,7 +41,10 @@ final class DelayTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(
             recorder.events,
-            [Timed(0, .subscription("Delay")), Timed(200, .value(1)), Timed(210, .completion(.failure(TestError(5))))])
+            [
+                Timed(0, .subscription(String(describing: recorder.subscription!))), Timed(200, .value(1)),
+                Timed(210, .completion(.failure(TestError(5)))),
+            ])
     }
 
     func testDemandPassesThroughAndReturnedDemandIsRequestedUpstream() {
@@ -61,7 +67,8 @@ final class DelayTests: XCTestCase {
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         upstream.send(completion: .finished)
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(recorder.events, [.subscription("Delay"), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription(String(describing: recorder.subscription!)), .completion(.finished)])
     }
 
     /// Regression: a value waiting out its delay must not be delivered after `cancel()` returned.
@@ -75,7 +82,7 @@ final class DelayTests: XCTestCase {
         recorder.cancel()
         recorder.cancel()
         scheduler.advance(by: .seconds(5))
-        XCTAssertEqual(recorder.events, [.subscription("Delay")])
+        XCTAssertEqual(recorder.events, [.subscription(String(describing: recorder.subscription!))])
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 
@@ -100,8 +107,18 @@ final class DelayTests: XCTestCase {
         }
         subject.send(1)
         subscription?.cancel()
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "the scheduled value still holds the subscriber (as Apple's)")
         scheduler.advance(by: .seconds(1))
+        XCTAssertNil(weakRecorder, "released once the scheduled work has run; the subscription holds nothing")
+    }
+
+    func testSubscriptionDoesNotDescribeItself() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Just(1).delay(for: 1, scheduler: TestScheduler()).subscribe(recorder)
+        // As Apple's, it does not describe itself: it prints as its type.
+        let subscription = recorder.subscription!
+        XCTAssertFalse(subscription is CustomStringConvertible)
+        XCTAssertFalse(subscription is CustomReflectable)
     }
 }
 
@@ -121,8 +138,8 @@ final class DelayConcurrencyTests: XCTestCase {
             subject.delay(for: .nanoseconds(1), scheduler: queue).subscribe(recorder)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
+                    // No completion: as Apple's, cancel() after the upstream completed does nothing.
                     for value in 0..<20 { subject.send(value) }
-                    subject.send(completion: .finished)
                 } else {
                     recorder.cancel()
                     cancelReturned.withLock { $0 = true }

@@ -81,12 +81,51 @@ final class ReceiveOnTests: XCTestCase {
         let recorder = Recorder<Int, Never>()
         upstream.receive(on: scheduler).subscribe(recorder)
         upstream.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        upstream.send(2)
         upstream.send(completion: .finished)
-        recorder.cancel()
-        recorder.cancel()
         scheduler.advance()
         XCTAssertEqual(recorder.events, [.subscription("ReceiveOn")])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    /// As Apple's: once the upstream has completed, `cancel()` does nothing; what was scheduled is delivered.
+    func testCancelAfterTheUpstreamCompletedDoesNothing() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.receive(on: scheduler).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        recorder.cancel()
+        recorder.request(.max(1))
+        scheduler.advance()
+        XCTAssertEqual(recorder.events, [.subscription("ReceiveOn"), .value(1), .completion(.finished)])
         XCTAssertEqual(upstream.history, [.request(.unlimited)], "the upstream had completed: nothing to cancel")
+    }
+
+    /// As Apple's: values reach the subscriber whatever it asked for; requests (even `.none`) go upstream.
+    func testValuesAreDeliveredWithoutDemandAndRequestsPassThrough() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.receive(on: scheduler).subscribe(recorder)
+        recorder.request(.none)
+        upstream.send(1)
+        scheduler.advance()
+        XCTAssertEqual(recorder.events, [.subscription("ReceiveOn"), .value(1)])
+        XCTAssertEqual(upstream.history, [.request(.none)])
+    }
+
+    func testDescriptionAndMirror() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        Just(1).receive(on: TestScheduler()).subscribe(recorder)
+        let subscription = recorder.subscription!
+        XCTAssertEqual(String(describing: subscription), "ReceiveOn")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "ReceiveOn")
     }
 
     func testCancelDuringDeliveryStopsTheRestAndCancelsUpstreamOnce() {
@@ -138,10 +177,26 @@ final class ReceiveOnTests: XCTestCase {
             subject.receive(on: scheduler).subscribe(recorder)
             subscription = recorder.subscription
         }
-        subject.send(1)  // scheduled, holding the subscription until the scheduler runs it
+        subject.send(1)  // scheduled, holding the subscriber until the scheduler runs it (as Apple's)
         subscription?.cancel()
-        XCTAssertNil(weakRecorder, "cancel releases the subscriber at once, even with work still scheduled")
+        XCTAssertNotNil(weakRecorder, "the scheduled work still holds the subscriber")
         scheduler.advance()
+        XCTAssertNil(weakRecorder, "released once the scheduled work has run; the subscription holds nothing")
+    }
+
+    func testCancelWithNothingScheduledReleasesTheSubscriberAtOnce() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: Recorder<Int, Never>?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder<Int, Never>()
+            weakRecorder = recorder
+            subject.receive(on: scheduler).subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        subscription?.cancel()
+        XCTAssertNil(weakRecorder)
     }
 
     func testReleasesTheSubscriberAfterCompletion() {
@@ -221,8 +276,9 @@ final class ReceiveOnConcurrencyTests: XCTestCase {
         let recorder = Recorder<Int, Never>()
         subject.receive(on: queue).subscribe(recorder)
         for value in 0..<100 { subject.send(value) }
-        subject.send(completion: .finished)
         recorder.cancel()
+        // After the cancel: as Apple's, a cancel after the upstream's completion would do nothing.
+        subject.send(completion: .finished)
         release.signal()
         let drained = expectation(description: "queue drained")
         queue.async { drained.fulfill() }

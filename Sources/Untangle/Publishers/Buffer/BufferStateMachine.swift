@@ -1,156 +1,182 @@
-/// The pure state machine of a buffer: the bounded queue of values the downstream has not asked for yet, the
-/// downstream demand not yet used, and who is moving queued values on. It never calls out (the `customError`
-/// closure, too, is called by the caller after unlocking).
+/// The pure state machine of a buffer: the upstream's phase, the bounded queue of values the downstream has not
+/// received yet, the downstream demand not yet used, the completion waiting behind the queue, and who is moving
+/// queued values on. It never calls out (the `customError` closure, too, is called by the caller after unlocking).
 ///
-/// Values leave the buffer in order: a value goes straight to the downstream only when nothing is queued and no
-/// thread is moving queued values; otherwise it is queued and the moving thread (the *mover*) takes it. A request
-/// made while a mover runs only adds demand, so the mover's loop, not the stack, delivers what it allows.
+/// Every value is queued first; one thread at a time (the *mover*) hands queued values to the downstream, one per
+/// critical section, while demand lasts. A request or a value arriving while a mover runs only adds to the state;
+/// the mover's loop, not the stack, delivers what it allows. The mover is also held while the downstream receives
+/// its subscription, so nothing reaches the downstream before it.
+///
+/// As in Apple's Combine: `.finished` is delivered once the queue is empty and the downstream has demand; a
+/// failure as soon as the downstream has no demand left for queued values (at once, if it has none); values arriving
+/// after `.finished` are still queued; an overflow with `.customError` stops accepting values and fails at the next
+/// delivery attempt.
 ///
 /// **Demand:** `.keepFull` asks the upstream for `size` values at subscription and for one more per value passed
-/// downstream; `.byRequest` forwards every downstream request (and demand returned from `receive(_:)`) upstream.
+/// downstream; `.byRequest` asks for `.unlimited` at subscription.
 /// **Thread safety:** none: always mutated under the buffer's lock.
-struct BufferStateMachine<Value, Failure: Error> {
-    private enum Upstream {
+struct BufferStateMachine<Value, Failure: Error, Downstream> {
+    enum Upstream {
         case awaiting
         case subscribed(Subscription)
-        case ended
+        case terminal
     }
 
-    private var upstream = Upstream.awaiting
-    private var buffer = RingBuffer<Value>()
-    private var demand = Subscribers.Demand.none
+    enum Terminal {
+        case finished
+        case failure(Failure)
+        /// The buffer overflowed with `.customError`; the error is being made (outside the lock).
+        case overflowing
+    }
+
+    private(set) var upstream = Upstream.awaiting
+    private var downstream: Downstream?
+    private(set) var buffer = RingBuffer<Value>()
+    private(set) var demand = Subscribers.Demand.none
+    private(set) var terminal: Terminal?
     private var moving = false
-    private var upstreamFinished = false
-    private(set) var isTerminated = false
+    /// A mover stopped because the overflow's error was not made yet: whoever stores it moves on.
+    private var completionBlocked = false
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
 
-    init(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
+        self.downstream = downstream
         self.size = size
         self.prefetch = prefetch
         self.whenFull = whenFull
     }
 
-    /// The upstream subscription arrived: returns the demand to request from it at once (nil: cancel it).
-    mutating func subscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, case .awaiting = upstream else { return nil }
+    /// The upstream subscription arrived: returns the demand to request from it at once and the downstream to hand
+    /// the subscription to (the caller is the mover until it has), or nil: cancel it.
+    mutating func subscribed(_ subscription: Subscription) -> (Subscribers.Demand, Downstream)? {
+        guard case .awaiting = upstream, let downstream else { return nil }
         upstream = .subscribed(subscription)
-        return prefetch == .keepFull ? .max(size) : Subscribers.Demand.none
+        moving = true
+        return (prefetch == .keepFull ? .max(size) : .unlimited, downstream)
     }
 
     enum ValueAction {
-        /// Pass the value straight downstream, and return this demand to the upstream.
-        case deliver(Subscribers.Demand)
-        /// Queued (or dropped by `.dropNewest`/`.dropOldest`: release `dropped` after unlocking).
-        case kept(dropped: Value?)
-        /// The buffer overflowed with `.customError`: call the closure, cancel the upstream, fail. `discarded` is the
-        /// buffer's content, to be released after unlocking.
-        case overflow(makeError: () -> Failure, upstream: Subscription?, discarded: RingBuffer<Value>)
-        /// The buffer has ended; the value is ignored.
+        /// Queued (`dropped`, if any, is released after unlocking); `move` tells whether the caller became the mover.
+        case queued(dropped: Value?, move: Bool)
+        /// The buffer overflowed with `.customError`: call the closure, then ``overflowed(with:)``, then cancel the
+        /// upstream.
+        case overflow(makeError: () -> Failure, upstream: Subscription)
+        /// Not accepted (not subscribed, or failed): release the value after unlocking.
         case ignored
     }
 
     mutating func receive(_ value: Value) -> ValueAction {
-        guard !isTerminated, !upstreamFinished else { return .ignored }
-        if !moving, buffer.isEmpty, demand > .none {
-            demand -= 1
-            return .deliver(prefetch == .keepFull ? .max(1) : .none)
+        guard case .subscribed(let subscription) = upstream else { return .ignored }
+        switch terminal {
+        case .failure?, .overflowing?: return .ignored
+        case .finished?, nil: break
         }
-        if buffer.count < size {
-            buffer.append(value)
-            return .kept(dropped: nil)
+        var dropped: Value?
+        if buffer.count >= size {
+            switch whenFull {
+            case .dropNewest:
+                return .queued(dropped: value, move: claimMover())
+            case .dropOldest:
+                dropped = buffer.popFirst()
+            case .customError(let makeError):
+                terminal = .overflowing
+                return .overflow(makeError: makeError, upstream: subscription)
+            }
         }
-        switch whenFull {
-        case .dropNewest:
-            return .kept(dropped: value)
-        case .dropOldest:
-            let oldest = buffer.popFirst()
-            buffer.append(value)
-            return .kept(dropped: oldest)
-        case .customError(let makeError):
-            let (subscription, discarded) = terminate()
-            return .overflow(makeError: makeError, upstream: subscription, discarded: discarded)
-        }
+        buffer.append(value)
+        return .queued(dropped: dropped, move: claimMover())
     }
 
-    /// The downstream asked for more (`fromRequest`: by `request`, else by returning demand from `receive`).
-    /// Returns whether the caller must become the mover, and the upstream subscription to forward the demand to
-    /// (`.byRequest` only).
-    mutating func request(_ more: Subscribers.Demand) -> (mustMove: Bool, forwardTo: Subscription?) {
-        guard !isTerminated else { return (false, nil) }
+    /// The overflow's error is made: returns whether the caller must become the mover (a delivery attempt found the
+    /// error missing meanwhile).
+    mutating func overflowed(with error: Failure) -> Bool {
+        guard case .overflowing? = terminal else { return false }
+        terminal = .failure(error)
+        guard completionBlocked else { return false }
+        completionBlocked = false
+        return claimMover()
+    }
+
+    /// The downstream asked for more: returns the upstream subscription (to request the refill from) and whether the
+    /// caller became the mover; nil when not subscribed.
+    mutating func request(_ more: Subscribers.Demand) -> (Subscription, move: Bool)? {
+        guard case .subscribed(let subscription) = upstream else { return nil }
         demand += more
-        var forwardTo: Subscription?
-        if prefetch == .byRequest, !upstreamFinished, case .subscribed(let subscription) = upstream {
-            forwardTo = subscription
-        }
-        return (claimMover(), forwardTo)
+        return (subscription, claimMover())
     }
 
-    /// The upstream finished: returns whether the caller must become the mover (which delivers the queued values,
-    /// then the completion).
-    mutating func finished() -> Bool {
-        guard !isTerminated, !upstreamFinished else { return false }
-        upstreamFinished = true
-        upstream = .ended
+    /// The upstream completed: returns whether the caller must become the mover.
+    mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> Bool {
+        guard case .subscribed = upstream, terminal == nil else { return false }
+        switch completion {
+        case .finished: terminal = .finished
+        case .failure(let error): terminal = .failure(error)
+        }
         return claimMover()
     }
 
     private mutating func claimMover() -> Bool {
-        guard !moving, (demand > .none && !buffer.isEmpty) || (upstreamFinished && buffer.isEmpty) else {
-            return false
-        }
+        guard !moving else { return false }
         moving = true
         return true
     }
 
-    enum Batch {
-        /// Offer these values downstream, in order; then ask the upstream for `upstreamDemand` more (if any).
-        case values([Value], upstreamDemand: Subscribers.Demand, upstream: Subscription?)
-        /// The buffer is drained and the upstream finished: finish the downstream.
-        case finish
-        /// Nothing to do now; the caller is no longer the mover.
-        case idle
+    enum Step {
+        /// Deliver this value; `refill` is the demand to ask the upstream for in exchange.
+        case value(Downstream, Value, refill: Subscribers.Demand)
+        /// Deliver the completion (`discarded`: queued values to release after unlocking); the stream is over.
+        case complete(Downstream, Subscribers.Completion<Failure>, discarded: RingBuffer<Value>)
+        /// Nothing to deliver now; the caller is no longer the mover.
+        case stop
     }
 
-    /// The mover takes the next batch: every queued value the demand covers.
-    mutating func nextBatch() -> Batch {
-        guard !isTerminated else {
+    /// The mover takes its next step, adding the demand the previous delivery returned.
+    mutating func nextStep(returned: Subscribers.Demand) -> Step {
+        guard case .subscribed = upstream, let downstream else {
             moving = false
-            return .idle
+            return .stop
         }
-        if upstreamFinished, buffer.isEmpty {
+        demand += returned
+        if demand == .none || buffer.isEmpty {
+            switch terminal {
+            case .finished? where buffer.isEmpty && demand > .none, .failure?:
+                return complete(downstream)
+            case .overflowing?:
+                completionBlocked = true
+            case .finished?, nil:
+                break
+            }
             moving = false
-            isTerminated = true
-            return .finish
+            return .stop
         }
-        guard demand > .none, !buffer.isEmpty else {
-            moving = false
-            return .idle
-        }
-        let count = min(demand.max ?? buffer.count, buffer.count)
-        var values: [Value] = []
-        values.reserveCapacity(count)
-        for _ in 0..<count {
-            values.append(buffer.popFirst()!)
-        }
-        demand -= count
-        if prefetch == .keepFull, case .subscribed(let subscription) = upstream {
-            return .values(values, upstreamDemand: .max(count), upstream: subscription)
-        }
-        return .values(values, upstreamDemand: .none, upstream: nil)
+        demand -= 1
+        return .value(downstream, buffer.popFirst()!, refill: prefetch == .keepFull ? .max(1) : .none)
     }
 
-    /// The upstream failed or the downstream cancelled: returns the upstream subscription (to cancel, unless it
-    /// failed) and the buffer's content (to release after unlocking).
-    mutating func terminate() -> (Subscription?, discarded: RingBuffer<Value>) {
-        guard !isTerminated else { return (nil, RingBuffer()) }
-        isTerminated = true
-        var subscription: Subscription?
-        if case .subscribed(let current) = upstream {
-            subscription = current
+    private mutating func complete(_ downstream: Downstream) -> Step {
+        let completion: Subscribers.Completion<Failure>
+        if case .failure(let error)? = terminal {
+            completion = .failure(error)
+        } else {
+            completion = .finished
         }
-        upstream = .ended
-        return (subscription, buffer.takeAll())
+        upstream = .terminal
+        moving = false
+        self.downstream = nil
+        return .complete(downstream, completion, discarded: buffer.takeAll())
+    }
+
+    /// The downstream cancelled: returns the upstream subscription to cancel and what to release after unlocking,
+    /// or nil if there is nothing to cancel (not subscribed yet, or already over).
+    mutating func cancel() -> (Subscription, discarded: RingBuffer<Value>, downstream: Downstream?)? {
+        guard case .subscribed(let subscription) = upstream else { return nil }
+        upstream = .terminal
+        defer { downstream = nil }
+        return (subscription, buffer.takeAll(), downstream)
     }
 }

@@ -1,127 +1,148 @@
 import UntangleSync
 
 /// The subscription of a buffer: the subscriber it gives the upstream and the subscription it gives the downstream.
-/// Queued values are kept by ``BufferStateMachine`` (bounded by `size`); values the downstream has demand for are
-/// handed to one ``Emitter``, which serializes delivery between the upstream's thread and the threads that request.
+/// Queued values, demand and the mover are kept by ``BufferStateMachine``; the mover delivers straight to the
+/// downstream, one value per critical section.
 ///
 /// **Demand:** see ``BufferStateMachine``.
-/// **Thread safety:** the upstream may deliver on one thread while the downstream requests or cancels on others.
-/// No lock is held while calling the upstream, the `customError` closure or the downstream.
+/// **Thread safety:** the upstream may deliver on one thread while the downstream requests or cancels on others;
+/// one thread at a time delivers. No lock is held while calling the upstream, the `customError` closure or the
+/// downstream.
 final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    // @unchecked Sendable: all mutable state lives in `state`, touched only in critical sections.
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private let state: LockedBox<BufferStateMachine<Upstream.Output, Upstream.Failure>>
-    // Set once in init (the relay needs `self`) before the subscription is visible to other threads.
-    private var emitter: Emitter<DemandRelay<Downstream>>!
+    private let state: LockedBox<BufferStateMachine<Input, Failure, Downstream>>
 
     init(
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
-        whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+        whenFull: Publishers.BufferingStrategy<Failure>
     ) {
-        state = LockedBox(tracking: BufferStateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { [weak self] in self?.downstreamReturned($0) },
-            policy: .unbounded)
+        state = LockedBox(
+            tracking: BufferStateMachine(downstream: downstream, size: size, prefetch: prefetch, whenFull: whenFull))
     }
 
     // MARK: Upstream
 
+    // As Apple's: the upstream is asked for its first demand before the downstream receives its subscription. This
+    // thread holds the mover until then, so values the upstream sends from inside that request are only queued.
     func receive(subscription: Subscription) {
-        guard let initial = state.withCriticalSection({ $0.subscribed(subscription) }) else {
+        guard let (initial, downstream) = state.withCriticalSection({ $0.subscribed(subscription) }) else {
             CalloutCheck.assertNoLockHeld("buffer cancelling a second upstream subscription")
             subscription.cancel()
             return
         }
-        emitter.start(subscription: self)
-        if initial > .none, state.withCriticalSection({ !$0.isTerminated }) {
+        // Apple's asks for `.max(0)` too (`.keepFull` with size 0); that request is left out here, since an upstream
+        // may trap on it.
+        if initial > .none {
             CalloutCheck.assertNoLockHeld("buffer prefetching from its upstream")
             subscription.request(initial)
         }
+        CalloutCheck.assertNoLockHeld("buffer handing its downstream the subscription")
+        downstream.receive(subscription: self)
+        refill(subscription, move())
     }
 
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
         switch state.withCriticalSection({ $0.receive(input) }) {
-        case .deliver(let more):
-            emitter.offer(input)
-            return more
-        case .kept(let dropped):
+        case .queued(let dropped, let mustMove):
             withExtendedLifetime(dropped) {}
-            return .none
-        case .overflow(let makeError, let upstream, let discarded):
-            withExtendedLifetime(discarded) {}
+            return mustMove ? move() : .none
+        case .overflow(let makeError, let upstream):
+            CalloutCheck.assertNoLockHeld("buffer calling customError")
+            let error = makeError()
+            let mustMove = state.withCriticalSection { $0.overflowed(with: error) }
             CalloutCheck.assertNoLockHeld("buffer cancelling its upstream after an overflow")
-            upstream?.cancel()
-            emitter.complete(.failure(makeError()), order: .afterDemandedValues)
+            upstream.cancel()
+            if mustMove {
+                _ = move()
+            }
             return .none
         case .ignored:
+            withExtendedLifetime(input) {}
             return .none
         }
     }
 
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        switch completion {
-        case .finished:
-            if state.withCriticalSection({ $0.finished() }) {
-                move()
-            }
-        case .failure:
-            let (_, discarded) = state.withCriticalSection { $0.terminate() }
-            withExtendedLifetime(discarded) {}
-            emitter.complete(completion, order: .afterDemandedValues)
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if state.withCriticalSection({ $0.receiveCompletion(completion) }) {
+            _ = move()
         }
     }
 
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
-        downstreamReturned(demand)
-    }
-
-    func downstreamReturned(_ demand: Subscribers.Demand) {
-        let (mustMove, forwardTo) = state.withCriticalSection { $0.request(demand) }
-        if let forwardTo {
-            CalloutCheck.assertNoLockHeld("buffer forwarding a request upstream")
-            forwardTo.request(demand)
+        guard let (subscription, mustMove) = state.withCriticalSection({ $0.request(demand) }), mustMove else {
+            return
         }
-        if mustMove {
-            move()
-        }
+        refill(subscription, move())
     }
 
     func cancel() {
-        emitter.cancel()
-        let (upstream, discarded) = state.withCriticalSection { $0.terminate() }
-        withExtendedLifetime(discarded) {}
+        guard let (upstream, discarded, downstream) = state.withCriticalSection({ $0.cancel() }) else { return }
+        withExtendedLifetime((discarded, downstream)) {}
         CalloutCheck.assertNoLockHeld("buffer cancelling its upstream")
-        upstream?.cancel()
+        upstream.cancel()
     }
 
-    // The mover's loop: one thread at a time hands queued values to the emitter, in order. A request made from
-    // inside a delivery (on this thread or another) only adds demand; this loop picks it up.
-    private func move() {
+    private func refill(_ subscription: Subscription, _ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        CalloutCheck.assertNoLockHeld("buffer refilling from its upstream")
+        subscription.request(demand)
+    }
+
+    // The mover's loop: one thread at a time hands queued values to the downstream, in order, one per critical
+    // section (so a `cancel()` that returned stops it before the next value). A request made from inside a delivery
+    // (on this thread or another) only adds demand; this loop picks it up. Returns the refill demand (`.keepFull`)
+    // for the caller to pass upstream: returned from `receive(_:)`, requested otherwise.
+    private func move() -> Subscribers.Demand {
+        var returned = Subscribers.Demand.none
+        var refill = Subscribers.Demand.none
         while true {
-            switch state.withCriticalSection({ $0.nextBatch() }) {
-            case .values(let values, let upstreamDemand, let upstream):
-                for value in values {
-                    emitter.offer(value)
-                }
-                if let upstream, upstreamDemand > .none {
-                    CalloutCheck.assertNoLockHeld("buffer refilling from its upstream")
-                    upstream.request(upstreamDemand)
-                }
-            case .finish:
-                emitter.complete(.finished, order: .afterQueuedValues)
-                return
-            case .idle:
-                return
+            switch state.withCriticalSection({ $0.nextStep(returned: returned) }) {
+            case .value(let downstream, let value, let more):
+                refill += more
+                CalloutCheck.assertNoLockHeld("buffer delivering a value")
+                returned = downstream.receive(value)
+            case .complete(let downstream, let completion, let discarded):
+                withExtendedLifetime(discarded) {}
+                CalloutCheck.assertNoLockHeld("buffer delivering its completion")
+                downstream.receive(completion: completion)
+                return refill
+            case .stop:
+                return refill
             }
         }
     }
 
     var description: String { "Buffer" }
+
+    var playgroundDescription: Any { description }
+
+    // The children Apple's buffer shows: the queued values, the upstream's phase, the unused demand and the
+    // completion waiting behind the queue. Copied under the lock, described by the caller.
+    var customMirror: Mirror {
+        let (values, upstream, demand, terminal) = state.withCriticalSection { machine in
+            var copy = machine.buffer.unsharedCopy()
+            var values: [Input] = []
+            while let value = copy.popFirst() {
+                values.append(value)
+            }
+            return (values, machine.upstream, machine.demand, machine.terminal)
+        }
+        var completion: Subscribers.Completion<Failure>?
+        switch terminal {
+        case .finished?: completion = .finished
+        case .failure(let error)?: completion = .failure(error)
+        case .overflowing?, nil: completion = nil
+        }
+        let children: [Mirror.Child] = [
+            ("values", values), ("state", upstream), ("downstreamDemand", demand), ("terminal", completion as Any),
+        ]
+        return Mirror(self, children: children)
+    }
 }

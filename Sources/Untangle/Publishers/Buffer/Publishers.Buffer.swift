@@ -3,9 +3,11 @@ extension Publisher {
     ///
     /// Elements the downstream has not asked for yet are stored, up to `size`; when an element arrives and the
     /// buffer is full, `whenFull` decides: drop it, drop the oldest stored element, or fail with a custom error
-    /// (cancelling the upstream). When the upstream finishes, the stored elements are delivered before the
-    /// completion; when it fails (or the buffer overflows with `.customError`), the stored elements are discarded and
-    /// the failure is delivered after the elements already on their way to the subscriber.
+    /// (cancelling the upstream; the failure follows at the next delivery attempt, after the stored elements the
+    /// subscriber has demand for). As in Apple's Combine: when the upstream finishes, the stored elements are
+    /// delivered first and `.finished` follows once the subscriber has demand left; when it fails, the failure
+    /// follows the stored elements the subscriber has demand for (at once if it has none) and the rest are
+    /// discarded.
     ///
     /// ```swift
     /// let cancellable = sensorReadings
@@ -13,11 +15,10 @@ extension Publisher {
     ///     .sink { reading in slowlyProcess(reading) }
     /// ```
     ///
-    /// **Demand:** `.keepFull` asks the upstream for `size` elements at subscription and one more for each element
-    /// passed downstream, so a well-behaved upstream never overflows the buffer. `.byRequest` forwards each
-    /// downstream request (and demand returned from `receive(_:)`) upstream, as Apple's documentation describes;
-    /// the buffer then only holds elements an upstream sends beyond what was asked. `size` must not be negative;
-    /// with `0` nothing is stored (and `.keepFull` never asks for anything).
+    /// **Demand:** `.keepFull` asks the upstream for `size` elements at subscription (before the subscriber receives
+    /// its subscription) and one more for each element passed downstream. `.byRequest` asks for `.unlimited` at
+    /// subscription, as Apple's Combine does, and forwards nothing after. `size` must not be negative; with `0`
+    /// nothing is stored and nothing passes (`.keepFull` then asks for nothing).
     /// **Thread safety:** the upstream may deliver on one thread while the downstream requests on others; the
     /// downstream receives one signal at a time, in upstream order.
     public func buffer(

@@ -11,11 +11,12 @@ extension Publisher {
     ///     .sink { showHint(for: $0) }
     /// ```
     ///
-    /// **Demand:** passed through unchanged (a value waiting out its delay still counts against the demand it was
-    /// sent under); demand the subscriber returns from `receive(_:)` is requested upstream.
+    /// **Demand:** requests pass through unchanged (`.none` too); values reach the subscriber whatever it asked for
+    /// (as Apple's); demand the subscriber returns from `receive(_:)` is requested upstream.
     /// **Thread safety:** values and completion are delivered on the scheduler, one at a time, in the upstream's
     /// order on a serial scheduler. `request`/`cancel` may be called from any thread; once `cancel()` returns,
-    /// nothing still waiting out its delay is delivered.
+    /// no value still waiting out its delay is delivered. As in Apple's Combine, once the upstream has completed
+    /// `cancel()` does nothing, and work still on the scheduler keeps the subscriber alive until it has run.
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
         tolerance: S.SchedulerTimeType.Stride? = nil,

@@ -11,11 +11,14 @@ extension Publisher {
     ///     .sink { label.text = $0 }   // on the main queue
     /// ```
     ///
-    /// **Demand:** passed through unchanged; demand the subscriber returns from `receive(_:)` is requested upstream.
+    /// **Demand:** requests pass through unchanged (`.none` too); values reach the subscriber whatever it asked for
+    /// (as Apple's); demand the subscriber returns from `receive(_:)` is requested upstream.
     /// **Thread safety:** values and completion are delivered on the scheduler, one at a time even on a concurrent
     /// queue, and in the upstream's order on a serial scheduler. `request`/`cancel` may be called from any thread;
-    /// once `cancel()` returns, nothing still waiting on the scheduler is delivered (a delivery already running on
-    /// the scheduler finishes). The completion follows every value sent before it.
+    /// once `cancel()` returns, no value still waiting on the scheduler is delivered (a delivery already running on
+    /// the scheduler finishes). The completion follows every value sent before it; as in Apple's Combine, once the
+    /// upstream has completed `cancel()` does nothing, and work still on the scheduler keeps the subscriber alive
+    /// until it has run.
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>
     {
@@ -60,7 +63,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             upstream.subscribe(
-                HopSubscription(downstream: subscriber, name: "ReceiveOn", scheduler: scheduler, options: options))
+                DescribedHopSubscription(
+                    downstream: subscriber, name: "ReceiveOn", scheduler: scheduler, options: options))
         }
     }
 }

@@ -1,77 +1,80 @@
-/// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`, `timeout`): it tracks the upstream
-/// subscription, the signals handed to the scheduler and not yet handed to the downstream's emitter, the upstream's
-/// completion, and the generation a timeout timer must match to fire. It never calls out.
+/// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`): it tracks the upstream subscription
+/// through Apple's phases, the signals handed to the scheduler and not yet handed to the downstream's emitter, and
+/// the upstream's completion. It never calls out.
+///
+/// Phases, as Apple's Combine has them: before the upstream's subscription arrives, `cancel()` and `request` do
+/// nothing; once the upstream completed (*pending terminal*) the downstream's `request` and `cancel()` do nothing
+/// either (the scheduled completion is still delivered), but values already scheduled are delivered and the demand
+/// they return is still requested upstream.
 ///
 /// The completion is handed to the emitter only once its own scheduled action has run AND every value scheduled
 /// before it has been offered: on a concurrent queue the completion's action may run before a value's action, and
 /// handing the completion over first would drop that value.
 ///
-/// **Demand:** not tracked here: requests pass straight upstream and the emitter counts the downstream's demand.
+/// **Demand:** not tracked here: requests pass straight upstream; the emitter is given unlimited demand (values
+/// reach the downstream whatever it asked for, as in Apple's Combine).
 /// **Thread safety:** none: a value type always mutated under its subscription's lock.
 @usableFromInline
-struct HopStateMachine<Input, Completion> {
+struct HopStateMachine<Input, Completion, Downstream> {
     @usableFromInline
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
-        case ended
+        /// The upstream completed; its completion waits on the scheduler.
+        case pendingTerminal(Subscription)
+        case terminal
     }
 
     @inlinable
-    init() {}
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
 
     @usableFromInline var upstream = Upstream.awaiting
-    /// No more upstream signal is accepted: the upstream completed, the timeout fired, or the downstream cancelled.
-    @usableFromInline var inputClosed = false
-    @usableFromInline var cancelled = false
+    /// The downstream, handed to every scheduled action so that it lives until the action ran (as Apple's scheduled
+    /// closures keep it); dropped at cancel or once the completion is handed over.
+    @usableFromInline var downstream: Downstream?
     /// Values handed to the scheduler whose action has not finished offering them to the emitter.
     @usableFromInline var outstandingValues = 0
     @usableFromInline var completion: Completion?
-    /// The completion's own scheduled action has run (or the timeout fired): it may be handed over.
+    /// The completion's own scheduled action has run: it may be handed over.
     @usableFromInline var completionDue = false
-    /// Bumped by every upstream value and by the end of input; a timeout timer fires only if its generation is
-    /// still the current one.
-    @usableFromInline var generation = 0
-    /// Values waiting for the batch drain (immediate hops only, see `HopSubscription.drainBatches`), in order.
+    /// Values waiting for the batch drain (DispatchQueue hops only, see `HopSubscription.drainBatch`), in order.
     @usableFromInline var batch = RingBuffer<Input>()
     /// A drain action is scheduled or running: later values join `batch` without scheduling another.
     @usableFromInline var drainScheduled = false
     /// An empty buffer whose storage the next batch reuses.
     @usableFromInline var spare = RingBuffer<Input>()
 
-    /// The upstream's subscription arrived: false means it must be cancelled (a second one, or after cancel).
+    /// The upstream's subscription arrived: false means it must be cancelled (a second one).
     @inlinable
     mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
-        guard case .awaiting = upstream, !cancelled else { return false }
+        guard case .awaiting = upstream else { return false }
         upstream = .subscribed(subscription)
         return true
     }
 
-    /// An upstream value arrived: returns the new generation (to arm a timeout with), or nil to ignore the value.
+    /// An upstream value arrived: returns the downstream the scheduled action keeps alive, or nil to ignore the value.
     @inlinable
-    mutating func receiveValue() -> Int? {
-        guard !inputClosed else { return nil }
+    mutating func receiveValue() -> Downstream? {
+        guard case .subscribed = upstream, let downstream else { return nil }
         outstandingValues += 1
-        generation += 1
-        return generation
+        return downstream
     }
 
-    /// The upstream completed: returns the upstream state to release outside the lock, or nil to ignore the
-    /// completion (input already closed).
+    /// The upstream completed: returns the downstream the scheduled action keeps alive, or nil to ignore it.
     @inlinable
-    mutating func receiveCompletion(_ completion: Completion) -> Upstream? {
-        guard !inputClosed else { return nil }
-        inputClosed = true
-        generation += 1
+    mutating func receiveCompletion(_ completion: Completion) -> Downstream? {
+        guard case .subscribed(let subscription) = upstream, let downstream else { return nil }
+        upstream = .pendingTerminal(subscription)
         self.completion = completion
-        defer { upstream = .ended }
-        return upstream
+        return downstream
     }
 
-    /// The completion's scheduled action runs: returns the completion to hand to the emitter now, if no value
-    /// is still in flight.
+    /// The completion's scheduled action runs: returns the completion (and the downstream reference to release
+    /// outside the lock) to hand to the emitter now, if no value is still in flight.
     @inlinable
-    mutating func completionActionRan() -> Completion? {
+    mutating func completionActionRan() -> (Completion, Downstream?)? {
         completionDue = true
         return takeCompletionIfReady()
     }
@@ -79,67 +82,65 @@ struct HopStateMachine<Input, Completion> {
     /// A value's scheduled action has offered its value: returns the completion to hand over now, if this was the
     /// last value in flight and the completion is due.
     @inlinable
-    mutating func valueActionFinished() -> Completion? {
-        outstandingValues -= 1
-        return takeCompletionIfReady()
-    }
-
-    /// A timeout timer fired: returns the upstream state to cancel outside the lock if it times the stream out,
-    /// nil if it is stale (a value or the end came after it was armed) or the input is already closed.
-    @inlinable
-    mutating func timerFired(generation armed: Int) -> Upstream? {
-        guard armed == generation, !inputClosed else { return nil }
-        inputClosed = true
-        generation += 1
-        defer { upstream = .ended }
-        return upstream
-    }
-
-    /// The completion a fired timeout produced (computed outside the lock, since `customError` is user code) is
-    /// due at once: returns it if it may be handed over now.
-    @inlinable
-    mutating func timedOut(with completion: Completion) -> Completion? {
-        guard !cancelled else { return nil }
-        self.completion = completion
-        completionDue = true
+    mutating func valueActionFinished(count: Int = 1) -> (Completion, Downstream?)? {
+        outstandingValues -= count
         return takeCompletionIfReady()
     }
 
     @inlinable
-    mutating func takeCompletionIfReady() -> Completion? {
-        guard completionDue, outstandingValues == 0, !cancelled, let completion else { return nil }
+    mutating func takeCompletionIfReady() -> (Completion, Downstream?)? {
+        guard completionDue, outstandingValues == 0, let completion else { return nil }
         self.completion = nil
-        return completion
+        upstream = .terminal
+        defer { downstream = nil }
+        return (completion, downstream)
     }
 
-    /// The subscription to forward a request to, if the upstream is still live.
+    /// A value's scheduled action is about to offer it: false once the stream ended (cancelled or completed).
+    @inlinable
+    func mayDeliverValue() -> Bool {
+        switch upstream {
+        case .subscribed, .pendingTerminal: return true
+        case .awaiting, .terminal: return false
+        }
+    }
+
+    /// The subscription a downstream request is forwarded to (only while subscribed).
     @inlinable
     func subscriptionForRequest() -> Subscription? {
         guard case .subscribed(let subscription) = upstream else { return nil }
         return subscription
     }
 
-    /// An upstream value arrived at an immediate hop: it joins the batch. Returns the new generation and whether the
-    /// caller must schedule the drain (nobody has yet), or nil to ignore the value.
+    /// The subscription demand returned by the downstream is requested from (also while the completion is pending).
     @inlinable
-    mutating func receiveBatchedValue(_ value: Input) -> (generation: Int, scheduleDrain: Bool)? {
-        guard !inputClosed else { return nil }
-        outstandingValues += 1
-        generation += 1
-        batch.append(value)
-        if drainScheduled {
-            return (generation, false)
+    func subscriptionForReturnedDemand() -> Subscription? {
+        switch upstream {
+        case .subscribed(let subscription), .pendingTerminal(let subscription): return subscription
+        case .awaiting, .terminal: return nil
         }
-        drainScheduled = true
-        return (generation, true)
     }
 
-    /// The drain takes the waiting values (nil: nothing waits, or cancelled; the drain ends and hands back a
+    /// An upstream value arrived at a batching hop: it joins the batch. Returns whether the caller must schedule the
+    /// drain (nobody has yet), or nil to ignore the value.
+    @inlinable
+    mutating func receiveBatchedValue(_ value: Input) -> Bool? {
+        guard case .subscribed = upstream else { return nil }
+        outstandingValues += 1
+        batch.append(value)
+        if drainScheduled {
+            return false
+        }
+        drainScheduled = true
+        return true
+    }
+
+    /// The drain takes the waiting values (nil: nothing waits, or the stream ended; the drain ends and hands back a
     /// completion that was only waiting for earlier values). The batch leaves with the spare buffer's storage in its
     /// place, so steady batching allocates nothing.
     @inlinable
-    mutating func takeBatch() -> (RingBuffer<Input>?, completion: Completion?) {
-        guard !cancelled, !batch.isEmpty else {
+    mutating func takeBatch() -> (RingBuffer<Input>?, completion: (Completion, Downstream?)?) {
+        guard mayDeliverValue(), !batch.isEmpty else {
             drainScheduled = false
             return (nil, takeCompletionIfReady())
         }
@@ -153,30 +154,27 @@ struct HopStateMachine<Input, Completion> {
     /// arrived meanwhile (the drain stays scheduled: the caller schedules it again), otherwise the drain ends and a
     /// completion that was only waiting for those values is handed back.
     @inlinable
-    mutating func batchOffered(_ delivered: Int, emptied: RingBuffer<Input>) -> (Bool, completion: Completion?) {
+    mutating func batchOffered(_ delivered: Int, emptied: RingBuffer<Input>) -> (
+        Bool, completion: (Completion, Downstream?)?
+    ) {
         outstandingValues -= delivered
         if spare.isEmpty {
             spare = emptied
         }
-        guard !cancelled, !batch.isEmpty else {
+        guard mayDeliverValue(), !batch.isEmpty else {
             drainScheduled = false
             return (false, takeCompletionIfReady())
         }
         return (true, nil)
     }
 
-    /// The downstream cancelled: returns the upstream state to cancel and the pending completion to release
-    /// outside the lock, or nil if it had already cancelled.
+    /// The downstream cancelled: returns the upstream subscription to cancel and what to release outside the lock,
+    /// or nil when cancelling does nothing (not subscribed yet, already cancelled, or the completion is pending).
     @inlinable
-    mutating func cancel() -> (upstream: Upstream, completion: Completion?, batch: RingBuffer<Input>)? {
-        guard !cancelled else { return nil }
-        cancelled = true
-        inputClosed = true
-        generation += 1
-        defer {
-            upstream = .ended
-            completion = nil
-        }
-        return (upstream, completion, batch.takeAll())
+    mutating func cancel() -> (upstream: Subscription, downstream: Downstream?, batch: RingBuffer<Input>)? {
+        guard case .subscribed(let subscription) = upstream else { return nil }
+        upstream = .terminal
+        defer { downstream = nil }
+        return (subscription, downstream, batch.takeAll())
     }
 }

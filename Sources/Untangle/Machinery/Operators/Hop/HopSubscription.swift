@@ -1,27 +1,31 @@
+import Dispatch
 import UntangleSync
 
 // Performance: `@usableFromInline` with `@inlinable` members (and `ReceiveOn.receive(subscriber:)` `@inlinable`), so
 // the client module specializes the hop for the concrete downstream and scheduler; unspecialized, each value spent
 // most of its ~14,000 instructions in runtime generic-metadata lookups.
-/// The subscription behind `receive(on:)`, `delay(for:tolerance:scheduler:options:)` and
-/// `timeout(_:scheduler:options:customError:)`: every upstream value and the completion are handed to the scheduler
-/// (at once, or after a fixed delay), and the scheduled actions hand them to the downstream's ``Emitter``.
+/// The subscription behind `receive(on:)` and `delay(for:tolerance:scheduler:options:)`: every upstream value and
+/// the completion are handed to the scheduler (at once, or after a fixed delay), and the scheduled actions hand them
+/// to the downstream's ``Emitter``.
+///
+/// It describes nothing about itself (Apple's `Delay` subscription does not); ``DescribedHopSubscription`` adds the
+/// description and mirror `receive(on:)` has.
 ///
 /// ```swift
-/// upstream.subscribe(HopSubscription(downstream: subscriber, name: "ReceiveOn", scheduler: queue, options: nil))
+/// upstream.subscribe(HopSubscription(downstream: subscriber, name: "Delay", scheduler: queue, options: nil))
 /// ```
 ///
-/// **Demand:** requests pass straight upstream (and to the emitter); the demand the downstream returns from
-/// `receive(_:)` is requested upstream too, from the delivering thread.
+/// **Demand:** requests pass straight upstream (`.none` too, as Apple's do); values reach the downstream whatever
+/// it asked for; the demand the downstream returns from `receive(_:)` is requested upstream, from the delivering
+/// thread.
 /// **Thread safety:** upstream signals may come from any thread (serialized, per the contract); `request` and
 /// `cancel` from any thread. Work is scheduled with no library lock held. Scheduled actions may run concurrently (a
 /// concurrent queue): the emitter serializes what reaches the downstream. On a serial scheduler the downstream sees
-/// the upstream's order. Once `cancel()` returns, no value or completion still waiting on the scheduler reaches the
-/// downstream.
+/// the upstream's order. Once `cancel()` returns, no value still waiting on the scheduler reaches the downstream; a
+/// completion the upstream already sent is still delivered (as in Apple's Combine, `cancel()` after the upstream
+/// completed does nothing).
 @usableFromInline
-final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-{
+class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, @unchecked Sendable {
     // @unchecked Sendable: mutable state lives in `state` (a LockedBox, touched only in critical sections) and in
     // the emitter (its own lock); everything else is immutable after init.
     @usableFromInline typealias Input = Downstream.Input
@@ -38,99 +42,97 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         case after(Stride, tolerance: Stride)
     }
 
-    /// The timeout's parameters: the longest quiet interval, and the failure to end with (nil: finish).
-    @usableFromInline
-    struct Timeout {
-        @usableFromInline let interval: Stride
-        @usableFromInline let customError: (() -> Failure)?
-
-        @inlinable
-        init(interval: Stride, customError: (() -> Failure)?) {
-            self.interval = interval
-            self.customError = customError
-        }
-    }
-
-    @usableFromInline let state: LockedBox<HopStateMachine<Input, Completion>>
+    @usableFromInline let state: LockedBox<HopStateMachine<Input, Completion, Downstream>>
     @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let timing: Timing
-    @usableFromInline let timeout: Timeout?
-    @usableFromInline let description: String
+    @usableFromInline let name: String
+    /// One scheduled drain per batch of values instead of one scheduled action per value (DispatchQueue only, where
+    /// nobody can observe the number of `schedule` calls; see `drainBatch`).
+    @usableFromInline let batches: Bool
 
     @inlinable
     init(
         downstream: Downstream, name: String, scheduler: Context, options: Context.SchedulerOptions?,
-        timing: Timing = .immediate, timeout: Timeout? = nil
+        timing: Timing = .immediate
     ) {
-        let state = LockedBox(tracking: HopStateMachine<Input, Completion>())
+        let state = LockedBox(tracking: HopStateMachine<Input, Completion, Downstream>(downstream: downstream))
         self.state = state
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { more in
-                guard let subscription = state.withCriticalSection({ $0.subscriptionForRequest() }) else { return }
+                guard let subscription = state.withCriticalSection({ $0.subscriptionForReturnedDemand() }) else {
+                    return
+                }
                 CalloutCheck.assertNoLockHeld("\(name) requesting upstream the demand its downstream returned")
                 subscription.request(more)
             },
             policy: .unbounded)
+        // Apple's hops deliver whatever the downstream asked for: the emitter only serializes.
+        emitter.request(.unlimited)
         self.scheduler = scheduler
         self.options = options
         self.timing = timing
-        self.timeout = timeout
-        self.description = name
+        self.name = name
+        if case .immediate = timing, Context.self == DispatchQueue.self {
+            batches = true
+        } else {
+            batches = false
+        }
     }
 
     @inlinable
-    func receive(subscription: Subscription) {
+    final func receive(subscription: Subscription) {
         guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("\(description) cancelling a second upstream subscription")
+            CalloutCheck.assertNoLockHeld("\(name) cancelling a second upstream subscription")
             subscription.cancel()
             return
         }
-        armTimeout(generation: 0)
         emitter.start(subscription: self)
     }
 
-    // A value is offered to the emitter from the scheduled action. The emitter decides under its own lock, at
-    // delivery time, whether the downstream is still there: after `cancel()` has returned it is not, so a value
-    // still waiting on the scheduler is dropped there (its user value is released on the scheduler's thread, with
-    // no lock held). The outstanding count then lets a due completion follow the last value in flight.
+    // A value is offered to the emitter from the scheduled action, which keeps the downstream alive until it ran (as
+    // Apple's does). At delivery time the state says whether the stream still runs: after `cancel()` has returned it
+    // does not (and the emitter, cancelled, would drop the value anyway); the value is then released on the
+    // scheduler's thread, with no lock held. The outstanding count lets a due completion follow the last value.
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        if case .immediate = timing {
-            guard let (generation, scheduleDrain) = state.withCriticalSection({ $0.receiveBatchedValue(input) })
-            else { return .none }
+    final func receive(_ input: Input) -> Subscribers.Demand {
+        if batches {
+            guard let scheduleDrain = state.withCriticalSection({ $0.receiveBatchedValue(input) }) else { return .none }
             if scheduleDrain {
                 hop { [self] in drainBatch() }
             }
-            armTimeout(generation: generation)
             return .none
         }
-        guard let generation = state.withCriticalSection({ $0.receiveValue() }) else { return .none }
+        guard let downstream = state.withCriticalSection({ $0.receiveValue() }) else { return .none }
         hop { [self] in
-            emitter.offer(input)
-            if let completion = state.withCriticalSection({ $0.valueActionFinished() }) {
-                emitter.complete(completion, order: .afterQueuedValues)
+            withExtendedLifetime(downstream) {
+                if state.withCriticalSection({ $0.mayDeliverValue() }) {
+                    emitter.offer(input)
+                }
+                if let (completion, released) = state.withCriticalSection({ $0.valueActionFinished() }) {
+                    withExtendedLifetime(released) {}
+                    emitter.complete(completion, order: .afterQueuedValues)
+                }
             }
         }
-        armTimeout(generation: generation)
         return .none
     }
 
-    // Performance (immediate hops: receive(on:), timeout): values wait in the state's batch and one scheduled drain
-    // offers every value that arrived before it ran, instead of one scheduled closure (an allocation, and on a
-    // DispatchQueue a work item) and two lock round-trips per value. Order is the upstream's, on any scheduler. The
-    // drain takes the whole batch in one critical section and offers it with no lock held; values that arrive
-    // meanwhile form the next batch, for which the drain schedules itself again (rather than looping, so that other
-    // work on a serial queue still runs between batches, as it did between per-value closures). At most one drain is
-    // scheduled or running at a time (`drainScheduled`, under the lock). A completion follows the values: it is
-    // handed over once its own action has run and the last batch is offered (`outstandingValues`). After `cancel()`
-    // the emitter drops whatever the drain still offers.
+    // Performance (receive(on:) a DispatchQueue): values wait in the state's batch and one scheduled drain offers
+    // every value that arrived before it ran, instead of one scheduled closure (an allocation and a work item) and two
+    // lock round-trips per value. Order is the upstream's. The drain takes the whole batch in one critical section and
+    // offers it with no lock held; values that arrive meanwhile form the next batch, for which the drain schedules
+    // itself again (rather than looping, so that other work on a serial queue still runs between batches). At most
+    // one drain is scheduled or running at a time (`drainScheduled`, under the lock). A completion follows the
+    // values: it is handed over once its own action has run and the last batch is offered (`outstandingValues`).
+    // After `cancel()` the emitter drops whatever the drain still offers.
     @inlinable
-    func drainBatch() {
-        let (taken, completion) = state.withCriticalSection { $0.takeBatch() }
+    final func drainBatch() {
+        let (taken, due) = state.withCriticalSection { $0.takeBatch() }
         guard var batch = taken else {
-            if let completion {
+            if let (completion, released) = due {
+                withExtendedLifetime(released) {}
                 emitter.complete(completion, order: .afterQueuedValues)
             }
             return
@@ -139,51 +141,50 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
         while let value = batch.popFirst() {
             emitter.offer(value)
         }
-        let (more, due) = state.withCriticalSection { $0.batchOffered(delivered, emptied: batch) }
+        let (more, completionDue) = state.withCriticalSection { $0.batchOffered(delivered, emptied: batch) }
         if more {
             hop { [self] in drainBatch() }
-        } else if let due {
-            emitter.complete(due, order: .afterQueuedValues)
+        } else if let (completion, released) = completionDue {
+            withExtendedLifetime(released) {}
+            emitter.complete(completion, order: .afterQueuedValues)
         }
     }
 
     @inlinable
-    func receive(completion: Completion) {
-        guard let released = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
-        withExtendedLifetime(released) {}
+    final func receive(completion: Completion) {
+        guard let downstream = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
         hop { [self] in
-            if let completion = state.withCriticalSection({ $0.completionActionRan() }) {
-                emitter.complete(completion, order: .afterQueuedValues)
+            withExtendedLifetime(downstream) {
+                if let (completion, released) = state.withCriticalSection({ $0.completionActionRan() }) {
+                    withExtendedLifetime(released) {}
+                    emitter.complete(completion, order: .afterQueuedValues)
+                }
             }
         }
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
+    final func request(_ demand: Subscribers.Demand) {
         guard let subscription = state.withCriticalSection({ $0.subscriptionForRequest() }) else { return }
-        CalloutCheck.assertNoLockHeld("\(description) requesting upstream")
+        CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
         subscription.request(demand)
     }
 
     @inlinable
-    func cancel() {
+    final func cancel() {
         guard let ended = state.withCriticalSection({ $0.cancel() }) else { return }
         // The emitter first: once it is cancelled nothing more reaches the downstream, whatever is still scheduled.
         emitter.cancel()
         // Released here, outside the lock (user values' deinit is user code).
-        withExtendedLifetime((ended.completion, ended.batch)) {}
-        if case .subscribed(let subscription) = ended.upstream {
-            CalloutCheck.assertNoLockHeld("\(description) cancelling upstream")
-            subscription.cancel()
-        }
+        withExtendedLifetime((ended.downstream, ended.batch)) {}
+        CalloutCheck.assertNoLockHeld("\(name) cancelling upstream")
+        ended.upstream.cancel()
     }
 
     /// Hands `action` to the scheduler. `schedule` is a callout: no library lock may be held.
     @inlinable
-    func hop(_ action: @escaping () -> Void) {
-        CalloutCheck.assertNoLockHeld("\(description) scheduling a signal")
+    final func hop(_ action: @escaping () -> Void) {
+        CalloutCheck.assertNoLockHeld("\(name) scheduling a signal")
         switch timing {
         case .immediate:
             scheduler.schedule(options: options, action)
@@ -192,33 +193,32 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscri
                 after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
         }
     }
+}
 
-    // One one-shot timer per generation: a value or the end bumps the generation, so an older timer finds itself
-    // stale under the lock and does nothing. The timer holds the subscription weakly, so a long timeout does not keep
-    // a cancelled subscription alive.
+/// A ``HopSubscription`` that describes itself by its operator's name, with an empty mirror (`receive(on:)`'s, as
+/// Apple's).
+///
+/// ```swift
+/// upstream.subscribe(DescribedHopSubscription(downstream: subscriber, name: "ReceiveOn", scheduler: queue,
+///                                             options: nil))
+/// ```
+///
+/// **Demand:** as ``HopSubscription``.
+/// **Thread safety:** as ``HopSubscription``; the description is immutable.
+@usableFromInline
+final class DescribedHopSubscription<Downstream: Subscriber, Context: Scheduler>: HopSubscription<
+    Downstream, Context
+>, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
     @inlinable
-    func armTimeout(generation: Int) {
-        guard let timeout else { return }
-        CalloutCheck.assertNoLockHeld("\(description) scheduling its timer")
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: timeout.interval), tolerance: scheduler.minimumTolerance,
-            options: options
-        ) { [weak self] in
-            self?.timeoutFired(generation: generation, timeout: timeout)
-        }
+    override init(
+        downstream: Downstream, name: String, scheduler: Context, options: Context.SchedulerOptions?,
+        timing: Timing = .immediate
+    ) {
+        super.init(downstream: downstream, name: name, scheduler: scheduler, options: options, timing: timing)
     }
 
-    @inlinable
-    func timeoutFired(generation: Int, timeout: Timeout) {
-        guard let upstream = state.withCriticalSection({ $0.timerFired(generation: generation) }) else { return }
-        if case .subscribed(let subscription) = upstream {
-            CalloutCheck.assertNoLockHeld("\(description) cancelling upstream on timeout")
-            subscription.cancel()
-        }
-        CalloutCheck.assertNoLockHeld("\(description) calling customError")
-        let completion: Completion = timeout.customError.map { .failure($0()) } ?? .finished
-        if let completion = state.withCriticalSection({ $0.timedOut(with: completion) }) {
-            emitter.complete(completion, order: .afterQueuedValues)
-        }
-    }
+    @usableFromInline var description: String { name }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { name }
 }
