@@ -11,7 +11,7 @@ final class CurrentValueRelayTests: XCTestCase {
         let recorder = SignalRecorder<Int, Never>()
         relay.subscribe(recorder)
         relay.accept(2)
-        XCTAssertEqual(recorder.signals, [.subscription("SubjectSubscription"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.signals, [.subscription("CurrentValueSubject"), .value(1), .value(2)])
         XCTAssertEqual(relay.value, 2)
     }
 
@@ -31,7 +31,7 @@ final class CurrentValueRelayTests: XCTestCase {
         relay.subscribe(recorder)
         let connection = Just(5).subscribe(relay)
         relay.accept(6)
-        XCTAssertEqual(recorder.signals, [.subscription("SubjectSubscription"), .value(0), .value(5), .value(6)])
+        XCTAssertEqual(recorder.signals, [.subscription("CurrentValueSubject"), .value(0), .value(5), .value(6)])
         XCTAssertEqual(relay.value, 6)
         connection.cancel()
     }

@@ -16,8 +16,8 @@ final class PassthroughRelayTests: XCTestCase {
         relay.accept(2)
         lazy.request(.max(1))
         relay.accept(3)
-        XCTAssertEqual(eager.signals, [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3)])
-        XCTAssertEqual(lazy.signals, [.subscription("SubjectSubscription"), .value(1), .value(3)])
+        XCTAssertEqual(eager.signals, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(lazy.signals, [.subscription("PassthroughSubject"), .value(1), .value(3)])
     }
 
     func testSubscribingARelayForwardsValuesButNeverTheCompletion() {
@@ -27,7 +27,7 @@ final class PassthroughRelayTests: XCTestCase {
         let connection = [1, 2, 3].publisher.subscribe(relay)
         relay.accept(4)
         XCTAssertEqual(
-            recorder.signals, [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3), .value(4)])
+            recorder.signals, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3), .value(4)])
         connection.cancel()
     }
 

@@ -100,7 +100,7 @@ final class AnySubscriberTests: XCTestCase {
         XCTAssertEqual(
             downstream.events,
             [
-                .subscription("SubjectSubscription"), .value(1), .value(2),
+                .subscription("PassthroughSubject"), .value(1), .value(2),
                 .completion(.failure(TestError(3))),
             ])
     }

@@ -118,6 +118,19 @@ final class AssignTests: XCTestCase {
         XCTAssertEqual(assign.description, "Assign Target.")
         XCTAssertEqual(assign.playgroundDescription as? String, "Assign Target.")
         let labels = assign.customMirror.children.map(\.label)
-        XCTAssertEqual(labels, ["object", "keyPath"])
+        XCTAssertEqual(labels, ["object", "keyPath", "status"])
+        XCTAssertEqual(assign.customMirror.children.map { "\($0.value)" }.last, "awaitingSubscription")
+    }
+
+    // Regression: a value that arrives before the subscription was assigned (Combine ignores it).
+    func testAValueBeforeTheSubscriptionIsIgnored() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        XCTAssertEqual(assign.receive("early"), .none)
+        XCTAssertEqual(target.text, "")
+        Just("late").subscribe(assign)
+        XCTAssertEqual(target.text, "late")
+        XCTAssertEqual(assign.receive("after the end"), .none)
+        XCTAssertEqual(target.text, "late")
     }
 }

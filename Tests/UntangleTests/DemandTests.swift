@@ -109,10 +109,17 @@ final class DemandTests: XCTestCase {
         XCTAssertEqual(Demand.none - .unlimited, .none)
     }
 
-    func testSubtractingANegativeIntAddsAndSaturates() {
+    func testSubtractingANegativeIntAdds() {
         XCTAssertEqual(Demand.max(5) - -2, .max(7))
-        XCTAssertEqual(largest - -1, .unlimited)
-        XCTAssertEqual(Demand.max(5) - Int.min, .unlimited)
+    }
+
+    // Combine computes `demand - int` as an Int: a difference that overflows is `.none`, not `.unlimited`.
+    func testSubtractingANegativeIntThatOverflowsIsNone() {
+        XCTAssertEqual(largest - -1, .none)
+        XCTAssertEqual(Demand.max(5) - Int.min, .none)
+        var demand = largest
+        demand -= -1
+        XCTAssertEqual(demand, .none)
     }
 
     func testCompoundSubtraction() {
@@ -273,13 +280,19 @@ final class DemandTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "[42]")
     }
 
-    func testDecodingAnOutOfRangeValueThrows() {
-        let data = Data("[\(UInt.max)]".utf8)
-        XCTAssertThrowsError(try JSONDecoder().decode([Demand].self, from: data)) { error in
-            guard case DecodingError.dataCorrupted = error else {
-                return XCTFail("expected dataCorrupted, got \(error)")
-            }
-        }
+    // As in Combine, a count larger than any finite demand decodes as `.unlimited`.
+    func testDecodingACountAboveTheLargestFiniteDemandGivesUnlimited() throws {
+        let data = Data("[\(UInt(Int.max) + 2), \(UInt.max)]".utf8)
+        XCTAssertEqual(try JSONDecoder().decode([Demand].self, from: data), [.unlimited, .unlimited])
+    }
+
+    func testDecodingANegativeCountThrows() {
+        XCTAssertThrowsError(try JSONDecoder().decode([Demand].self, from: Data("[-1]".utf8)))
+    }
+
+    func testUnlimitedEncodesAsIntMaxPlusOne() throws {
+        let data = try JSONEncoder().encode([Demand.unlimited])
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "[\(UInt(Int.max) + 1)]")
     }
 
     func testHashable() {

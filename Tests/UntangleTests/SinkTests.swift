@@ -182,6 +182,51 @@ final class SinkTests: XCTestCase {
         withExtendedLifetime(sink) {}
     }
 
+    // Regression: the completion closure completing its own sink again recursed once per nested call.
+    func testACompletionSentFromInsideReceiveCompletionIsIgnored() {
+        var calls = 0
+        var sinkReference: Subscribers.Sink<Int, Never>?
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { completion in
+                calls += 1
+                if calls < 10 {
+                    sinkReference?.receive(completion: completion)
+                }
+            },
+            receiveValue: { _ in })
+        sinkReference = sink
+        sink.receive(subscription: Subscriptions.empty)
+        sink.receive(completion: .finished)
+        XCTAssertEqual(calls, 1)
+        sinkReference = nil
+    }
+
+    private final class CompletesOnDeinit {
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    // Regression: an object captured by the value closure that completes the sink from its deinit (which runs when
+    // the completion releases the closures) crashed the sink, which was still replacing its closures.
+    func testACompletionSentWhileTheClosuresAreReleasedIsIgnored() {
+        var completions: [Subscribers.Completion<Never>] = []
+        let upstream = ManualPublisher<Int, Never>()
+        var sinkReference: Subscribers.Sink<Int, Never>?
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let captured = CompletesOnDeinit { sinkReference?.receive(completion: .finished) }
+            sink = Subscribers.Sink(
+                receiveCompletion: { completions.append($0) },
+                receiveValue: { _ in withExtendedLifetime(captured) {} })
+        }
+        sinkReference = sink
+        upstream.subscribe(sink)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(completions, [.finished])
+        sinkReference = nil
+    }
+
     func testTheSinkIsReleasedWhenTheCancellableIsCancelled() {
         weak var weakToken: Token?
         let upstream = ManualPublisher<Int, TestError>()

@@ -9,7 +9,7 @@ final class SubscribeSubjectTests: XCTestCase {
         let connection = [1, 2, 3].publisher.subscribe(subject)
         XCTAssertEqual(
             downstream.events,
-            [.subscription("SubjectSubscription"), .value(1), .value(2), .value(3), .completion(.finished)])
+            [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3), .completion(.finished)])
         withExtendedLifetime(connection) {}
     }
 
@@ -24,7 +24,7 @@ final class SubscribeSubjectTests: XCTestCase {
         upstream.send(completion: .failure(TestError(5)))
         XCTAssertEqual(
             downstream.events,
-            [.subscription("SubjectSubscription"), .value(1), .completion(.failure(TestError(5)))])
+            [.subscription("PassthroughSubject"), .value(1), .completion(.failure(TestError(5)))])
         connection.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited)], "cancelling after the completion reached upstream")
     }
@@ -39,7 +39,7 @@ final class SubscribeSubjectTests: XCTestCase {
         connection.cancel()
         connection.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
-        XCTAssertEqual(downstream.events, [.subscription("SubjectSubscription"), .value(1)])
+        XCTAssertEqual(downstream.events, [.subscription("PassthroughSubject"), .value(1)])
         subject.send(2)
         XCTAssertEqual(downstream.values, [1, 2], "the subject itself must keep working")
     }
@@ -50,7 +50,81 @@ final class SubscribeSubjectTests: XCTestCase {
         var connection: AnyCancellable? = upstream.subscribe(subject)
         withExtendedLifetime(connection) {}
         connection = nil
-        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(upstream.history, [.cancel], "nothing was requested: the subject has no subscriber")
+        withExtendedLifetime(subject) {}
+    }
+
+    // As in Combine, a PassthroughSubject asks its upstream for values only once a subscriber asked for some.
+    func testAPassthroughSubjectRequestsUpstreamAtItsFirstDownstreamDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.history, [])
+        let waiting = Recorder<Int, Never>(initialDemand: nil)
+        subject.subscribe(waiting)
+        XCTAssertEqual(upstream.history, [], "a subscriber that requested nothing")
+        waiting.request(.max(1))
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        let cancellable = subject.sink { _ in }
+        waiting.request(.max(1))
+        XCTAssertEqual(upstream.history, [.request(.unlimited)], "asked once")
+        let late = ManualPublisher<Int, Never>()
+        let lateConnection = late.subscribe(subject)
+        XCTAssertEqual(late.history, [.request(.unlimited)], "asked at once after the first demand")
+        withExtendedLifetime((connection, cancellable, lateConnection)) {}
+    }
+
+    // Regression: a sink adopted by the subject without a subscription callout also counts as demand.
+    func testASinkIsTheFirstDownstreamDemandOfAPassthroughSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        var values: [Int] = []
+        let cancellable = subject.sink { values.append($0) }
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send(4)
+        XCTAssertEqual(values, [4])
+        withExtendedLifetime((connection, cancellable)) {}
+    }
+
+    func testACurrentValueSubjectRequestsUpstreamAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        withExtendedLifetime(connection) {}
+    }
+
+    // As in Combine, the connection holds the subject weakly.
+    func testTheConnectionDoesNotKeepTheSubjectAlive() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = ManualPublisher<Int, Never>()
+        var connection: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = upstream.subscribe(subject)
+        }
+        XCTAssertNil(weakSubject)
+        XCTAssertEqual(upstream.send(1), .none, "a value after the subject is gone is dropped")
+        withExtendedLifetime(connection) {}
+    }
+
+    private final class SubscriptionRecordingSubject: Subject, @unchecked Sendable {
+        typealias Output = Int
+        typealias Failure = Never
+        var subscriptions: [String] = []
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+        func send(_ value: Int) {}
+        func send(completion: Subscribers.Completion<Never>) {}
+        func send(subscription: Subscription) { subscriptions.append(String(describing: subscription)) }
+    }
+
+    func testTheConnectionDescribesItselfAsSubject() {
+        let subject = SubscriptionRecordingSubject()
+        let connection = ManualPublisher<Int, Never>().subscribe(subject)
+        XCTAssertEqual(subject.subscriptions, ["Subject"])
+        withExtendedLifetime(connection) {}
     }
 
     func testACompletedSubjectCancelsTheNewUpstream() {
@@ -76,7 +150,7 @@ final class SubscribeSubjectTests: XCTestCase {
         second.send(completion: .finished)
         XCTAssertEqual(
             downstream.events,
-            [.subscription("SubjectSubscription"), .value(1), .value(2), .completion(.finished)])
+            [.subscription("PassthroughSubject"), .value(1), .value(2), .completion(.finished)])
         XCTAssertEqual(first.history, [.request(.unlimited)])
         XCTAssertEqual(second.history, [.request(.unlimited)])
         withExtendedLifetime(connections) {}
@@ -93,13 +167,11 @@ final class SubscribeSubjectTests: XCTestCase {
         weak var weakSubject: PassthroughSubject<Int, Never>?
         let upstream = ManualPublisher<Int, Never>()
         let connection: AnyCancellable
-        do {
-            let subject = PassthroughSubject<Int, Never>()
-            weakSubject = subject
-            connection = upstream.subscribe(subject)
-        }
-        XCTAssertNotNil(weakSubject, "the connection must keep the subject alive while connected")
+        var subject: PassthroughSubject<Int, Never>? = PassthroughSubject()
+        weakSubject = subject
+        connection = upstream.subscribe(subject!)
         connection.cancel()
+        subject = nil
         XCTAssertNil(weakSubject, "the subject outlived the cancelled connection")
     }
 

@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers elements to one or more ``Subscriber`` instances. Subscribe with `subscribe(_:)` (or an
@@ -27,11 +29,20 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
+    /// While an ``_Introspection`` is enabled, the subscription is observed by it.
+    ///
     /// ```swift
     /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
     /// ```
+    ///
+    /// **Demand:** whatever the subscriber requests.
+    /// **Thread safety:** as the publisher's `receive(subscriber:)`; checking for introspection is one atomic load.
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        if IntrospectionHooks.count.load() != 0 {
+            IntrospectionHooks.subscribe(subscriber, to: self)
+            return
+        }
         receive(subscriber: subscriber)
     }
 }

@@ -15,9 +15,8 @@
 /// counter.count += 1   // prints "will change"
 /// ```
 ///
-/// **Demand:** per subscriber; an announcement made while a subscriber has no demand is dropped for it (as a
-/// `PassthroughSubject` does). Apple's Combine delivers to a subscriber that has requested anything at all, ignoring
-/// the amount; subscribers that request `.unlimited` (`sink`, `assign`) see no difference.
+/// **Demand:** as in Combine, a subscriber receives every announcement once it has requested anything at all,
+/// whatever the amount; announcements made before its first request are dropped for it.
 /// **Thread safety:** `send()`, `subscribe` and every subscription's `request`/`cancel` may be called from any thread,
 /// concurrently; each subscriber receives one signal at a time.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
@@ -27,7 +26,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// The kind of errors this publisher might publish: it never fails.
     public typealias Failure = Never
 
-    private let core = SubjectCore<Void, Never>(current: nil, policy: .dropWithoutDemand)
+    private let core = SubjectCore<Void, Never>(
+        current: nil, policy: .dropWithoutDemand, kind: .observableObjectPublisher)
 
     /// Creates an observable object publisher.
     public init() {}

@@ -27,7 +27,7 @@ final class PublishedBox<Value>: @unchecked Sendable {
 
     init(_ value: Value) {
         state = LockedBox(tracking: State(value: value))
-        subject = CurrentValueSubject(value)
+        subject = CurrentValueSubject(value, kind: .published)
     }
 
     deinit {

@@ -21,13 +21,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Creates a subject with the given initial value.
     public init(_ value: Output) {
-        core = SubjectCore(current: value, policy: .keepLatest)
+        core = SubjectCore(current: value, policy: .keepLatest, kind: .currentValue)
     }
 
-    /// The value wrapped by this subject; setting it sends the new value to subscribers (ignored after completion).
+    /// A subject whose subscriptions describe themselves as `kind` (`@Published`'s).
+    init(_ value: Output, kind: SubjectKind) {
+        core = SubjectCore(current: value, policy: .keepLatest, kind: kind)
+    }
+
+    /// The value wrapped by this subject; setting it sends the new value to subscribers. After a completion,
+    /// setting it still changes the value (nothing is sent), as in Combine; `send(_:)` then changes nothing.
     public var value: Output {
         get { core.current }
-        set { core.send(newValue) }
+        set { core.setCurrent(newValue) }
     }
 
     /// Attaches a subscriber; it receives the current value on its first request.

@@ -22,7 +22,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Creates a subject with no subscribers.
     public init() {
-        core = SubjectCore(current: nil, policy: .dropWithoutDemand)
+        core = SubjectCore(current: nil, policy: .dropWithoutDemand, kind: .passthrough)
     }
 
     /// Attaches a subscriber; after a completion it receives that completion at once.
@@ -42,8 +42,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         core.send(completion: completion)
     }
 
-    /// Requests `.unlimited` from an upstream subscription (used when the subject subscribes to a publisher);
-    /// after a completion the upstream subscription is cancelled instead.
+    /// Requests `.unlimited` from an upstream subscription (used when the subject subscribes to a publisher) once
+    /// any subscriber has requested something (right away if one has; as in Combine, a subject without demanding
+    /// subscribers lets its upstream wait); after a completion the upstream subscription is cancelled instead.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

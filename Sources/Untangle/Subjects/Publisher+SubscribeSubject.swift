@@ -8,7 +8,11 @@ extension Publisher {
     /// let connection = [1, 2, 3].publisher.subscribe(relay)
     /// ```
     ///
-    /// **Demand:** the subject requests `.unlimited` from this publisher.
+    /// The subject is held weakly, as in Combine: the connection does not keep it alive, and values that arrive
+    /// after it is gone are dropped.
+    ///
+    /// **Demand:** the subject requests `.unlimited` from this publisher (a `PassthroughSubject` once one of its
+    /// subscribers has requested something).
     /// **Thread safety:** cancelling the returned cancellable (from any thread) cancels this publisher's
     /// subscription and releases the subject.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
@@ -27,7 +31,7 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
     typealias Failure = Target.Failure
 
     private struct State {
-        var subject: Target?
+        weak var subject: Target?
         var upstream: Subscription?
     }
 
@@ -76,5 +80,6 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
         ended.upstream?.cancel()
     }
 
+    /// "Subject", as in Combine.
     var description: String { "Subject" }
 }

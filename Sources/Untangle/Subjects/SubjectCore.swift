@@ -81,14 +81,23 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
     /// The lock of every conduit's emitter state (see `SubjectSubscription.state`); taken inside the subject lock
     /// at most (to queue a current value), never the other way round, and only around the emitters' state machines.
     @usableFromInline let deliveryLock: Lock
+    /// Which subject this is (how its subscriptions describe themselves).
+    @usableFromInline let kind: SubjectKind
+    // 1 once this object has seen the subject's first downstream demand (`State.downstreamDemanded`), so that a
+    // request through it no longer takes the subject lock to check; it starts at 1 when the subject had seen demand
+    // already, or does not wait for it. One atomic load per request.
+    @usableFromInline let demandAcknowledged: AtomicWord
 
     @inlinable
     init<Downstream: Subscriber>(
-        for downstream: Downstream.Type, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock
+        for downstream: Downstream.Type, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock,
+        kind: SubjectKind, demandAcknowledged: Bool
     ) where Downstream.Input == Output, Downstream.Failure == Failure {
         downstreamType = ObjectIdentifier(Downstream.self)
         self.registry = registry
         self.deliveryLock = deliveryLock
+        self.kind = kind
+        self.demandAcknowledged = AtomicWord(demandAcknowledged ? 1 : 0)
         // The first argument is always a `SubjectSubscription<Downstream>` (a conduit calls the entries it was given
         // with itself), so the downcast is safe; passing it in keeps the closures capture-free.
         offerEntry = { conduit, value in
@@ -98,6 +107,11 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
             let subscription = unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
             if let demand {
                 subscription.emitter.request(demand)
+                subscription.withEntries { entries in
+                    if entries.demandAcknowledged.load() == 0 {
+                        SubjectCore<Output, Failure>.acknowledgeDownstreamDemand(entries)
+                    }
+                }
             } else if subscription.emitter.cancel() {
                 SubjectCore.remove(subscription, from: subscription.withEntries { $0.registry })
             }
@@ -123,10 +137,14 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         @usableFromInline var current: Output?
         /// The conduit entries made so far, one per subscriber type (see `entries(for:in:)`).
         @usableFromInline var entries: [SubjectConduitEntries<Output, Failure>] = []
+        /// Whether upstream subscriptions (`send(subscription:)`) have been asked for `.unlimited`: from the start
+        /// for most subjects, from the first downstream request for a PassthroughSubject (as in Combine).
+        @usableFromInline var downstreamDemanded: Bool
 
         @inlinable
-        init(current: Output?) {
+        init(current: Output?, downstreamDemanded: Bool) {
             self.current = current
+            self.downstreamDemanded = downstreamDemanded
         }
     }
 
@@ -134,13 +152,15 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let policy: EmitterBufferPolicy
     /// The lock of every subscriber's emitter state (see `SubjectConduitEntries.deliveryLock`).
     @usableFromInline let deliveryLock = Lock()
+    @usableFromInline let kind: SubjectKind
 
     /// A subject with `policy` `.dropWithoutDemand` keeps no current value (`subscribeSink` relies on it).
     @inlinable
-    package init(current: Output?, policy: EmitterBufferPolicy) {
+    package init(current: Output?, policy: EmitterBufferPolicy, kind: SubjectKind = .plain) {
         precondition(policy != .dropWithoutDemand || current == nil, "SubjectCore: a current value needs .keepLatest")
-        state = LockedBox(tracking: State(current: current))
+        state = LockedBox(tracking: State(current: current, downstreamDemanded: !kind.requestsUpstreamOnFirstDemand))
         self.policy = policy
+        self.kind = kind
     }
 
     deinit {
@@ -212,21 +232,53 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // published) or after the subscription is in the list (the cancel's removal waits for the lock and finds it).
     // Adopted first and published after, a cancel in between would have removed nothing and left a dead
     // subscription in the list for the subject's lifetime.
+    //
+    // The adopted sink has asked for `.unlimited`: for a PassthroughSubject that is the first downstream demand
+    // that starts the upstream subscriptions, if nobody asked before.
     @inlinable
     func subscribeSink(_ sink: Subscribers.Sink<Output, Failure>) {
         let conduit = SubjectSubscription(startedSink: sink, policy: policy)
-        let completion = state.withCriticalSection { state -> Subscribers.Completion<Failure>? in
+        let (completion, upstreams) = state.withCriticalSection {
+            state -> (Subscribers.Completion<Failure>?, [Subscription]) in
             conduit.setEntries(entries(for: Subscribers.Sink<Output, Failure>.self, in: &state))
-            guard sink.adoptUnlimitedSubscription(conduit) else { return nil }
+            guard sink.adoptUnlimitedSubscription(conduit) else { return (nil, []) }
             if let completion = state.completion {
-                return completion
+                return (completion, [])
             }
             state.conduits.append(conduit)
-            return nil
+            return (nil, Self.takeFirstDemand(&state))
         }
         if let completion {
             conduit.emitter.complete(completion, order: .immediately)
         }
+        Self.requestUnlimited(from: upstreams)
+    }
+
+    /// Records the subject's first downstream demand; returns the upstream subscriptions to ask for `.unlimited`
+    /// (after unlocking), none if demand had been recorded before.
+    @inlinable
+    static func takeFirstDemand(_ state: inout State) -> [Subscription] {
+        guard !state.downstreamDemanded else { return [] }
+        state.downstreamDemanded = true
+        return state.upstreams.compactMap(\.subscription)
+    }
+
+    @inlinable
+    static func requestUnlimited(from upstreams: [Subscription]) {
+        guard !upstreams.isEmpty else { return }
+        CalloutCheck.assertNoLockHeld("subject requesting from its upstream subscriptions")
+        for upstream in upstreams {
+            upstream.request(.unlimited)
+        }
+    }
+
+    /// A subscriber of the subject requested demand through `entries` for the first time: for a PassthroughSubject
+    /// that may be the subject's first downstream demand, which starts its upstream subscriptions.
+    @usableFromInline
+    static func acknowledgeDownstreamDemand(_ entries: SubjectConduitEntries<Output, Failure>) {
+        let upstreams = entries.registry.withCriticalSection { takeFirstDemand(&$0) }
+        _ = entries.demandAcknowledged.exchange(1)
+        requestUnlimited(from: upstreams)
     }
 
     // Looked up under the subject lock, where subscribing takes it anyway. Subscriber types are few per subject (the
@@ -241,7 +293,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for entries in state.entries where entries.downstreamType == key {
             return entries
         }
-        let made = SubjectConduitEntries(for: Downstream.self, registry: self.state, deliveryLock: deliveryLock)
+        let made = SubjectConduitEntries(
+            for: Downstream.self, registry: self.state, deliveryLock: deliveryLock, kind: kind,
+            demandAcknowledged: state.downstreamDemanded)
         if state.entries.count < 16 {
             state.entries.append(made)
         }
@@ -250,13 +304,37 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     package func send(_ value: Output) {
-        let conduits = state.withCriticalSection { state -> [SubjectConduit<Output, Failure>] in
-            guard state.completion == nil else { return [] }
+        let (conduits, replaced) = state.withCriticalSection {
+            state -> ([SubjectConduit<Output, Failure>], Output?) in
+            guard state.completion == nil else { return ([], nil) }
+            var replaced: Output?
             if state.current != nil {
+                replaced = state.current
                 state.current = value
             }
-            return state.conduits
+            return (state.conduits, replaced)
         }
+        // The replaced value is released here, after the lock (its deinit may be user code).
+        withExtendedLifetime(replaced) {}
+        deliver(value, to: conduits)
+    }
+
+    /// Makes `value` the current value, also after a completion (CurrentValueSubject's `value` setter, as in
+    /// Combine), and sends it to the subscribers unless the subject has completed.
+    @inlinable
+    package func setCurrent(_ value: Output) {
+        let (conduits, replaced) = state.withCriticalSection {
+            state -> ([SubjectConduit<Output, Failure>], Output?) in
+            let replaced = state.current
+            state.current = value
+            return (state.completion == nil ? state.conduits : [], replaced)
+        }
+        withExtendedLifetime(replaced) {}
+        deliver(value, to: conduits)
+    }
+
+    @inlinable
+    func deliver(_ value: Output, to conduits: [SubjectConduit<Output, Failure>]) {
         // Performance: the snapshot keeps every conduit alive for the whole loop, so each one is borrowed from it
         // (read as `Unmanaged`) instead of retained and released per delivery.
         conduits.withUnsafeBufferPointer { buffer in
@@ -293,20 +371,22 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     package func send(subscription: Subscription) {
-        let accepted = state.withCriticalSection { state -> Bool in
-            guard state.completion == nil else { return false }
+        // A PassthroughSubject asks for `.unlimited` only once a subscriber has asked for something (as in Combine);
+        // the subscriptions it received before are asked then (`takeFirstDemand`).
+        let (accepted, demanded) = state.withCriticalSection { state -> (Bool, Bool) in
+            guard state.completion == nil else { return (false, false) }
             // Class-based subscriptions (every Untangle one) are held weakly: a connection cancelled elsewhere must
             // not stay alive in a long-lived subject. Dead entries are pruned here, so the list stays as long as
             // the number of live connections.
             state.upstreams.removeAll { $0.isGone }
             state.upstreams.append(UpstreamReference(subscription))
-            return true
+            return (true, state.downstreamDemanded)
         }
         CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
+        if !accepted {
             subscription.cancel()
+        } else if demanded {
+            subscription.request(.unlimited)
         }
     }
 
@@ -324,7 +404,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// The subscription a subject hands each subscriber.
 @usableFromInline
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
 
@@ -399,7 +479,10 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        withEntries { $0.controlEntry(self, demand) }
+        withEntries { entries in
+            // A subject that ignores demand starts delivering everything at the first request.
+            entries.controlEntry(self, entries.kind.ignoresDemand ? .unlimited : demand)
+        }
     }
 
     @inlinable
@@ -407,8 +490,71 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         withEntries { $0.controlEntry(self, nil) }
     }
 
+    /// The subject's name ("PassthroughSubject", "CurrentValueSubject", ...), as in Combine.
     @usableFromInline
-    var description: String { "SubjectSubscription" }
+    var description: String { withEntries { $0.kind.name } }
+
+    /// The subject (described by its type: a subscription does not keep its subject), the subscriber and its
+    /// outstanding demand, as in Combine; the subject and subscriber are nil once the subscription ended.
+    @usableFromInline
+    var customMirror: Mirror {
+        let kind = withEntries { $0.kind }
+        let (downstream, demand) = emitter.critical { ($0.downstream, $0.demand) }
+        let subscriber = downstream?.subscriber
+        guard kind.mirrorsSubject else {
+            return Mirror(self, children: [("downstream", subscriber as Any)])
+        }
+        let subject = downstream.map { _ in "\(kind.name)<\(Downstream.Input.self), \(Downstream.Failure.self)>" }
+        let children: [Mirror.Child] = [
+            ("parent", subject as Any), ("downstream", subscriber as Any), ("demand", demand),
+            ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    /// The description.
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
+
+/// Which subject a ``SubjectCore`` serves: what its subscriptions are called, and the few behaviours in which
+/// Combine's subjects differ.
+///
+/// **Demand:** see ``requestsUpstreamOnFirstDemand`` and ``ignoresDemand``.
+/// **Thread safety:** a value.
+@usableFromInline
+package enum SubjectKind: UInt8, Sendable {
+    case passthrough
+    case currentValue
+    /// `@Published`'s subject.
+    case published
+    case observableObjectPublisher
+    /// Any other user of the machinery (its subscriptions are "SubjectSubscription").
+    case plain
+
+    @inlinable
+    var name: String {
+        switch self {
+        case .passthrough: return "PassthroughSubject"
+        case .currentValue: return "CurrentValueSubject"
+        case .published: return "PublishedSubject"
+        case .observableObjectPublisher: return "ObservableObjectPublisher"
+        case .plain: return "SubjectSubscription"
+        }
+    }
+
+    /// A PassthroughSubject asks its upstream subscriptions for `.unlimited` only after a downstream request.
+    @inlinable
+    var requestsUpstreamOnFirstDemand: Bool { self == .passthrough }
+
+    /// An ObservableObjectPublisher delivers every signal to a subscriber that has requested anything at all,
+    /// whatever the amount (as in Combine).
+    @inlinable
+    var ignoresDemand: Bool { self == .observableObjectPublisher }
+
+    /// Whether the subscription's mirror shows the subject and the demand (only the subscriber otherwise).
+    @inlinable
+    var mirrorsSubject: Bool { self != .observableObjectPublisher }
 }
 
 /// A subject's reference to an upstream subscription it was given with `send(subscription:)`: weak for classes (so

@@ -82,9 +82,14 @@ extension Subscribers {
             }
         }
 
-        /// Assigns the value to the object's property (outside the lock: the setter may run observers).
+        /// Assigns the value to the object's property (outside the lock: the setter may run observers). A value that
+        /// arrives before the subscription or after the end is ignored, as in Combine.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let object = state.withCriticalSection({ $0.object }) {
+            let object = state.withCriticalSection { state -> Root? in
+                guard case .subscribed = state.status else { return nil }
+                return state.object
+            }
+            if let object {
                 object[keyPath: keyPath] = value
             }
             return .none
@@ -114,9 +119,16 @@ extension Subscribers {
 
         /// A description naming the object's type and the key path.
         public var description: String { "Assign \(Root.self)." }
-        /// A mirror showing the object and key path.
+        /// A mirror showing the object, the key path and the subscription status.
         public var customMirror: Mirror {
-            Mirror(self, children: ["object": object as Any, "keyPath": keyPath])
+            let (object, status) = state.withCriticalSection { ($0.object, $0.status) }
+            let statusDescription: String
+            switch status {
+            case .awaitingSubscription: statusDescription = "awaitingSubscription"
+            case .subscribed(let subscription): statusDescription = "subscribed(\(subscription))"
+            case .terminal: statusDescription = "terminal"
+            }
+            return Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": statusDescription])
         }
         /// The description.
         public var playgroundDescription: Any { description }

@@ -131,7 +131,10 @@ extension Subscribers {
         /// and a negative integer adds.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+            // As in Combine: the difference is computed as an Int; a result that overflows is `.none`.
+            if lhs == .unlimited { return .unlimited }
+            let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+            return overflow || difference < 0 ? .none : Demand(rawValue: UInt(difference))
         }
 
         /// Subtracts an integer from a demand in place.
@@ -225,12 +228,8 @@ extension Subscribers {
         /// Decodes a demand encoded by ``encode(to:)`` (a single unsigned integer; `Int.max + 1` is `.unlimited`).
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
-            let raw = try container.decode(UInt.self)
-            guard raw <= Demand.unlimitedRawValue else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "Subscribers.Demand out of range: \(raw)")
-            }
-            self.init(rawValue: raw)
+            // A count beyond the largest finite one decodes as `.unlimited` (as in Combine); a negative one throws.
+            self.init(rawValue: try container.decode(UInt.self))
         }
 
         /// Encodes the demand as a single unsigned integer.

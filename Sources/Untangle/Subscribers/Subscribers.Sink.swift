@@ -166,11 +166,19 @@ extension Subscribers {
             return .none
         }
 
-        /// Calls `receiveCompletion`, then releases both closures and the subscription.
+        /// Releases the subscription, calls `receiveCompletion`, then releases both closures. A completion that
+        /// arrives from inside `receiveCompletion`, or from the release of what the closures captured, is ignored.
         public func receive(completion: Subscribers.Completion<Failure>) {
             SinkUpstream.release(upstream.exchange(SinkUpstream.terminal))
-            closures.receive(completion)
+            // The closures are taken out before the call (as in Combine): a completion sent from inside
+            // `receiveCompletion` finds the no-ops. They are released after the call, when the sink no longer touches
+            // `closures`: their release may run user code that completes this sink again (an object the closures
+            // captured sending a completion from its deinit).
+            let receiveCompletion = closures.receiveCompletion
+            let receiveValue = closures.receiveValue
             closures = SinkClosures(receiveValue: { _ in }, receiveCompletion: { _ in })
+            receiveCompletion(completion)
+            withExtendedLifetime(receiveValue) {}
         }
 
         /// Cancels the upstream subscription (once; later calls do nothing).

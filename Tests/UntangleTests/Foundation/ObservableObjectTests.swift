@@ -96,19 +96,33 @@ final class ObservableObjectTests: XCTestCase {
         cancellable.cancel()
     }
 
-    func testObservableObjectPublisherHonoursDemand() {
+    // As in Combine, the publisher delivers every announcement once a subscriber has requested anything at all,
+    // whatever the amount; announcements before its first request are dropped.
+    func testObservableObjectPublisherDeliversEverythingAfterTheFirstRequest() {
         let publisher = ObservableObjectPublisher()
-        let recorder = Recorder<Void, Never>(initialDemand: .max(1))
+        let recorder = Recorder<Void, Never>(initialDemand: nil)
         publisher.subscribe(recorder)
         publisher.send()
+        XCTAssertEqual(recorder.values.count, 0, "nothing requested yet")
+        recorder.request(.max(1))
         publisher.send()
-        XCTAssertEqual(recorder.values.count, 1)
-        recorder.request(.max(2))
         publisher.send()
-        XCTAssertEqual(recorder.values.count, 2)
+        publisher.send()
+        XCTAssertEqual(recorder.values.count, 3)
         recorder.cancel()
         publisher.send()
-        XCTAssertEqual(recorder.values.count, 2)
+        XCTAssertEqual(recorder.values.count, 3)
+    }
+
+    func testObservableObjectPublisherSubscriptionDescribesItself() {
+        let publisher = ObservableObjectPublisher()
+        let recorder = Recorder<Void, Never>()
+        publisher.subscribe(recorder)
+        XCTAssertEqual(recorder.events.count, 1)
+        let subscription = recorder.subscription
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "ObservableObjectPublisher")
+        let mirror = subscription.flatMap { ($0 as? CustomReflectable)?.customMirror }
+        XCTAssertEqual(mirror?.children.map(\.label), ["downstream"])
     }
 
     func testAnObjectUsingTheDefaultPublisherIsReleased() {

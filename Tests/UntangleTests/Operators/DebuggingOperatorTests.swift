@@ -211,7 +211,7 @@ final class PrintTests: XCTestCase {
         XCTAssertEqual(
             collector.text,
             """
-            receive subscription: (SubjectSubscription)
+            receive subscription: (PassthroughSubject)
             request unlimited
             receive cancel
             receive subscription: (Empty)

@@ -66,6 +66,19 @@ final class CountingPublisher<Output, Failure: Error>: Publisher, @unchecked Sen
     }
 }
 
+/// A subject that only keeps the subscriber it was given, for driving it by hand.
+private final class LeakingSubject: Subject, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    var subscriber: AnySubscriber<Int, Never>?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        self.subscriber = AnySubscriber(subscriber)
+    }
+    func send(_ value: Int) {}
+    func send(completion: Subscribers.Completion<Never>) {}
+    func send(subscription: Subscription) {}
+}
+
 final class MulticastTests: XCTestCase {
     func testSubscribersShareOneUpstreamSubscriptionMadeOnConnect() {
         let upstream = CountingPublisher<Int, TestError>()
@@ -87,18 +100,57 @@ final class MulticastTests: XCTestCase {
         XCTAssertEqual(b.values, [1])
     }
 
-    func testConnectWhileConnectedReturnsTheSameConnectionAndReconnectsAfterCancel() {
+    // As in Combine, every connect() subscribes the subject to the upstream once more.
+    func testEveryConnectSubscribesTheSubjectAgain() {
         let upstream = CountingPublisher<Int, Never>()
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let recorder = Recorder<Int, Never>()
+        multicast.subscribe(recorder)
         let first = multicast.connect()
         let second = multicast.connect()
-        XCTAssertTrue((first as AnyObject) === (second as AnyObject))
-        XCTAssertEqual(upstream.subscriptions, 1)
-        first.cancel()
-        let third = multicast.connect()
+        XCTAssertTrue(first is AnyCancellable)
         XCTAssertEqual(upstream.subscriptions, 2)
-        third.cancel()
+        upstream.send(1)
+        XCTAssertEqual(recorder.values, [1, 1], "each connection relays the value")
+        first.cancel()
+        upstream.send(2)
+        XCTAssertEqual(recorder.values, [1, 1, 2])
+        second.cancel()
         XCTAssertEqual(upstream.cancels, 2)
+    }
+
+    func testSubscribersReceiveAMulticastSubscriptionThatRelaysToTheSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = ManualPublisher<Int, Never>().multicast(subject: subject)
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(1) })
+        multicast.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Multicast")])
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(recorder.values, [1, 2], "the demand returned from receive(_:) reaches the subject")
+        recorder.cancel()
+        subject.send(3)
+        XCTAssertEqual(recorder.values, [1, 2])
+    }
+
+    // Regression: a subject that hands the multicast's subscriber a second subscription gets it cancelled, and
+    // signals before the first subscription are ignored.
+    func testTheMulticastSubscriberIgnoresSignalsOutsideItsSubscription() {
+        let subject = LeakingSubject()
+        let recorder = Recorder<Int, Never>()
+        Just(0).multicast(subject: subject).subscribe(recorder)
+        let inner = subject.subscriber!
+        XCTAssertEqual(inner.receive(1), .none)
+        inner.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [], "nothing before the subscription")
+        let first = ManualPublisher<Int, Never>()
+        first.subscribe(inner)
+        let second = ManualPublisher<Int, Never>()
+        second.subscribe(inner)
+        XCTAssertEqual(second.history, [.cancel])
+        XCTAssertEqual(first.history, [.request(.unlimited)])
+        XCTAssertEqual(recorder.events, [.subscription("Multicast")])
+        subject.subscriber = nil
     }
 
     func testSubjectIsCreatedLazilyAndOnce() {
@@ -113,7 +165,7 @@ final class MulticastTests: XCTestCase {
         multicast.subscribe(Recorder<Int, Never>())
         _ = multicast.connect()
         XCTAssertEqual(created.withLock { $0 }, 1)
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(1), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1), .completion(.finished)])
     }
 
     func testMulticastSubjectRepublishesToEverySubscriber() {
@@ -160,13 +212,16 @@ final class MakeConnectableTests: XCTestCase {
         connection.cancel()
     }
 
-    func testCopiesShareOneConnection() {
+    func testCopiesShareOneSubject() {
         let upstream = CountingPublisher<Int, Never>()
         let connectable = Publishers.MakeConnectable(upstream: upstream)
         let copy = connectable
+        let recorder = Recorder<Int, Never>()
+        copy.subscribe(recorder)
         let connection = connectable.connect()
-        _ = copy.connect()
         XCTAssertEqual(upstream.subscriptions, 1)
+        upstream.send(1)
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1)])
         connection.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
@@ -189,8 +244,8 @@ final class AutoconnectTests: XCTestCase {
         upstream.send(2)
         b.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
-        XCTAssertEqual(a.events, [.subscription("Autoconnect"), .value(1)])
-        XCTAssertEqual(b.events, [.subscription("Autoconnect"), .value(1), .value(2)])
+        XCTAssertEqual(a.events, [.subscription("Multicast"), .value(1)])
+        XCTAssertEqual(b.events, [.subscription("Multicast"), .value(1), .value(2)])
 
         let c = Recorder<Int, Never>()
         automatic.subscribe(c)
@@ -199,15 +254,46 @@ final class AutoconnectTests: XCTestCase {
         XCTAssertEqual(upstream.cancels, 2)
     }
 
-    func testSynchronousUpstreamReachesTheFirstSubscriberAndCompletionCountsAsLeaving() {
-        let automatic = [1, 2].publisher.makeConnectable().autoconnect()
+    // As in Combine, a completion does not count as leaving: a later subscriber attaches to the finished
+    // connection and receives the completion; nothing is subscribed again.
+    func testSynchronousUpstreamReachesTheFirstSubscriberAndCompletionDoesNotDisconnect() {
+        let upstream = CountingPublisher<Int, Never>()
+        let automatic = upstream.makeConnectable().autoconnect()
         let recorder = Recorder<Int, Never>()
         automatic.subscribe(recorder)
-        XCTAssertEqual(
-            recorder.events, [.subscription("Autoconnect"), .value(1), .value(2), .completion(.finished)])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1), .completion(.finished)])
         let late = Recorder<Int, Never>()
         automatic.subscribe(late)
-        XCTAssertEqual(late.completions, [.finished])
+        XCTAssertEqual(late.events, [.subscription("Multicast"), .completion(.finished)])
+        XCTAssertEqual(upstream.subscriptions, 1)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        recorder.cancel()
+        late.cancel()
+        let again = Recorder<Int, Never>()
+        automatic.subscribe(again)
+        XCTAssertEqual(upstream.subscriptions, 2, "the last cancel disconnected: the next subscriber connects")
+        again.cancel()
+    }
+
+    // The subscriber receives the upstream's subscription wrapped: it describes itself and identifies itself as
+    // the upstream's, and every cancel is passed on, but only the first counts as leaving.
+    func testTheSubscriptionIsTheUpstreamsWithItsCancelCountedOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let automatic = subject.makeConnectable().autoconnect()
+        let a = Recorder<Int, Never>()
+        let b = Recorder<Int, Never>()
+        automatic.subscribe(a)
+        automatic.subscribe(b)
+        XCTAssertEqual(a.events, [.subscription("Multicast")])
+        a.cancel()
+        a.cancel()
+        subject.send(1)
+        XCTAssertEqual(b.values, [1], "b still connected: a's second cancel did not count")
+        b.cancel()
+        subject.send(2)
+        XCTAssertEqual(b.values, [1])
     }
 
     func testDemandPassesThroughAndNothingArrivesAfterCancel() {
@@ -222,7 +308,7 @@ final class AutoconnectTests: XCTestCase {
         recorder.cancel()
         subject.send(4)
         subject.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription("Autoconnect"), .value(1), .value(3)])
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1), .value(3)])
     }
 }
 
@@ -240,8 +326,8 @@ final class ShareTests: XCTestCase {
         upstream.send(2)
         b.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
-        XCTAssertEqual(a.events, [.subscription("Share"), .value(1)])
-        XCTAssertEqual(b.events, [.subscription("Share"), .value(1), .value(2)])
+        XCTAssertEqual(a.events, [.subscription("Multicast"), .value(1)])
+        XCTAssertEqual(b.events, [.subscription("Multicast"), .value(1), .value(2)])
     }
 
     func testFailureReachesEverySubscriberAndLaterOnesGetItAtOnce() {
@@ -252,8 +338,9 @@ final class ShareTests: XCTestCase {
         upstream.send(completion: .failure(TestError(6)))
         let late = Recorder<Int, TestError>()
         shared.subscribe(late)
-        XCTAssertEqual(a.events, [.subscription("Share"), .completion(.failure(TestError(6)))])
-        XCTAssertEqual(late.completions, [.failure(TestError(6))])
+        XCTAssertEqual(a.events, [.subscription("Multicast"), .completion(.failure(TestError(6)))])
+        XCTAssertEqual(late.events, [.subscription("Multicast"), .completion(.failure(TestError(6)))])
+        XCTAssertEqual(upstream.subscriptions, 1, "as in Combine, the finished connection is not made again")
     }
 
     func testEquatableByIdentity() {
@@ -335,18 +422,22 @@ final class ShareConcurrencyTests: XCTestCase {
         assertEightConcurrentFirstSubscribersConnectOnce { $0.makeConnectable().autoconnect() }
     }
 
-    func testConcurrentConnectsSubscribeOnce() {
+    func testConcurrentConnectsShareOneSubjectAndEachIsCancelledOnce() {
         for _ in 0..<50 {
             let upstream = CountingPublisher<Int, Never>()
             let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+            let recorder = Recorder<Int, Never>()
+            multicast.subscribe(recorder)
             let connections = LockedBox<[AnyCancellable]>([])
             runConcurrently(threads: 8) { _ in
                 let connection = multicast.connect()
                 connections.withLock { $0.append(AnyCancellable(connection)) }
             }
-            XCTAssertEqual(upstream.subscriptions, 1)
+            XCTAssertEqual(upstream.subscriptions, 8)
+            upstream.send(1)
+            XCTAssertEqual(recorder.values, Array(repeating: 1, count: 8), "one subject behind every connection")
             runConcurrently(threads: 8) { thread in connections.withLock { $0[thread] }.cancel() }
-            XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+            XCTAssertEqual(upstream.cancels, 8)
         }
     }
 

@@ -8,9 +8,50 @@ final class CurrentValueSubjectTests: XCTestCase {
         let subject = CurrentValueSubject<Int, Never>(1)
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         subject.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription")])
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject")])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject"), .value(1)])
+    }
+
+    // As in Combine: after a completion the setter still changes the value (nothing is sent); send(_:) does not.
+    func testValueSetterChangesTheValueAfterCompletionButSendDoesNot() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(recorder)
+        subject.send(completion: .finished)
+        subject.value = 42
+        XCTAssertEqual(subject.value, 42)
+        subject.send(7)
+        XCTAssertEqual(subject.value, 42)
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject"), .value(0), .completion(.finished)])
+    }
+
+    func testUpstreamSubscriptionsAreRequestedAtOnceWithoutSubscribers() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send(3)
+        XCTAssertEqual(subject.value, 3)
+        withExtendedLifetime(connection) {}
+    }
+
+    func testSubscriptionMirrorShowsTheSubjectTheSubscriberAndTheDemand() throws {
+        let subject = CurrentValueSubject<Int, Never>(5)
+        let recorder = Recorder<Int, Never>(initialDemand: .max(12))
+        subject.subscribe(recorder)
+        subject.send(1)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        let mirror = try XCTUnwrap((subscription as? CustomReflectable)?.customMirror)
+        let children = mirror.children.map { "\($0.label ?? ""): \($0.value)" }
+        XCTAssertEqual(children.count, 4)
+        XCTAssertTrue(children[0].hasPrefix("parent: ") && children[0].contains("CurrentValueSubject<Int, Never>"))
+        XCTAssertEqual(children[2], "demand: max(10)")
+        subject.send(completion: .finished)
+        let ended = try XCTUnwrap((subscription as? CustomReflectable)?.customMirror).children.map {
+            "\($0.label ?? ""): \($0.value)"
+        }
+        XCTAssertEqual(ended, ["parent: nil", "downstream: nil", "demand: max(10)", "subject: nil"])
     }
 
     func testValueSetterSendsAndGetterReads() {
@@ -62,7 +103,7 @@ final class CurrentValueSubjectTests: XCTestCase {
         subject.subscribe(recorder)
         subject.send(completion: .failure(TestError(3)))
         subject.send(9)
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject"), .completion(.failure(TestError(3)))])
         XCTAssertEqual(subject.value, 1, "value keeps the last value; send after completion is ignored")
         let late = Recorder<Int, TestError>()
         subject.subscribe(late)
@@ -76,7 +117,7 @@ final class CurrentValueSubjectTests: XCTestCase {
         subject.send(1)
         subject.send(completion: .finished)
         XCTAssertEqual(
-            recorder.events, [.subscription("SubjectSubscription"), .value(0), .value(1), .completion(.finished)])
+            recorder.events, [.subscription("CurrentValueSubject"), .value(0), .value(1), .completion(.finished)])
     }
 
     func testCancelReleasesTheSubscriber() {

@@ -14,7 +14,7 @@ final class PassthroughSubjectTests: XCTestCase {
         subject.send(3)
         XCTAssertEqual(
             recorder.events,
-            [.subscription("SubjectSubscription"), .value(1), .value(2), .completion(.finished)])
+            [.subscription("PassthroughSubject"), .value(1), .value(2), .completion(.finished)])
     }
 
     func testValuesSentWithoutDemandAreDroppedAsInCombine() {
@@ -26,7 +26,7 @@ final class PassthroughSubjectTests: XCTestCase {
         subject.send(2)
         subject.send(3)
         subject.send(4)
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(2), .value(3)])
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .value(2), .value(3)])
     }
 
     func testDemandReturnedFromReceiveIsAdded() {
@@ -42,7 +42,7 @@ final class PassthroughSubjectTests: XCTestCase {
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         subject.subscribe(recorder)
         subject.send(completion: .failure(TestError(7)))
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .completion(.failure(TestError(7)))])
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .completion(.failure(TestError(7)))])
     }
 
     func testLateSubscriberReceivesTheCompletionAtOnce() {
@@ -71,7 +71,7 @@ final class PassthroughSubjectTests: XCTestCase {
         recorder.cancel()
         subject.send(2)
         subject.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription("SubjectSubscription"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .value(1)])
     }
 
     func testCancelFromInsideReceiveStopsFurtherValues() {
@@ -126,7 +126,7 @@ final class PassthroughSubjectTests: XCTestCase {
             })
         subject.subscribe(recorder)
         subject.subscribe(outer)
-        XCTAssertEqual(outer.events, [.subscription("SubjectSubscription"), .value(10)])
+        XCTAssertEqual(outer.events, [.subscription("PassthroughSubject"), .value(10)])
         XCTAssertEqual(recorder.values, [], "the first subscriber never asked")
     }
 
@@ -141,6 +141,48 @@ final class PassthroughSubjectTests: XCTestCase {
         XCTAssertEqual(recorder.values, [5])
         connection.cancel()
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    private final class RecordingSubscription: Subscription {
+        var history: [String] = []
+        func request(_ demand: Subscribers.Demand) { history.append("request(\(demand))") }
+        func cancel() { history.append("cancel") }
+    }
+
+    // As in Combine: subscriptions sent to a subject without demanding subscribers wait, unrequested, and a subject
+    // that goes away cancels them.
+    func testUpstreamSubscriptionsWaitForDemandAndAreCancelledWhenTheSubjectGoes() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(subscription: upstream)
+            subject.send(subscription: upstream)
+            XCTAssertEqual(upstream.history, [])
+        }
+        XCTAssertEqual(upstream.history, ["cancel", "cancel"])
+    }
+
+    func testSubscriptionDescribesAndMirrorsItselfAsInCombine() throws {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(3))
+        subject.subscribe(recorder)
+        subject.send(1)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(String(describing: subscription), "PassthroughSubject")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+            "PassthroughSubject")
+        func children() -> [String] {
+            let mirror = (subscription as? CustomReflectable)?.customMirror
+            return mirror?.children.map { "\($0.label ?? ""): \($0.value)" } ?? []
+        }
+        let attached = children()
+        XCTAssertEqual(attached.map { $0.prefix(while: { $0 != ":" }) }, ["parent", "downstream", "demand", "subject"])
+        XCTAssertTrue(attached[0].contains("PassthroughSubject<Int, TestError>"))
+        XCTAssertTrue(attached[1].contains("Recorder"))
+        XCTAssertEqual(attached[2], "demand: max(2)")
+        subscription.cancel()
+        XCTAssertEqual(children(), ["parent: nil", "downstream: nil", "demand: max(2)", "subject: nil"])
     }
 
     func testSubscriptionReleasesTheSubscriberAfterCancel() {
@@ -297,7 +339,7 @@ final class PassthroughSubjectTests: XCTestCase {
         subject.send(1)
         subject.send(3)
         XCTAssertEqual(log, [1, 2, 3])
-        XCTAssertEqual(second.events, [.subscription("SubjectSubscription"), .value(2)])
+        XCTAssertEqual(second.events, [.subscription("PassthroughSubject"), .value(2)])
         first.cancel()
     }
 
@@ -361,8 +403,8 @@ final class PassthroughSubjectTests: XCTestCase {
                 XCTAssertEqual(
                     recorder.events,
                     index % 2 == 0
-                        ? [.subscription("SubjectSubscription"), .value(7)]
-                        : [.subscription("SubjectSubscription"), .value(7), .value(8), .completion(.finished)],
+                        ? [.subscription("PassthroughSubject"), .value(7)]
+                        : [.subscription("PassthroughSubject"), .value(7), .value(8), .completion(.finished)],
                     "subscriber \(index)")
             }
         }
@@ -390,7 +432,7 @@ final class PassthroughSubjectTests: XCTestCase {
         subject.send(completion: .failure(failure))
         XCTAssertEqual(sinkEvents, ["1", "\(Subscribers.Completion<WideError>.failure(failure))"])
         XCTAssertEqual(
-            recorder.events, [.subscription("SubjectSubscription"), .value(1), .completion(.failure(failure))])
+            recorder.events, [.subscription("PassthroughSubject"), .value(1), .completion(.failure(failure))])
         withExtendedLifetime(sink) {}
     }
 

@@ -376,6 +376,15 @@ package struct DownstreamReference<Downstream: Subscriber> {
         Self.receive(input, through: object, isSink: Self.isSink)
     }
 
+    /// The subscriber itself (for mirrors; not for delivery, which borrows it through `object`).
+    @inlinable
+    var subscriber: Downstream {
+        if Self.isSink {
+            return object as! Downstream
+        }
+        return unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value
+    }
+
     @inlinable
     func receive(subscription: Subscription) {
         if Self.isSink {

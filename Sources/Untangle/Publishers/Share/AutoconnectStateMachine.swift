@@ -3,7 +3,7 @@
 /// unlocking.
 ///
 /// The model is a reference count: the subscriber that takes the count from 0 to 1 connects; the one that takes it
-/// back to 0 (by cancelling, or by receiving its completion) disconnects. A connect that is still running on one
+/// back to 0 by cancelling disconnects (a completion does not count, as in Combine). A connect that is still running on one
 /// thread when the count drops to 0 is disconnected by that thread as soon as it returns; if a new subscriber arrived
 /// meanwhile, the running connect serves it, so two connects never overlap.
 ///
@@ -39,7 +39,7 @@ struct AutoconnectStateMachine {
         return nil
     }
 
-    /// A subscriber cancelled or completed: returns the connection to cancel if it was the last one.
+    /// A subscriber cancelled: returns the connection to cancel if it was the last one.
     mutating func subscriberRemoved() -> Cancellable? {
         subscribers -= 1
         guard subscribers == 0, case .connected(let cancellable) = connection else { return nil }

@@ -2,97 +2,95 @@ import UntangleSync
 
 /// What an ``AutoconnectSubscription`` reports to its autoconnect publisher.
 protocol AutoconnectParent: AnyObject {
-    /// A counted subscriber cancelled or received its completion.
+    /// A counted subscriber cancelled.
     func subscriberRemoved()
 }
 
-/// The subscription an autoconnect publisher hands each subscriber: it passes requests to the upstream's
-/// subscription, and tells the autoconnect (once) when the subscriber leaves by cancelling or by completing, so that
-/// the last one to leave disconnects the upstream. Its ``Inner`` is the subscriber given to the upstream.
+/// The subscription an autoconnect publisher hands each subscriber in place of the upstream's: it passes requests
+/// and cancels to the upstream's subscription, and describes itself as that subscription does (and has its
+/// `combineIdentifier`), as in Combine. The first cancel also tells the autoconnect that the subscriber left, so
+/// that the last one to leave disconnects the upstream.
 ///
-/// The subscription does not reference the downstream (the inner does), so a subscriber that keeps its subscription
-/// forms no cycle that outlives a cancel or a completion.
+/// ```swift
+/// downstream.receive(subscription: AutoconnectSubscription(upstream: subscription, parent: autoconnect))
+/// ```
 ///
 /// **Demand:** passed through unchanged.
-/// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream's signals are passed on with no
-/// lock held. It holds its autoconnect strongly while subscribed, so a `share()` stays alive as long as it has
-/// subscribers even if nothing else references it.
-final class AutoconnectSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private struct State {
-        var upstream: Subscription?
-        var parent: AutoconnectParent?
-    }
+/// **Thread safety:** `request`/`cancel` may be called from any thread; every cancel is passed on (as in Combine),
+/// but only the first one is counted, so a subscriber cancelling twice, or from two threads at once, leaves once.
+final class AutoconnectSubscription: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+{
+    private let upstream: Subscription
+    private let parent: AutoconnectParent
+    // 0 until the first cancel, then 1 (an atomic exchange decides which cancel is counted).
+    private let cancelled = AtomicWord(0)
 
-    private let state: LockedBox<State>
-    let description: String
-
-    init(parent: AutoconnectParent, name: String) {
-        description = name
-        state = LockedBox(tracking: State(parent: parent))
-    }
-
-    /// Returns false if the subscription already ended (the upstream subscription must then be cancelled).
-    fileprivate func attach(_ upstream: Subscription) -> Bool {
-        state.withCriticalSection { state -> Bool in
-            guard state.parent != nil, state.upstream == nil else { return false }
-            state.upstream = upstream
-            return true
-        }
+    init(upstream: Subscription, parent: AutoconnectParent) {
+        self.upstream = upstream
+        self.parent = parent
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        let upstream = state.withCriticalSection { $0.upstream }
         CalloutCheck.assertNoLockHeld("autoconnect requesting upstream")
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     func cancel() {
-        let ended = leave()
         CalloutCheck.assertNoLockHeld("autoconnect cancelling upstream")
-        ended.upstream?.cancel()
-        ended.parent?.subscriberRemoved()
-    }
-
-    /// Ends the subscription once: the returned parent is non-nil only for the first caller.
-    fileprivate func leave() -> (upstream: Subscription?, parent: AutoconnectParent?) {
-        let ended = state.withCriticalSection { state -> State in
-            defer { state = State() }
-            return state
-        }
-        return (ended.upstream, ended.parent)
-    }
-
-    /// The subscriber given to the upstream on behalf of one downstream.
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
-
-        let downstream: Downstream
-        let subscription: AutoconnectSubscription
-
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        func receive(subscription upstream: Subscription) {
-            guard subscription.attach(upstream) else {
-                CalloutCheck.assertNoLockHeld("autoconnect cancelling a late upstream subscription")
-                upstream.cancel()
-                return
-            }
-            downstream.receive(subscription: subscription)
-        }
-
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            downstream.receive(input)
-        }
-
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            // After a cancel nothing reaches the downstream; the completion is passed on by the first leaver only.
-            guard let parent = subscription.leave().parent else { return }
-            downstream.receive(completion: completion)
+        if cancelled.exchange(1) == 0 {
             parent.subscriberRemoved()
         }
-
-        var description: String { subscription.description }
+        upstream.cancel()
     }
+
+    /// The upstream subscription's identifier.
+    var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+    /// The upstream subscription's description.
+    var description: String { String(describing: upstream) }
+    /// The description.
+    var playgroundDescription: Any { description }
+}
+
+/// The subscriber an autoconnect publisher gives its upstream for each of its subscribers: it passes every signal
+/// through unchanged (as Combine does, even after a completion), wrapping the subscription in an
+/// ``AutoconnectSubscription``.
+///
+/// ```swift
+/// upstream.subscribe(AutoconnectInner(parent: self, downstream: subscriber))
+/// ```
+///
+/// **Demand:** passed through unchanged.
+/// **Thread safety:** immutable; signals are passed on as they come.
+struct AutoconnectInner<Parent: Publisher & AutoconnectParent, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    let combineIdentifier = CombineIdentifier()
+    let parent: Parent
+    let downstream: Downstream
+
+    func receive(subscription: Subscription) {
+        CalloutCheck.assertNoLockHeld("autoconnect passing a subscription downstream")
+        downstream.receive(subscription: AutoconnectSubscription(upstream: subscription, parent: parent))
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    /// "Autoconnect".
+    var description: String { "Autoconnect" }
+    /// The autoconnect publisher and the subscriber, as in Combine.
+    var customMirror: Mirror {
+        Mirror(self, children: [("parent", parent as Any), ("downstream", downstream as Any)])
+    }
+    /// The description.
+    var playgroundDescription: Any { description }
 }

@@ -4,9 +4,13 @@ extension ConnectablePublisher {
     /// Automates the process of connecting or disconnecting from this connectable publisher.
     ///
     /// The first subscriber connects the upstream (after it has been attached, so it sees every value); when the
-    /// last subscriber leaves, by cancelling or by receiving its completion, the connection is cancelled, and a
-    /// later subscriber connects again. Apple's documentation only states the first half; Untangle documents and
-    /// tests the reference counting.
+    /// last subscriber cancels, the connection is cancelled, and a later subscriber connects again. As in Combine, a
+    /// completion does not count as leaving: a subscriber that arrives after the upstream completed (and before the
+    /// others cancelled) attaches to the finished connection and receives its completion, without reconnecting.
+    /// Apple's documentation only states the first half; Untangle documents and tests the reference counting.
+    ///
+    /// Each subscriber receives the upstream's own subscription, wrapped so that its cancel is counted (it
+    /// describes itself as the upstream's does).
     ///
     /// ```swift
     /// let ticks = Timer.publish(every: 1, on: .main, in: .default).autoconnect()
@@ -25,7 +29,7 @@ extension Publishers {
     /// A publisher that automatically connects to an upstream connectable publisher.
     ///
     /// This publisher calls `connect()` on the upstream connectable publisher when first attached to by a
-    /// subscriber, and cancels that connection when its last subscriber cancels or completes.
+    /// subscriber, and cancels that connection when its last subscriber cancels.
     ///
     /// ```swift
     /// let automatic = Publishers.Autoconnect(upstream: connectable)
@@ -43,24 +47,16 @@ extension Publishers {
         public final let upstream: Upstream
 
         let state = LockedBox(tracking: AutoconnectStateMachine())
-        let name: String
 
         /// Creates a publisher that automatically connects to an upstream connectable publisher.
-        public convenience init(upstream: Upstream) {
-            self.init(upstream: upstream, name: "Autoconnect")
-        }
-
-        init(upstream: Upstream, name: String) {
+        public init(upstream: Upstream) {
             self.upstream = upstream
-            self.name = name
         }
 
         /// Attaches the subscriber to the upstream, connecting it if this is the first subscriber.
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let mustConnect = state.withCriticalSection { $0.subscriberAdded() }
-            upstream.subscribe(
-                AutoconnectSubscription.Inner(
-                    downstream: subscriber, subscription: AutoconnectSubscription(parent: self, name: name)))
+            upstream.subscribe(AutoconnectInner(parent: self, downstream: subscriber))
             guard mustConnect else { return }
             CalloutCheck.assertNoLockHeld("autoconnect connecting its upstream")
             let connection = upstream.connect()

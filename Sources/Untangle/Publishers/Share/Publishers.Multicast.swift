@@ -3,10 +3,11 @@ import UntangleSync
 extension Publisher {
     /// Applies a closure to create a subject that delivers elements to subscribers.
     ///
-    /// Subscribers attach to the subject; the upstream is subscribed (once) only when you call `connect()`. The
-    /// closure is called lazily, when the subject is first needed (first subscriber or first connect); every later
-    /// subscriber shares that subject. If the first uses race on several threads the closure may run more than
-    /// once, but only one subject is ever used (the others are released unused).
+    /// Subscribers attach to the subject; the subject subscribes to the upstream only when you call `connect()`
+    /// (each call subscribes it once more, as in Combine: call it once, and cancel the returned cancellable to
+    /// disconnect). The closure is called lazily, when the subject is first needed (first subscriber or first
+    /// connect); every later subscriber shares that subject. If the first uses race on several threads the closure
+    /// may run more than once, but only one subject is ever used (the others are released unused).
     ///
     /// ```swift
     /// let multicast = expensiveRequest.multicast { PassthroughSubject<Data, URLError>() }
@@ -16,9 +17,9 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** the subject asks the upstream for `.unlimited`; each subscriber's demand is the subject's
-    /// business (a `PassthroughSubject` drops values for subscribers without demand).
-    /// **Thread safety:** subscribe, `connect()` and cancelling the connection may happen on any threads at once;
-    /// while connected, `connect()` returns the existing connection instead of subscribing again.
+    /// business (a `PassthroughSubject` drops values for subscribers without demand). The demand a subscriber
+    /// returns from `receive(_:)` is requested from the subject after the call.
+    /// **Thread safety:** subscribe, `connect()` and cancelling the connection may happen on any threads at once.
     public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
     where Failure == S.Failure, Output == S.Output {
         Publishers.Multicast(upstream: self, createSubject: createSubject)
@@ -44,16 +45,17 @@ extension Publisher {
 extension Publishers {
     /// A publisher that uses a subject to deliver elements to multiple subscribers.
     ///
-    /// A connectable publisher: the upstream is subscribed to the subject when `connect()` is called, and
-    /// unsubscribed when the returned cancellable is cancelled. After a disconnect, `connect()` subscribes again.
+    /// A connectable publisher: `connect()` subscribes the subject to the upstream, and cancelling the returned
+    /// cancellable unsubscribes it. Each subscriber receives a "Multicast" subscription that relays to its
+    /// subscription of the subject. The subject (made by `createSubject` on first use) is held for the publisher's
+    /// lifetime; the connection does not keep it alive.
     ///
     /// ```swift
     /// let multicast = Publishers.Multicast(upstream: source) { PassthroughSubject<Int, Never>() }
     /// ```
     ///
-    /// **Demand:** the subject asks the upstream for `.unlimited`.
-    /// **Thread safety:** see ``Publisher/multicast(_:)``. The connection stays alive while either the returned
-    /// cancellable or this publisher is referenced (releasing both disconnects).
+    /// **Demand:** the subject asks the upstream for `.unlimited`; see ``Publisher/multicast(_:)``.
+    /// **Thread safety:** see ``Publisher/multicast(_:)``.
     public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
     where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
         /// The kind of values published by this publisher.
@@ -67,12 +69,7 @@ extension Publishers {
         /// A closure that creates the subject the subscribers attach to.
         public final let createSubject: () -> SubjectType
 
-        private struct State {
-            var subject: SubjectType?
-            var connection: MulticastConnection?
-        }
-
-        private let state = LockedBox(tracking: State())
+        private let subjectBox = LockedBox<SubjectType?>(tracking: nil)
 
         /// Creates a multicast publisher that applies a closure to create a subject that delivers elements to
         /// subscribers.
@@ -81,55 +78,37 @@ extension Publishers {
             self.createSubject = createSubject
         }
 
-        /// Attaches the subscriber to the subject.
+        /// Attaches the subscriber to the subject, through a "Multicast" subscription.
         public final func receive<S: Subscriber>(subscriber: S)
         where S.Failure == SubjectType.Failure, S.Input == SubjectType.Output {
-            subject().subscribe(subscriber)
+            subject().subscribe(MulticastInner(downstream: subscriber))
         }
 
-        /// Subscribes the subject to the upstream, or returns the existing connection if already connected.
+        /// Subscribes the subject to the upstream; cancel the returned cancellable to disconnect. Every call
+        /// subscribes again (as in Combine), so connect once per connection.
         public final func connect() -> Cancellable {
             let subject = subject()
-            let (connection, isNew) = state.withCriticalSection { state -> (MulticastConnection, Bool) in
-                if let connection = state.connection {
-                    return (connection, false)
-                }
-                let connection = MulticastConnection { [weak self] ended in self?.forget(ended) }
-                state.connection = connection
-                return (connection, true)
-            }
-            if isNew {
-                CalloutCheck.assertNoLockHeld("multicast subscribing its subject")
-                connection.attach(upstream.subscribe(subject))
-            }
-            return connection
+            CalloutCheck.assertNoLockHeld("multicast subscribing its subject")
+            return upstream.subscribe(subject)
         }
 
         // The user's closure runs outside the lock; a racing loser's subject is released after unlocking.
         private func subject() -> SubjectType {
-            if let subject = state.withCriticalSection({ $0.subject }) {
+            if let subject = subjectBox.withCriticalSection({ $0 }) {
                 return subject
             }
             CalloutCheck.assertNoLockHeld("multicast creating its subject")
             let created = createSubject()
-            return state.withCriticalSection { state -> SubjectType in
-                if let existing = state.subject {
+            return subjectBox.withCriticalSection { box -> SubjectType in
+                if let existing = box {
                     return existing
                 }
-                state.subject = created
+                box = created
                 return created
-            }
-        }
-
-        private func forget(_ connection: MulticastConnection) {
-            state.withCriticalSection { state in
-                if state.connection === connection {
-                    state.connection = nil
-                }
             }
         }
     }
 }
 
-// Every entry point is thread-safe: the subject and the connection live behind the lock.
+// Every entry point is thread-safe: the subject lives behind the lock.
 extension Publishers.Multicast: @unchecked Sendable {}

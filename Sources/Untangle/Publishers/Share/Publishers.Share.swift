@@ -2,7 +2,9 @@ extension Publisher {
     /// Shares the output of an upstream publisher with multiple subscribers.
     ///
     /// The returned publisher is a class: every subscriber of the same `Share` instance shares one upstream
-    /// subscription, made when the first subscriber attaches and cancelled when the last one leaves.
+    /// subscription, made when the first subscriber attaches and cancelled when the last one cancels. As in Combine,
+    /// once the upstream has completed, later subscribers receive that completion (the upstream is not subscribed
+    /// again until every subscriber has cancelled). Subscribers receive a "Multicast" subscription.
     ///
     /// ```swift
     /// let shared = expensiveRequest.share()
@@ -23,8 +25,7 @@ extension Publishers {
     /// A publisher that shares the output of an upstream publisher with multiple subscribers.
     ///
     /// It is `multicast { PassthroughSubject() }` followed by `autoconnect()`: connected by the first subscriber,
-    /// disconnected when the last one cancels or completes. Two `Share`s are equal only if they are the same
-    /// instance.
+    /// disconnected when the last one cancels. Two `Share`s are equal only if they are the same instance.
     ///
     /// ```swift
     /// let shared = Publishers.Share(upstream: source)
@@ -46,8 +47,7 @@ extension Publishers {
         /// Creates a publisher that shares the output of an upstream publisher with multiple subscribers.
         public init(upstream: Upstream) {
             self.upstream = upstream
-            shared = Publishers.Autoconnect(
-                upstream: Publishers.Multicast(upstream: upstream) { PassthroughSubject() }, name: "Share")
+            shared = Publishers.Autoconnect(upstream: Publishers.Multicast(upstream: upstream) { PassthroughSubject() })
         }
 
         /// Attaches the subscriber, connecting the upstream if it is the first.

@@ -1,0 +1,157 @@
+import Untangle
+import UntangleSync
+import XCTest
+
+/// Records the events of an `_Introspection` as strings.
+private final class EventLog: _Introspection, @unchecked Sendable {
+    private let lock = Lock()
+    private var _events: [String] = []
+    var events: [String] { lock.withLock { _events } }
+    private func log(_ event: String) { lock.withLock { _events.append(event) } }
+
+    func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        log("willSubscribe \(subscriber)")
+    }
+    func didReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        log("didSubscribe \(subscriber)")
+    }
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        log("willReceive subscription \(subscription)")
+    }
+    func didReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        log("didReceive subscription \(subscription)")
+    }
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        log("willReceive \(input)")
+    }
+    func didReceive<Downstream: Subscriber>(
+        subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
+    ) {
+        log("didReceive \(input) -> \(resultingDemand)")
+    }
+    func willReceive<Downstream: Subscriber>(
+        subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        log("willComplete")
+    }
+    func didReceive<Downstream: Subscriber>(
+        subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        log("didComplete")
+    }
+    func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) { log("willRequest \(demand)") }
+    func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) { log("didRequest \(demand)") }
+    func willCancel(subscription: Subscription) { log("willCancel") }
+    func didCancel(subscription: Subscription) { log("didCancel") }
+}
+
+/// Implements nothing: every event has a default.
+private final class Silent: _Introspection {}
+
+final class IntrospectionTests: XCTestCase {
+    func testEnableDisableAndIsEnabledPerObject() {
+        let first = EventLog()
+        let second = Silent()
+        XCTAssertFalse(first.isEnabled)
+        first.enable()
+        first.enable()
+        XCTAssertTrue(first.isEnabled)
+        XCTAssertFalse(second.isEnabled)
+        second.enable()
+        first.disable()
+        XCTAssertFalse(first.isEnabled)
+        XCTAssertTrue(second.isEnabled)
+        second.disable()
+        XCTAssertFalse(second.isEnabled)
+    }
+
+    func testEverySignalOfASubscriptionMadeWhileEnabledIsReported() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(2) })
+        log.enable()
+        upstream.subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .max(2))
+        upstream.send(completion: .finished)
+        log.disable()
+        let name = String(describing: recorder)
+        XCTAssertEqual(
+            log.events,
+            [
+                "willSubscribe \(name)", "willReceive subscription ManualSubscription", "willRequest max(1)",
+                "didRequest max(1)", "didReceive subscription ManualSubscription", "didSubscribe \(name)",
+                "willReceive 1", "didReceive 1 -> max(2)", "willComplete", "didComplete",
+            ])
+        XCTAssertEqual(recorder.events, [.subscription("ManualSubscription"), .value(1), .completion(.finished)])
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    func testSubscriptionsMadeWhileDisabledAreNotObservedAndDisablingStopsTheEvents() {
+        let log = EventLog()
+        let before = ManualPublisher<Int, Never>()
+        let beforeRecorder = Recorder<Int, Never>()
+        before.subscribe(beforeRecorder)
+        log.enable()
+        before.send(1)
+        let during = ManualPublisher<Int, Never>()
+        let duringRecorder = Recorder<Int, Never>()
+        during.subscribe(duringRecorder)
+        log.disable()
+        during.send(2)
+        duringRecorder.cancel()
+        XCTAssertFalse(log.events.contains("willReceive 1"), "subscribed before enabling")
+        XCTAssertFalse(log.events.contains("willReceive 2"), "sent after disabling")
+        XCTAssertFalse(log.events.contains("willCancel"))
+        XCTAssertEqual(duringRecorder.values, [2])
+        XCTAssertEqual(during.history, [.request(.unlimited), .cancel])
+    }
+
+    func testTheTapsKeepTheDescriptionsAndIdentifiersOfWhatTheyWrap() {
+        let log = Silent()
+        final class Capturing: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: Any?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+                subscriber.receive(subscription: Subscriptions.empty)
+            }
+        }
+        let publisher = Capturing()
+        let recorder = Recorder<Int, Never>()
+        log.enable()
+        publisher.subscribe(recorder)
+        log.disable()
+        let tapped = publisher.subscriber as? Subscriber & CustomStringConvertible
+        XCTAssertFalse(publisher.subscriber as AnyObject === recorder, "the publisher receives a tap")
+        XCTAssertEqual(tapped?.description, String(describing: recorder))
+        XCTAssertEqual(
+            (publisher.subscriber as? CustomCombineIdentifierConvertible)?.combineIdentifier,
+            recorder.combineIdentifier)
+        let subscription = recorder.subscription
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "Empty")
+        XCTAssertEqual(subscription?.combineIdentifier, Subscriptions.empty.combineIdentifier)
+    }
+
+    func testEnablingFromManyThreadsWhileSubscribingIsSafe() {
+        let logs = (0..<4).map { _ in EventLog() }
+        let subject = PassthroughSubject<Int, Never>()
+        runConcurrently(threads: 8) { thread in
+            for i in 0..<200 {
+                if thread < 4 {
+                    logs[thread].enable()
+                    logs[thread].disable()
+                } else {
+                    let cancellable = subject.sink { _ in }
+                    subject.send(i)
+                    cancellable.cancel()
+                }
+            }
+        }
+        for log in logs {
+            XCTAssertFalse(log.isEnabled)
+        }
+    }
+}
