@@ -155,7 +155,7 @@ final class DispatchQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "10000")
         XCTAssertEqual(try JSONDecoder().decode(Time.self, from: data), a)
         let strideData = try JSONEncoder().encode(Stride.nanoseconds(-42))
-        XCTAssertEqual(String(decoding: strideData, as: UTF8.self), #"{"magnitude":-42}"#)
+        XCTAssertEqual(String(decoding: strideData, as: UTF8.self), #"{"_nanoseconds":-42}"#, "Apple's key")
         XCTAssertEqual(try JSONDecoder().decode(Stride.self, from: strideData), .nanoseconds(-42))
     }
 }
