@@ -16,9 +16,8 @@ extension Publisher {
     /// **Demand:** a downstream request for `n` arrays asks the upstream for `n * count` elements; demand returned
     /// from receiving an array is multiplied the same way.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; once `cancel()` returns nothing more is
-    /// delivered and the subscriber is released. As in Combine, the subscriber is kept after the completion (a second
-    /// completion from a misbehaving upstream is passed on too), and a `cancel()` before the upstream's subscription
-    /// arrived makes that subscription be ignored.
+    /// delivered and the subscriber is released; it is released after the completion too. As in Combine, a
+    /// `cancel()` before the upstream's subscription arrived makes that subscription be ignored.
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
     }
@@ -75,9 +74,9 @@ where Downstream.Input == [Element] {
     enum Phase {
         case awaiting(Downstream)
         case subscribed(Subscription, Downstream)
-        /// The upstream completed. As in Combine the subscriber is kept, and a further completion from a
-        /// misbehaving upstream is passed on too; values are ignored.
-        case completed(Downstream)
+        /// The upstream completed: the subscriber was released (Combine keeps it, and passes a second completion on;
+        /// Untangle's contract releases the subscriber after the completion).
+        case completed
         /// Cancelled before the upstream's subscription arrived: as in Combine, the late subscription is ignored.
         case cancelledEarly
         /// Cancelled: another subscription is cancelled.
@@ -145,11 +144,11 @@ where Downstream.Input == [Element] {
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let deliver = state.withCriticalSection { state -> ([Element], Downstream)? in
             switch state.phase {
-            case .awaiting(let downstream), .subscribed(_, let downstream), .completed(let downstream):
-                state.phase = .completed(downstream)
+            case .awaiting(let downstream), .subscribed(_, let downstream):
+                state.phase = .completed
                 defer { state.buffer = [] }
                 return (state.buffer, downstream)
-            case .cancelledEarly, .cancelled:
+            case .completed, .cancelledEarly, .cancelled:
                 return nil
             }
         }
@@ -195,8 +194,7 @@ where Downstream.Input == [Element] {
             switch state.phase {
             case .awaiting(let downstream): return (downstream, nil, state.buffer)
             case .subscribed(let subscription, let downstream): return (downstream, subscription, state.buffer)
-            case .completed(let downstream): return (downstream, nil, state.buffer)
-            case .cancelledEarly, .cancelled: return (nil, nil, state.buffer)
+            case .completed, .cancelledEarly, .cancelled: return (nil, nil, state.buffer)
             }
         }
         let children: [Mirror.Child] = [
