@@ -160,6 +160,23 @@ final class DispatchQueueSchedulerTests: XCTestCase {
     }
 }
 
+extension DispatchQueueSchedulerTests {
+    func testRepeatingReturnsAnAnyCancellable() {
+        let cancellable = DispatchQueue(label: "repeat").schedule(after: .init(.now() + 3600), interval: 1) {}
+        XCTAssertTrue(cancellable is AnyCancellable)
+        cancellable.cancel()
+    }
+
+    func testDistancesTooLargeForIntAreMaxInBothDirections() {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        let early = Time(.init(uptimeNanoseconds: 10))
+        let late = Time(.init(uptimeNanoseconds: UInt64.max - 1024))
+        XCTAssertEqual(early.distance(to: late), .nanoseconds(.max))
+        XCTAssertEqual(late.distance(to: early), .nanoseconds(.max), "not .min: as in Combine")
+        XCTAssertEqual(Time(.distantFuture).distance(to: early), .nanoseconds(.max))
+    }
+}
+
 final class DispatchQueueSchedulerConcurrencyTests: XCTestCase {
     func testRepeatingCancelIsIdempotentFromManyThreads() {
         let queue = DispatchQueue(label: "cancel-race")
