@@ -16,7 +16,8 @@ extension Timer {
     /// - Parameters:
     ///   - interval: The time interval on which to publish events. For example, a value of `0.5` publishes an event
     ///     approximately every half-second.
-    ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which allows any variance.
+    ///   - tolerance: Not used: as in Combine, the publisher's ``Timer/TimerPublisher/tolerance`` is `nil` whatever
+    ///     is passed here (create a ``Timer/TimerPublisher`` directly to set one).
     ///   - runLoop: The run loop on which the timer runs.
     ///   - mode: The run loop mode in which to run the timer.
     ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
@@ -31,7 +32,7 @@ extension Timer {
         in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
     ) -> Timer.TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A publisher that repeatedly emits the current date on a given interval.
@@ -103,7 +104,13 @@ extension Timer {
 
         /// Attaches a subscriber; it receives a date for each tick it has demand for, once connected.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            core.subscribe(subscriber)
+            // As in Combine, the subscription a subscriber sees describes nothing (no description, no mirror): the
+            // subject machinery's subscription is wrapped. A `Sink` never sees its subscription, so it is not.
+            if subscriber is Subscribers.Sink<Date, Never> {
+                core.subscribe(subscriber)
+            } else {
+                core.subscribe(TimerSubscriber(downstream: subscriber))
+            }
         }
 
         /// Connects to the publisher, allowing it to produce elements, and returns an instance with which to cancel
@@ -164,5 +171,53 @@ private final class TimerConnection: Cancellable, Sendable {
     func cancel() {
         ticks.cancel()
         publisher?.disconnect(self)
+    }
+}
+
+/// What a ``Timer/TimerPublisher`` subscribes to its ticks on behalf of a subscriber: it passes everything on, and
+/// hands the subscriber a ``TimerSubscription`` instead of the subject machinery's subscription.
+///
+/// **Demand:** the subscriber's, unchanged.
+/// **Thread safety:** as the subscriber it wraps (the subject machinery serializes the calls).
+private struct TimerSubscriber<Downstream: Subscriber>: Subscriber
+where Downstream.Input == Date, Downstream.Failure == Never {
+    typealias Input = Date
+    typealias Failure = Never
+
+    let downstream: Downstream
+
+    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+    func receive(subscription: Subscription) {
+        downstream.receive(subscription: TimerSubscription(ticks: subscription))
+    }
+
+    func receive(_ input: Date) -> Subscribers.Demand {
+        downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        downstream.receive(completion: completion)
+    }
+}
+
+/// A timer subscription as its subscriber sees it: like Combine's, it does not describe itself.
+///
+/// **Demand:** passed to the ticks' subscription unchanged.
+/// **Thread safety:** `request` and `cancel` may be called from any thread (the wrapped subscription's are).
+private final class TimerSubscription: Subscription, @unchecked Sendable {
+    // @unchecked Sendable: the only stored property is immutable and thread-safe (the subject machinery's).
+    private let ticks: Subscription
+
+    init(ticks: Subscription) {
+        self.ticks = ticks
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        ticks.request(demand)
+    }
+
+    func cancel() {
+        ticks.cancel()
     }
 }

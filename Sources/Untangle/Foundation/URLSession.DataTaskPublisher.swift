@@ -60,11 +60,12 @@ extension URLSession {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
     ///
-    /// **Demand:** the task starts on the first request (of any size) and produces one value.
+    /// **Demand:** the task is created and resumed on the first request (of any size) and produces one value; as in
+    /// Combine, each later request sends the task `resume()` again (which does nothing to a running task).
     /// **Thread safety:** `subscribe`, `request` and `cancel` may be called from any thread. The result is delivered on
     /// the session's delegate queue (the thread running the task's completion handler). After `cancel()` returns,
-    /// nothing reaches the subscriber. A failure that is not a `URLError` (never expected from `URLSession`) is
-    /// reported as `URLError(.unknown)` carrying it under `NSUnderlyingErrorKey`.
+    /// nothing reaches the subscriber. As in Combine, a failure that is not a `URLError` (never expected from
+    /// `URLSession`), or a completion with neither a response nor an error, is reported as `URLError(.unknown)`.
     public struct DataTaskPublisher: Publisher {
         /// The kind of values published by this publisher.
         public typealias Output = (data: Data, response: URLResponse)
@@ -90,57 +91,106 @@ extension URLSession {
 
         /// Attaches a subscriber; its data task starts on its first request.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
-            let subscription = DataTaskSubscription(downstream: subscriber, request: request, session: session)
+            let subscription = DataTaskSubscription(downstream: subscriber, parent: self)
             subscription.emitter.start(subscription: subscription)
         }
     }
 }
 
 /// One subscriber's data task.
+///
+/// The lock guards the task's phase, the demand requested so far, and the references the subscription drops when it
+/// ends (the publisher and the subscriber, which the reflection shows); the emitter serializes deliveries (the
+/// completion handler may run on the session's queue while the subscriber is still in `receive(subscription:)`).
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private enum Task {
         case idle
+        /// The first request is creating the task, outside the lock.
         case starting
         case running(URLSessionDataTask)
         case ended
     }
 
-    let emitter: Emitter<Downstream>
-    private let request: URLRequest
-    private let session: URLSession
-    private let task = LockedBox(tracking: Task.idle)
+    private struct State {
+        var task = Task.idle
+        var demand = Subscribers.Demand.none
+        var parent: URLSession.DataTaskPublisher?
+        var downstream: Downstream?
 
-    init(downstream: Downstream, request: URLRequest, session: URLSession) {
-        emitter = Emitter(downstream: downstream, policy: .unbounded)
-        self.request = request
-        self.session = session
+        /// Ends the subscription; returns what to release (or cancel) after unlocking.
+        mutating func end() -> (Task, URLSession.DataTaskPublisher?, Downstream?) {
+            defer {
+                task = .ended
+                demand = .none
+                parent = nil
+                downstream = nil
+            }
+            return (task, parent, downstream)
+        }
     }
 
+    private enum RequestAction {
+        case start(URLSession.DataTaskPublisher)
+        case resume(URLSessionDataTask)
+        case nothing
+    }
+
+    let emitter: Emitter<Downstream>
+    private let state: LockedBox<State>
+
+    init(downstream: Downstream, parent: URLSession.DataTaskPublisher) {
+        emitter = Emitter(downstream: downstream, policy: .unbounded)
+        state = LockedBox(tracking: State(parent: parent, downstream: downstream))
+    }
+
+    // As in Combine, the first request creates the task and every request (re)sends `resume()` to it.
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
-        let start = task.withCriticalSection { task -> Bool in
-            guard case .idle = task else { return false }
-            task = .starting
-            return true
+        let action = state.withCriticalSection { state -> RequestAction in
+            switch state.task {
+            case .idle:
+                guard let parent = state.parent else { return .nothing }
+                state.demand += demand
+                state.task = .starting
+                return .start(parent)
+            case .running(let task):
+                state.demand += demand
+                return .resume(task)
+            case .starting:
+                state.demand += demand
+                return .nothing
+            case .ended:
+                return .nothing
+            }
         }
-        if start { startTask() }
+        switch action {
+        case .nothing:
+            return
+        case .start(let parent):
+            emitter.request(demand)
+            startTask(parent)
+        case .resume(let task):
+            emitter.request(demand)
+            CalloutCheck.assertNoLockHeld("DataTaskPublisher resuming its task")
+            task.resume()
+        }
     }
 
     // The task is created and resumed with no lock held; a cancel that arrives meanwhile finds `.starting`, marks the
     // subscription ended, and the task is cancelled here right after it was created.
-    private func startTask() {
+    private func startTask(_ parent: URLSession.DataTaskPublisher) {
         let handler = DataTaskHandler { [self] data, response, error in
             finish(data: data, response: response, error: error)
         }
-        let dataTask = session.dataTask(with: request) { data, response, error in
+        CalloutCheck.assertNoLockHeld("DataTaskPublisher creating its task")
+        let dataTask = parent.session.dataTask(with: parent.request) { data, response, error in
             handler.body(data, response, error)
         }
-        let keep = task.withCriticalSection { task -> Bool in
-            guard case .starting = task else { return false }
-            task = .running(dataTask)
+        let keep = state.withCriticalSection { state -> Bool in
+            guard case .starting = state.task else { return false }
+            state.task = .running(dataTask)
             return true
         }
         if keep {
@@ -150,20 +200,23 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         }
     }
 
+    // Only the first call of the completion handler counts; as in Combine, an error that is not a `URLError`, or
+    // neither a response nor an error, fails with `URLError(.unknown)`.
     private func finish(data: Data?, response: URLResponse?, error: Error?) {
-        let ended = task.withCriticalSection { task -> URLSessionDataTask? in
-            defer { task = .ended }
-            if case .running(let dataTask) = task { return dataTask }
-            return nil
+        let (task, parent, downstream) = state.withCriticalSection {
+            state -> (Task, URLSession.DataTaskPublisher?, Downstream?) in
+            guard case .running = state.task else { return (.ended, nil, nil) }
+            return state.end()
         }
-        withExtendedLifetime(ended) {}
+        guard case .running = task else { return }
+        withExtendedLifetime((parent, downstream)) {}
         if let error {
             emitter.complete(.failure(Self.urlError(error)), order: .immediately)
         } else if let response {
-            emitter.offer((data: data ?? Data(), response: response))
+            _ = emitter.offer((data: data ?? Data(), response: response))
             emitter.complete(.finished, order: .afterQueuedValues)
         } else {
-            emitter.complete(.failure(URLError(.badServerResponse)), order: .immediately)
+            emitter.complete(.failure(URLError(.unknown)), order: .immediately)
         }
     }
 
@@ -175,26 +228,39 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             let code: URLError.Code? = URLError.Code(rawValue: nsError.code)
             return URLError(code ?? .unknown, userInfo: nsError.userInfo)
         }
-        return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+        return URLError(.unknown)
     }
 
+    // swift-corelibs-foundation crashes ("Trying to access a behaviour for a task that in not in the registry") when
+    // `cancel()` races with the task's own completion: its cancel work runs after the completed task left the
+    // session's registry. A task whose completion handler already ran is never cancelled here (it left `.running`),
+    // which narrows that window; it cannot close it, since the race is inside URLSession (plain `task.cancel()` calls
+    // hit it too). Asking the task for its `state` would not close it either, so (as Combine) it is not asked.
     func cancel() {
-        emitter.cancel()
-        let running = task.withCriticalSection { task -> URLSessionDataTask? in
-            defer { task = .ended }
-            if case .running(let dataTask) = task { return dataTask }
-            return nil
-        }
-        // swift-corelibs-foundation crashes ("Trying to access a behaviour for a task that in not in the registry")
-        // when `cancel()` races with the task's own completion: its cancel work runs after the completed task left the
-        // session's registry. Skipping tasks that already left `.running` narrows that window; it cannot close it,
-        // since the race is inside URLSession (plain `task.cancel()` calls hit it too).
-        if let running, running.state == .running || running.state == .suspended {
+        _ = emitter.cancel()
+        let (task, parent, downstream) = state.withCriticalSection { $0.end() }
+        withExtendedLifetime((parent, downstream)) {}
+        if case .running(let running) = task {
+            CalloutCheck.assertNoLockHeld("DataTaskPublisher cancelling its task")
             running.cancel()
         }
     }
 
     var description: String { "DataTaskPublisher" }
+
+    var customMirror: Mirror {
+        let (task, downstream, parent, demand) = state.withCriticalSection {
+            state -> (URLSessionDataTask?, Downstream?, URLSession.DataTaskPublisher?, Subscribers.Demand) in
+            if case .running(let task) = state.task { return (task, state.downstream, state.parent, state.demand) }
+            return (nil, state.downstream, state.parent, state.demand)
+        }
+        let children: [Mirror.Child] = [
+            ("task", task as Any), ("downstream", downstream as Any), ("parent", parent as Any), ("demand", demand),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    var playgroundDescription: Any { description }
 }
 
 // URLSession calls the completion handler on its delegate queue and wants a `Sendable` handler. The subscription is

@@ -15,8 +15,9 @@ extension Publisher {
     ///
     /// **Demand:** a downstream request for `n` arrays asks the upstream for `n * count` elements; demand returned
     /// from receiving an array is multiplied the same way.
-    /// **Thread safety:** `request`/`cancel` may be called from any thread; the buffer is only touched on the
-    /// thread that delivers upstream signals.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread; once `cancel()` returns nothing more is
+    /// delivered and the subscriber is released; it is released after the completion too. As in Combine, a
+    /// `cancel()` before the upstream's subscription arrived makes that subscription be ignored.
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
     }
@@ -56,91 +57,152 @@ extension Publishers {
 
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
+/// The subscriber `collect(_:)` gives its upstream and the subscription it gives its downstream.
+///
+/// One lock guards the phase (upstream subscription, downstream reference) and the partial array, so `request`,
+/// `cancel` and the reflection (from any thread) see a consistent state; the subscriber is called with no lock held.
+///
+/// **Demand:** see ``Publisher/collect(_:)``.
+/// **Thread safety:** see ``Publisher/collect(_:)``.
 private final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Element] {
+    // @unchecked Sendable: all mutable state is in `state`, a LockedBox.
     typealias Input = Element
     typealias Failure = Downstream.Failure
 
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case ended
+    enum Phase {
+        case awaiting(Downstream)
+        case subscribed(Subscription, Downstream)
+        /// The upstream completed: the subscriber was released (Combine keeps it, and passes a second completion on;
+        /// Untangle's contract releases the subscriber after the completion).
+        case completed
+        /// Cancelled before the upstream's subscription arrived: as in Combine, the late subscription is ignored.
+        case cancelledEarly
+        /// Cancelled: another subscription is cancelled.
+        case cancelled
     }
 
-    /// Released on cancel and with the completion, so the subscription never keeps its subscriber alive.
-    let downstreamBox: LockedBox<Downstream?>
-    let upstream = LockedBox(tracking: Upstream.awaiting)
+    struct State {
+        var phase: Phase
+        var buffer: [Element] = []
+    }
+
+    private enum SubscriptionAction {
+        case deliver(Downstream)
+        case cancel
+        case ignore
+    }
+
+    private let state: LockedBox<State>
     let count: Int
-    /// The partial array and the completion flag: only touched on the serialized upstream signal path.
-    var buffer: [Element] = []
-    var ended = false
 
     init(downstream: Downstream, count: Int) {
-        downstreamBox = LockedBox(tracking: downstream)
+        state = LockedBox(tracking: State(phase: .awaiting(downstream)))
         self.count = count
-        buffer.reserveCapacity(count)
     }
 
     func receive(subscription: Subscription) {
-        let accepted = upstream.withCriticalSection { state -> Bool in
-            guard case .awaiting = state else { return false }
-            state = .subscribed(subscription)
-            return true
+        let action = state.withCriticalSection { state -> SubscriptionAction in
+            switch state.phase {
+            case .awaiting(let downstream):
+                state.phase = .subscribed(subscription, downstream)
+                return .deliver(downstream)
+            case .cancelledEarly:
+                return .ignore
+            case .subscribed, .completed, .cancelled:
+                return .cancel
+            }
         }
-        CalloutCheck.assertNoLockHeld("collect(_:) passing on its subscription")
-        guard accepted, let downstream = downstreamBox.withCriticalSection({ $0 }) else {
-            subscription.cancel()
+        switch action {
+        case .ignore:
             return
+        case .cancel:
+            CalloutCheck.assertNoLockHeld("collect(_:) cancelling an unwanted upstream subscription")
+            subscription.cancel()
+        case .deliver(let downstream):
+            CalloutCheck.assertNoLockHeld("collect(_:) passing on its subscription")
+            downstream.receive(subscription: self)
         }
-        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
-        guard !ended, let downstream = downstreamBox.withCriticalSection({ $0 }) else { return .none }
-        buffer.append(input)
-        guard buffer.count == count else { return .none }
-        let full = buffer
-        buffer = []
-        buffer.reserveCapacity(count)
-        return downstream.receive(full) * count
+        let full = state.withCriticalSection { state -> ([Element], Downstream)? in
+            guard case .subscribed(_, let downstream) = state.phase else { return nil }
+            state.buffer.append(input)
+            guard state.buffer.count == count else { return nil }
+            defer { state.buffer = [] }
+            return (state.buffer, downstream)
+        }
+        guard let (array, downstream) = full else { return .none }
+        CalloutCheck.assertNoLockHeld("collect(_:) delivering an array")
+        return downstream.receive(array) * count
     }
 
+    // The partial array was requested: its elements came from a downstream request for one more array. As in Combine,
+    // a completion is passed on even before the subscription arrived (the subscriber then gets no subscription).
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard !ended else { return }
-        ended = true
-        let released = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
+        let deliver = state.withCriticalSection { state -> ([Element], Downstream)? in
+            switch state.phase {
+            case .awaiting(let downstream), .subscribed(_, let downstream):
+                state.phase = .completed
+                defer { state.buffer = [] }
+                return (state.buffer, downstream)
+            case .completed, .cancelledEarly, .cancelled:
+                return nil
+            }
         }
-        withExtendedLifetime(released) {}
-        guard let downstream = downstreamBox.withCriticalSection({ $0.take() }) else { return }
-        let rest = buffer
-        buffer = []
-        // The partial array was requested: its elements came from a downstream request for one more array.
+        guard let (rest, downstream) = deliver else { return }
+        CalloutCheck.assertNoLockHeld("collect(_:) passing on the completion")
         if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
         downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        guard case .subscribed(let subscription) = upstream.withCriticalSection({ $0 }) else { return }
+        let subscription = state.withCriticalSection { state -> Subscription? in
+            guard case .subscribed(let subscription, _) = state.phase else { return nil }
+            return subscription
+        }
+        guard let subscription else { return }
         CalloutCheck.assertNoLockHeld("collect(_:) requesting upstream")
         subscription.request(demand * count)
     }
 
     func cancel() {
-        let previous = upstream.withCriticalSection { state -> Upstream in
-            defer { state = .ended }
-            return state
+        let previous = state.withCriticalSection { state -> (Phase, [Element]) in
+            let previous = (state.phase, state.buffer)
+            switch state.phase {
+            case .awaiting: state.phase = .cancelledEarly
+            case .subscribed, .completed: state.phase = .cancelled
+            case .cancelledEarly, .cancelled: return previous
+            }
+            state.buffer = []
+            return previous
         }
-        let released = downstreamBox.withCriticalSection { $0.take() }
-        withExtendedLifetime(released) {}
-        if case .subscribed(let subscription) = previous {
-            CalloutCheck.assertNoLockHeld("collect(_:) cancelling upstream")
-            subscription.cancel()
-        }
+        withExtendedLifetime(previous) {}
+        guard case .subscribed(let subscription, _) = previous.0 else { return }
+        CalloutCheck.assertNoLockHeld("collect(_:) cancelling upstream")
+        subscription.cancel()
     }
 
     var description: String { "CollectByCount" }
+
+    var customMirror: Mirror {
+        let (downstream, subscription, buffer) = state.withCriticalSection {
+            state -> (Downstream?, Subscription?, [Element]) in
+            switch state.phase {
+            case .awaiting(let downstream): return (downstream, nil, state.buffer)
+            case .subscribed(let subscription, let downstream): return (downstream, subscription, state.buffer)
+            case .completed, .cancelledEarly, .cancelled: return (nil, nil, state.buffer)
+            }
+        }
+        let children: [Mirror.Child] = [
+            ("downstream", downstream as Any), ("upstreamSubscription", subscription as Any), ("buffer", buffer),
+            ("count", count),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    var playgroundDescription: Any { description }
 }

@@ -12,7 +12,7 @@ import Dispatch
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. Actions run on the queue (serially if the queue is
-/// serial). The repeating form returns a `Cancellable` whose `cancel()` is idempotent and may be called from any
+/// serial). The repeating form returns an `AnyCancellable` (as Combine) whose `cancel()` is idempotent and may be called from any
 /// thread; after it returns no new run of the action starts (a run already under way finishes). Dropping that
 /// `Cancellable` cancels too.
 extension DispatchQueue: Scheduler {
@@ -75,6 +75,6 @@ extension DispatchQueue: Scheduler {
         // library lock, and releases the timer (and with it the user's action) after unlocking.
         cancellable.setStop { timer.cancel() }
         timer.resume()
-        return cancellable
+        return AnyCancellable(cancellable)
     }
 }

@@ -8,7 +8,7 @@ extension DispatchQueue.SchedulerTimeType {
     /// The ``SchedulerTimeIntervalConvertible`` conversions clamp to `Int`'s range instead of overflowing.
     /// `+` and `-` add nanoseconds (and trap on overflow, like `Int`). `*` multiplies in seconds, so that
     /// `stride * 2` (2 being a seconds literal) doubles `stride`: the product of two sub-second strides rounds toward
-    /// zero, as Apple's does. It encodes as `{"magnitude": nanoseconds}`.
+    /// zero, as Apple's does. It encodes as `{"_nanoseconds": nanoseconds}`, as Apple's does.
     ///
     /// ```swift
     /// typealias Stride = DispatchQueue.SchedulerTimeType.Stride
@@ -33,6 +33,11 @@ extension DispatchQueue.SchedulerTimeType {
 
         /// The value of this time interval in nanoseconds (signed).
         public var magnitude: Int
+
+        // Apple's Stride stores (and so encodes) its nanoseconds under this key.
+        private enum CodingKeys: String, CodingKey {
+            case magnitude = "_nanoseconds"
+        }
 
         /// A `DispatchTimeInterval` created with the value of this type in nanoseconds.
         public var timeInterval: DispatchTimeInterval {

@@ -3,9 +3,10 @@ import Dispatch
 extension DispatchQueue {
     /// The scheduler time type used by the dispatch queue: a `DispatchTime` on the uptime clock.
     ///
-    /// Distances are in nanoseconds of uptime. Any distance to or from `DispatchTime.distantFuture` (other than from
-    /// it to itself) is `.nanoseconds(.max)`, and advancing by `.nanoseconds(.max)` gives `distantFuture`. It encodes as
-    /// a single unsigned integer, the uptime in nanoseconds.
+    /// Distances are in nanoseconds of uptime. A distance too large for `Int`, forwards or backwards (so any distance
+    /// to or from `DispatchTime.distantFuture` other than from it to itself), is `.nanoseconds(.max)`, as in Combine;
+    /// advancing by `.nanoseconds(.max)` gives `distantFuture`. It encodes as a single unsigned integer, the uptime in
+    /// nanoseconds.
     ///
     /// ```swift
     /// let start = DispatchQueue.main.now
@@ -41,12 +42,14 @@ extension DispatchQueue {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
             if start == end { return .nanoseconds(0) }
-            if dispatchTime == .distantFuture || other.dispatchTime == .distantFuture { return .nanoseconds(.max) }
+            // As Apple's: a distance too large for `Int` either way (any distance to or from `distantFuture`
+            // among them) is `.max`, even backwards.
             if end > start {
-                return .nanoseconds(Int(clamping: end - start))
+                let forwards = end - start
+                return .nanoseconds(forwards > UInt64(Int.max) ? .max : Int(forwards))
             }
             let backwards = start - end
-            return .nanoseconds(backwards > UInt64(Int.max) ? .min : -Int(backwards))
+            return .nanoseconds(backwards > UInt64(Int.max) ? .max : -Int(backwards))
         }
 
         /// Returns the time advanced by `n`; advancing by `.nanoseconds(.max)` gives `DispatchTime.distantFuture`.

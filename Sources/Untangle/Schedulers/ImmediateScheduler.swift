@@ -43,8 +43,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         ScheduledAction(action).run()
     }
 
-    /// Performs the action once, immediately, ignoring `date`, `interval` and `tolerance`; the returned
-    /// `Cancellable` has nothing left to cancel.
+    /// Performs the action once, immediately, ignoring `date`, `interval` and `tolerance`; returns
+    /// `Subscriptions.empty` (as Combine), since there is nothing left to cancel.
     @discardableResult
     public func schedule(
         after date: SchedulerTimeType,
@@ -54,6 +54,6 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         _ action: @escaping () -> Void
     ) -> Cancellable {
         ScheduledAction(action).run()
-        return ImmediateSchedulerCancellable()
+        return Subscriptions.empty
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import UntangleSync
 
 /// `OperationQueue` as a ``Scheduler``: actions become `BlockOperation`s added to the queue.
 ///
@@ -30,14 +31,15 @@ extension OperationQueue: Scheduler {
         SchedulerTimeType.Stride(0.0)
     }
 
-    /// Adds the action to the queue as an operation.
+    /// Adds the action to the queue as a `BlockOperation`.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let action = ScheduledAction(action)
-        addOperation { action.run() }
+        addOperation(BlockOperation { action.run() })
     }
 
-    /// Adds the action to the queue once `date` has passed. The date is turned into a delay from now when this
-    /// method is called (later changes of the wall clock are not followed); the tolerance is not used.
+    /// Adds the action to the queue at once, as an operation that becomes ready once `date` has passed (as in
+    /// Combine). The date is turned into a delay from now when this method is called (later changes of the wall
+    /// clock are not followed); the tolerance is not used.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -45,18 +47,12 @@ extension OperationQueue: Scheduler {
         _ action: @escaping () -> Void
     ) {
         let action = ScheduledAction(action)
-        let delay = date.date.timeIntervalSinceNow
-        guard delay > 0 else {
-            addOperation { action.run() }
-            return
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-            self.addOperation { action.run() }
-        }
+        addOperation(DelayedActionOperation(due: date.date) { action.run() })
     }
 
-    /// Adds the action to the queue at `date`, then every `interval`, from a dispatch timer with `tolerance` as
-    /// leeway.
+    /// Runs the action at `date`, then every `interval`: each run is an operation added to the queue (the first one
+    /// at once, each next one just before the previous one runs the action) that becomes ready when it is due.
+    /// Returns an `AnyCancellable`, as Combine; the tolerance is not used.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -64,26 +60,106 @@ extension OperationQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> Cancellable {
-        let action = ScheduledAction(action)
+        let chain = RepeatingOperationChain(
+            queue: self, interval: interval.timeInterval, action: ScheduledAction(action))
         let cancellable = RepeatingActionCancellable()
-        let gate = cancellable.gate
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        // Two checks of the gate: the timer's handler does not add an operation once cancelled, and an operation
-        // added just before `cancel()` does not run the action if it starts after it.
-        timer.setEventHandler {
-            guard gate.isOpen else { return }
-            self.addOperation {
-                if gate.isOpen { action.run() }
-            }
+        chain.gate = cancellable.gate
+        cancellable.setStop { chain.stop() }
+        chain.add(due: date.date)
+        return AnyCancellable(cancellable)
+    }
+}
+
+/// An operation that is not ready until its due date, then runs its action once; cancelling it drops the action.
+///
+/// ```swift
+/// queue.addOperation(DelayedActionOperation(due: Date() + 1) { print("a second later") })
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `cancel()` and the readiness change may happen on any thread; the action runs once at most,
+/// with no lock held (the readiness notification to the queue is also sent after unlocking).
+private final class DelayedActionOperation: Operation, Cancellable, @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is in `state`, a LockedBox.
+    private struct State {
+        var due = false
+        var action: ScheduledAction?
+    }
+
+    private let state: LockedBox<State>
+
+    init(due date: Date, _ action: @escaping () -> Void) {
+        let delay = date.timeIntervalSinceNow
+        state = LockedBox(tracking: State(due: delay <= 0, action: ScheduledAction(action)))
+        super.init()
+        guard delay > 0 else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            self?.becomeDue()
         }
-        let leeway = DispatchTimeInterval.nanoseconds(Int(max(0, min(tolerance.timeInterval, 1e9)) * 1e9))
-        timer.schedule(
-            deadline: .now() + max(0, date.date.timeIntervalSinceNow),
-            repeating: interval.timeInterval,
-            leeway: leeway
-        )
-        cancellable.setStop { timer.cancel() }
-        timer.resume()
-        return cancellable
+    }
+
+    // The operation queue learns of the change through the `isReady` notifications, sent with no lock held.
+    private func becomeDue() {
+        willChangeValue(forKey: "isReady")
+        state.withCriticalSection { $0.due = true }
+        didChangeValue(forKey: "isReady")
+    }
+
+    override var isReady: Bool {
+        // A cancelled operation is ready, so that the queue can finish it without waiting for its date.
+        (state.withCriticalSection { $0.due } || isCancelled) && super.isReady
+    }
+
+    override func main() {
+        guard !isCancelled, let action = state.withCriticalSection({ $0.action.take() }) else { return }
+        action.run()
+    }
+
+    override func cancel() {
+        let dropped = state.withCriticalSection { $0.action.take() }
+        withExtendedLifetime(dropped) {}
+        willChangeValue(forKey: "isReady")
+        super.cancel()
+        didChangeValue(forKey: "isReady")
+    }
+}
+
+/// The operations of one repeating `schedule(after:interval:)` on an operation queue: one pending operation at a
+/// time, each adding the next (due one interval after its own due date) before it runs the action.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `stop()` may be called from any thread; after it returns no new run of the action starts (an
+/// operation that already passed the gate finishes its run).
+private final class RepeatingOperationChain: @unchecked Sendable {
+    // @unchecked Sendable: `pending` is a LockedBox; `gate` is set once before the first operation is added; the
+    // queue is used only through its thread-safe `addOperation`.
+    private let queue: OperationQueue
+    private let interval: TimeInterval
+    private let action: ScheduledAction
+    var gate: RepeatingActionCancellable.Gate?
+    private let pending = LockedBox<Operation?>(tracking: nil)
+
+    init(queue: OperationQueue, interval: TimeInterval, action: ScheduledAction) {
+        self.queue = queue
+        self.interval = interval
+        self.action = action
+    }
+
+    func add(due date: Date) {
+        let operation = DelayedActionOperation(due: date) { [self] in
+            guard gate?.isOpen ?? false else { return }
+            add(due: date + interval)
+            guard gate?.isOpen ?? false else { return }
+            action.run()
+        }
+        pending.withCriticalSection { $0 = operation }
+        queue.addOperation(operation)
+        // A stop() that came between the gate check and the line above did not see this operation: cancel it here.
+        if !(gate?.isOpen ?? false) { operation.cancel() }
+    }
+
+    func stop() {
+        let operation = pending.withCriticalSection { $0.take() }
+        operation?.cancel()
     }
 }

@@ -193,3 +193,84 @@ final class DataTaskPublisherConcurrencyTests: XCTestCase {
         }
     }
 }
+
+/// A data task that only records `resume()` and `cancel()`.
+private final class RecordingDataTask: URLSessionDataTask, @unchecked Sendable {
+    let calls = LockedBox<[String]>([])
+    override func resume() { calls.withLock { $0.append("resume") } }
+    override func cancel() { calls.withLock { $0.append("cancel") } }
+}
+
+/// A session whose data tasks never touch the network: the test completes them by hand.
+private final class HandDrivenSession: URLSession, @unchecked Sendable {
+    let task = RecordingDataTask()
+    let handlers = LockedBox<[(Data?, URLResponse?, Error?) -> Void]>([])
+
+    override func dataTask(
+        with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionDataTask {
+        handlers.withLock { $0.append(completionHandler) }
+        return task
+    }
+
+    func complete(_ data: Data?, _ response: URLResponse?, _ error: Error?) {
+        for handler in handlers.withLock({ $0 }) { handler(data, response, error) }
+    }
+}
+
+extension DataTaskPublisherTests {
+    private struct Unrelated: Error {}
+
+    private func handDriven(
+        _ complete: (HandDrivenSession) -> Void
+    ) -> [Subscribers.Completion<URLError>] {
+        let session = HandDrivenSession(configuration: .ephemeral)
+        let recorder = Recorder<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: .max(1))
+        session.dataTaskPublisher(for: URL(string: "http://127.0.0.1/x")!).subscribe(recorder)
+        complete(session)
+        return recorder.completions
+    }
+
+    func testNoResponseAndNoErrorOrAnErrorThatIsNotAURLErrorFailWithAPlainUnknownURLError() {
+        XCTAssertEqual(handDriven { $0.complete(Data("x".utf8), nil, nil) }, [.failure(URLError(.unknown))])
+        XCTAssertEqual(handDriven { $0.complete(nil, nil, Unrelated()) }, [.failure(URLError(.unknown))])
+    }
+
+    func testOnlyTheFirstCallOfTheCompletionHandlerCounts() {
+        let response = URLResponse(
+            url: URL(string: "http://127.0.0.1/x")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+        let completions = handDriven { session in
+            session.complete(nil, response, nil)
+            session.complete(nil, nil, URLError(.timedOut))
+        }
+        XCTAssertEqual(completions, [.finished])
+    }
+
+    func testEveryRequestResumesTheTaskAndCancelCancelsItOnce() {
+        let session = HandDrivenSession(configuration: .ephemeral)
+        let recorder = Recorder<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        session.dataTaskPublisher(for: URL(string: "http://127.0.0.1/x")!).subscribe(recorder)
+        XCTAssertEqual(session.task.calls.withLock { $0 }, [], "no task before the first request")
+        recorder.request(.max(2))
+        recorder.request(.max(1))
+        recorder.cancel()
+        recorder.request(.max(1))
+        recorder.cancel()
+        XCTAssertEqual(session.task.calls.withLock { $0 }, ["resume", "resume", "cancel"])
+        XCTAssertEqual(session.handlers.withLock { $0.count }, 1, "one task per subscription")
+    }
+
+    func testMirrorShowsTaskDownstreamParentAndDemand() throws {
+        let session = HandDrivenSession(configuration: .ephemeral)
+        let recorder = Recorder<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        session.dataTaskPublisher(for: URL(string: "http://127.0.0.1/x")!).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+            "DataTaskPublisher")
+        let mirror = try XCTUnwrap((subscription as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(mirror.children.map(\.label), ["task", "downstream", "parent", "demand"])
+        XCTAssertEqual(mirror.children.map { String(describing: $0.value) }.last, "max(0)")
+        recorder.cancel()
+    }
+}

@@ -38,10 +38,11 @@ private final class TickCounter: @unchecked Sendable {
 }
 
 final class TimerPublisherTests: XCTestCase {
-    func testPublishKeepsItsParameters() {
+    func testPublishKeepsItsParametersButDropsTheTolerance() {
         let publisher = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
         XCTAssertEqual(publisher.interval, 2)
-        XCTAssertEqual(publisher.tolerance, 0.5)
+        XCTAssertNil(publisher.tolerance, "as in Combine, publish(every:tolerance:...) does not pass the tolerance on")
+        XCTAssertEqual(Timer.TimerPublisher(interval: 1, tolerance: 0.5, runLoop: .main, mode: .default).tolerance, 0.5)
         XCTAssertTrue(publisher.runLoop === RunLoop.main)
         XCTAssertEqual(publisher.mode, .common)
         XCTAssertNil(publisher.options)
@@ -199,5 +200,19 @@ final class TimerPublisherConcurrencyTests: XCTestCase {
         ticks.wait(for: 3)
         connection.cancel()
         steady.cancel()
+    }
+}
+
+extension TimerPublisherTests {
+    func testASubscriptionDoesNotDescribeItself() throws {
+        let publisher = Timer.TimerPublisher(interval: 3600, runLoop: .main, mode: .default)
+        let recorder = Recorder<Date, Never>(initialDemand: nil)
+        publisher.subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertFalse(subscription is CustomStringConvertible)
+        XCTAssertFalse(subscription is CustomPlaygroundDisplayConvertible)
+        XCTAssertFalse(subscription is CustomReflectable)
+        XCTAssertFalse(subscription is NSObject)
+        recorder.cancel()
     }
 }

@@ -40,19 +40,18 @@ final class SubscribeOnTests: XCTestCase {
             "no scheduler run needed: values are not moved")
     }
 
-    func testReturnedDemandIsRequestedUpstreamOnTheScheduler() {
+    func testReturnedDemandGoesStraightBackToTheUpstream() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
         upstream.subscribe(on: scheduler).subscribe(recorder)
         scheduler.advance()
-        XCTAssertEqual(upstream.send(1), .none)
-        XCTAssertEqual(upstream.history, [.request(.max(1))])
+        XCTAssertEqual(upstream.send(1), .max(2), "returned from the upstream's send, as in Combine")
         scheduler.advance()
-        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+        XCTAssertEqual(upstream.history, [.request(.max(1))], "nothing more is requested through the scheduler")
     }
 
-    func testRequestOvertakenByCancelGoesNowhere() {
+    func testRequestScheduledBeforeCancelStillReachesTheUpstream() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: nil)
@@ -60,8 +59,119 @@ final class SubscribeOnTests: XCTestCase {
         scheduler.advance()
         recorder.request(.max(1))
         recorder.cancel()
+        XCTAssertEqual(upstream.history, [])
         scheduler.advance()
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .cancel], "in the order they were scheduled")
+    }
+
+    func testEveryRequestIncludingNoneIsForwardedOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        recorder.request(.max(17))
+        recorder.request(.unlimited)
+        recorder.request(.none)
+        XCTAssertEqual(upstream.history, [])
+        scheduler.advance()
+        XCTAssertEqual(upstream.history, [.request(.max(17)), .request(.unlimited), .request(.none)])
+    }
+
+    func testAfterCancelNothingIsDeliveredAndRequestsAndCancelsGoNowhere() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        recorder.cancel()
+        XCTAssertEqual(upstream.send(1), .none)
+        upstream.send(completion: .failure(TestError(2)))
+        scheduler.advance()
+        recorder.request(.max(3))
+        recorder.cancel()
+        scheduler.advance()
+        XCTAssertEqual(recorder.events, [.subscription("SubscribeOn")])
         XCTAssertEqual(upstream.history, [.cancel])
+    }
+
+    func testAfterTheCompletionValuesAndASecondCompletionAreIgnored() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        let subscription = RecordingSubscription()
+        upstream.send(subscription: subscription)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .failure(TestError(3)))
+        XCTAssertEqual(upstream.send(1), .none)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("SubscribeOn"), .completion(.finished)])
+        XCTAssertEqual(subscription.history, [.request(.unlimited)], "nothing is requested after the completion")
+    }
+
+    func testSignalsBeforeTheSubscriptionAreIgnored() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .none)
+        upstream.send(completion: .finished)
+        upstream.operatorSubscription?.request(.max(1))
+        XCTAssertEqual(recorder.events, [])
+    }
+
+    func testCancelBeforeTheUpstreamSubscriptionMakesItBeIgnored() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        upstream.operatorSubscription?.cancel()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        XCTAssertEqual(late.history, [], "as in Combine: neither passed on nor cancelled")
+        XCTAssertEqual(recorder.events, [])
+    }
+
+    func testASecondSubscriptionIsCancelled() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        let first = RecordingSubscription()
+        let second = RecordingSubscription()
+        upstream.send(subscription: first)
+        upstream.send(subscription: second)
+        upstream.send(subscription: first)
+        XCTAssertEqual(second.history, [.cancel])
+        XCTAssertEqual(first.history, [.cancel])
+        recorder.cancel()
+        XCTAssertEqual(first.history, [.cancel, .cancel])
+        XCTAssertEqual(recorder.events, [.subscription("SubscribeOn")])
+    }
+
+    /// Combine traps here (it requests upstream under a lock); Untangle's contract makes reentrant requests work.
+    func testRecursiveRequestOnAnImmediateSchedulerWorks() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        let subscription = RecordingSubscription()
+        upstream.send(subscription: subscription)
+        var remaining = 3
+        subscription.onRequest = { _ in
+            guard remaining > 0 else { return }
+            remaining -= 1
+            recorder.request(.unlimited)
+        }
+        recorder.request(.max(1))
+        XCTAssertEqual(
+            subscription.history, [.request(.max(1)), .request(.unlimited), .request(.unlimited), .request(.unlimited)])
+    }
+
+    func testDescribesItselfAsSubscribeOnWithAnEmptyMirror() throws {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(Recorder<Int, Never>())
+        let subscriber = try XCTUnwrap(upstream.operatorSubscriber)
+        XCTAssertEqual((subscriber as? CustomStringConvertible)?.description, "SubscribeOn")
+        XCTAssertEqual(
+            (subscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "SubscribeOn")
+        XCTAssertEqual((subscriber as? CustomReflectable)?.customMirror.children.count, 0)
     }
 
     func testCancelBeforeTheSubscriptionArrivesCancelsItOnArrival() {

@@ -155,8 +155,25 @@ final class DispatchQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "10000")
         XCTAssertEqual(try JSONDecoder().decode(Time.self, from: data), a)
         let strideData = try JSONEncoder().encode(Stride.nanoseconds(-42))
-        XCTAssertEqual(String(decoding: strideData, as: UTF8.self), #"{"magnitude":-42}"#)
+        XCTAssertEqual(String(decoding: strideData, as: UTF8.self), #"{"_nanoseconds":-42}"#, "Apple's key")
         XCTAssertEqual(try JSONDecoder().decode(Stride.self, from: strideData), .nanoseconds(-42))
+    }
+}
+
+extension DispatchQueueSchedulerTests {
+    func testRepeatingReturnsAnAnyCancellable() {
+        let cancellable = DispatchQueue(label: "repeat").schedule(after: .init(.now() + 3600), interval: 1) {}
+        XCTAssertTrue(cancellable is AnyCancellable)
+        cancellable.cancel()
+    }
+
+    func testDistancesTooLargeForIntAreMaxInBothDirections() {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        let early = Time(.init(uptimeNanoseconds: 10))
+        let late = Time(.init(uptimeNanoseconds: UInt64.max - 1024))
+        XCTAssertEqual(early.distance(to: late), .nanoseconds(.max))
+        XCTAssertEqual(late.distance(to: early), .nanoseconds(.max), "not .min: as in Combine")
+        XCTAssertEqual(Time(.distantFuture).distance(to: early), .nanoseconds(.max))
     }
 }
 

@@ -50,3 +50,14 @@ final class ImmediateSchedulerTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(Stride.self, from: data), -42)
     }
 }
+
+extension ImmediateSchedulerTests {
+    func testTheRepeatingFormRunsOnceAndReturnsTheEmptySubscription() {
+        var runs = 0
+        let cancellable = ImmediateScheduler.shared.schedule(
+            after: ImmediateScheduler.shared.now, interval: 10
+        ) { runs += 1 }
+        XCTAssertEqual(runs, 1)
+        XCTAssertEqual(String(describing: cancellable), "Empty", "Subscriptions.empty, as in Combine")
+    }
+}

@@ -100,3 +100,66 @@ final class OperationQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(OperationQueue.main.minimumTolerance, 0)
     }
 }
+
+/// Records the operations added to it (Combine's scheduler adds exactly one per action).
+private final class RecordingOperationQueue: OperationQueue, @unchecked Sendable {
+    let added = LockedBox<[Operation]>([])
+
+    override func addOperation(_ op: Operation) {
+        added.withLock { $0.append(op) }
+        super.addOperation(op)
+    }
+}
+
+extension OperationQueueSchedulerTests {
+    func testAnImmediateActionIsOneBlockOperation() {
+        let queue = RecordingOperationQueue()
+        let ran = expectation(description: "ran")
+        queue.schedule { ran.fulfill() }
+        wait(for: [ran], timeout: 30)
+        XCTAssertEqual(queue.added.withLock { $0.count }, 1)
+        XCTAssertTrue(queue.added.withLock { $0.first } is BlockOperation)
+    }
+
+    func testADelayedActionIsAddedAtOnceAndIsNotReadyUntilDueThenRunsOnce() throws {
+        let queue = RecordingOperationQueue()
+        let count = LockedBox(0)
+        let ran = expectation(description: "ran")
+        queue.schedule(after: queue.now.advanced(by: .init(0.3))) {
+            count.withLock { $0 += 1 }
+            ran.fulfill()
+        }
+        let operation = try XCTUnwrap(queue.added.withLock { $0.first })
+        XCTAssertEqual(queue.added.withLock { $0.count }, 1, "added when scheduled, not when due")
+        XCTAssertFalse(operation is BlockOperation)
+        XCTAssertTrue(operation is Cancellable)
+        XCTAssertFalse(operation.isReady)
+        wait(for: [ran], timeout: 30)
+        queue.waitUntilAllOperationsAreFinished()
+        operation.main()
+        XCTAssertEqual(count.withLock { $0 }, 1, "the action runs once however often main() is called")
+    }
+
+    func testRepeatingAddsTheNextOperationBeforeEachRunAndReturnsAnAnyCancellable() {
+        let queue = RecordingOperationQueue()
+        let ticks = expectation(description: "3 ticks")
+        ticks.expectedFulfillmentCount = 3
+        let count = LockedBox(0)
+        let cancellable = queue.schedule(after: queue.now, interval: .init(0.05)) {
+            if count.withLock({
+                $0 += 1; return $0
+            }) <= 3 {
+                ticks.fulfill()
+            }
+        }
+        XCTAssertTrue(cancellable is AnyCancellable)
+        wait(for: [ticks], timeout: 30)
+        cancellable.cancel()
+        let added = queue.added.withLock { $0.count }
+        XCTAssertGreaterThanOrEqual(added, count.withLock { $0 } + 1, "one pending operation beyond the runs so far")
+        let settled = expectation(description: "settled")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { settled.fulfill() }
+        wait(for: [settled], timeout: 30)
+        XCTAssertEqual(queue.added.withLock { $0.count }, added, "nothing is added after cancel")
+    }
+}

@@ -1,9 +1,11 @@
+import UntangleSync
+
 extension Publisher {
     /// Measures and emits the time interval between events received from an upstream publisher.
     ///
     /// Each upstream value is replaced by the time elapsed, on `scheduler`'s clock (its `now`), since the previous
-    /// value, or, for the first value, since the moment of subscribing. The scheduler is only read, never scheduled
-    /// on: values arrive on the upstream's thread.
+    /// value, or, for the first value, since the upstream's subscription arrived. The scheduler is only read, never
+    /// scheduled on: values arrive on the upstream's thread.
     ///
     /// ```swift
     /// let cancellable = taps
@@ -11,9 +13,12 @@ extension Publisher {
     ///     .sink { print("since the previous tap: \($0)") }
     /// ```
     ///
-    /// **Demand:** passed through unchanged (one interval per upstream value).
+    /// **Demand:** requests pass through unchanged (one interval per upstream value); the demand the subscriber
+    /// returns for an interval is requested from the upstream at once (as in Combine) rather than returned.
     /// **Thread safety:** values and completion are delivered on the upstream's thread, one at a time, with no lock
-    /// held; `request`/`cancel` may be called from any thread.
+    /// held; `request`/`cancel` may be called from any thread. Once `cancel()` returns nothing more is delivered and
+    /// the subscriber is released; a `cancel()` before the upstream's subscription arrived makes that subscription be
+    /// ignored, as in Combine.
     public func measureInterval<S: Scheduler>(using scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.MeasureInterval<Self, S>
     {
@@ -50,29 +55,132 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
-        /// Attaches the subscriber; the clock starts now.
+        /// Attaches the subscriber; the clock starts when the upstream's subscription arrives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Upstream.Failure {
-            let scheduler = self.scheduler
-            let clock = LastInstant(scheduler.now)
             upstream.subscribe(
-                StepSubscription(
-                    downstream: subscriber, name: "MeasureInterval",
-                    step: { _ in
-                        let now = scheduler.now
-                        defer { clock.instant = now }
-                        return .emit(clock.instant.distance(to: now))
-                    },
-                    completion: { $0 }))
+                MeasureIntervalSubscription<Upstream, Context, S>(downstream: subscriber, scheduler: scheduler))
         }
     }
 }
 
-/// The instant of the previous value. Read and written only on the upstream's signal path, which the contract
-/// serializes, so it needs no lock (like StepSubscription's `ended` flag).
-private final class LastInstant<Instant> {
-    var instant: Instant
+/// The subscriber `measureInterval(using:)` gives its upstream and the subscription it gives its downstream.
+///
+/// The phase (upstream subscription, downstream reference) is behind the lock, which `request` and `cancel` (from any
+/// thread) race for. The previous instant is read and written only on the upstream's signal path (subscription, then
+/// values), which the contract serializes, so it needs no lock.
+///
+/// **Demand:** see ``Publisher/measureInterval(using:options:)``.
+/// **Thread safety:** see ``Publisher/measureInterval(using:options:)``.
+private final class MeasureIntervalSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
+    // @unchecked Sendable: `phase` is a LockedBox; `last` is confined to the serialized upstream signal path.
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
 
-    init(_ instant: Instant) {
-        self.instant = instant
+    enum Phase {
+        case awaiting(Downstream)
+        case subscribed(Subscription, Downstream)
+        /// Cancelled before the upstream's subscription arrived: as in Combine, the late subscription is ignored.
+        case cancelledEarly
+        /// Cancelled or completed: another subscription is cancelled.
+        case ended
     }
+
+    private enum SubscriptionAction {
+        case deliver(Downstream)
+        case cancel
+        case ignore
+    }
+
+    private let phase: LockedBox<Phase>
+    private let scheduler: Context
+    private var last: Context.SchedulerTimeType?
+
+    init(downstream: Downstream, scheduler: Context) {
+        phase = LockedBox(tracking: .awaiting(downstream))
+        self.scheduler = scheduler
+    }
+
+    func receive(subscription: Subscription) {
+        let action = phase.withCriticalSection { phase -> SubscriptionAction in
+            switch phase {
+            case .awaiting(let downstream):
+                phase = .subscribed(subscription, downstream)
+                return .deliver(downstream)
+            case .cancelledEarly:
+                return .ignore
+            case .subscribed, .ended:
+                return .cancel
+            }
+        }
+        switch action {
+        case .ignore:
+            return
+        case .cancel:
+            CalloutCheck.assertNoLockHeld("measureInterval cancelling an unwanted upstream subscription")
+            subscription.cancel()
+        case .deliver(let downstream):
+            CalloutCheck.assertNoLockHeld("measureInterval reading the clock and passing on its subscription")
+            last = scheduler.now
+            downstream.receive(subscription: self)
+        }
+    }
+
+    // As in Combine, the demand the subscriber returns is requested from the upstream right away (from inside this
+    // call, with no lock held), and `.none` is returned.
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard case .subscribed(let subscription, let downstream) = phase.withCriticalSection({ $0 }),
+            let previous = last
+        else { return .none }
+        CalloutCheck.assertNoLockHeld("measureInterval reading the clock and delivering an interval")
+        let now = scheduler.now
+        last = now
+        let more = downstream.receive(previous.distance(to: now))
+        if more > .none {
+            subscription.request(more)
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let downstream = phase.withCriticalSection { phase -> Downstream? in
+            guard case .subscribed(_, let downstream) = phase else { return nil }
+            phase = .ended
+            return downstream
+        }
+        CalloutCheck.assertNoLockHeld("measureInterval passing on the completion")
+        downstream?.receive(completion: completion)
+    }
+
+    // As in Combine, any demand (`.none` included) is forwarded while the upstream is live.
+    func request(_ demand: Subscribers.Demand) {
+        guard case .subscribed(let subscription, _) = phase.withCriticalSection({ $0 }) else { return }
+        CalloutCheck.assertNoLockHeld("measureInterval requesting upstream")
+        subscription.request(demand)
+    }
+
+    func cancel() {
+        let previous = phase.withCriticalSection { phase -> Phase in
+            defer {
+                switch phase {
+                case .awaiting: phase = .cancelledEarly
+                case .subscribed: phase = .ended
+                case .cancelledEarly, .ended: break
+                }
+            }
+            return phase
+        }
+        guard case .subscribed(let subscription, let downstream) = previous else { return }
+        withExtendedLifetime(downstream) {}
+        CalloutCheck.assertNoLockHeld("measureInterval cancelling upstream")
+        subscription.cancel()
+    }
+
+    var description: String { "MeasureInterval" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
 }

@@ -16,12 +16,15 @@ extension Publisher {
     ///     .sink { show($0) }
     /// ```
     ///
-    /// **Demand:** every request is forwarded upstream, on the scheduler; demand the subscriber returns from
-    /// `receive(_:)` is forwarded the same way.
-    /// **Thread safety:** the subscriber sees one signal at a time (an emitter serializes them: on a concurrent queue
-    /// the upstream may start sending before `receive(subscription:)` has returned). `request`/`cancel` may be called
-    /// from any thread and return at once; once `cancel()` returns nothing more is delivered, and the upstream's
-    /// `cancel()` follows on the scheduler.
+    /// **Demand:** every request (`.none` included) is forwarded upstream, on the scheduler; a request already
+    /// scheduled when the subscriber cancels still reaches the upstream, before the cancel. The demand the subscriber
+    /// returns from `receive(_:)` goes straight back to the upstream, as in Combine.
+    /// **Thread safety:** the subscriber sees one signal at a time: on a concurrent queue the upstream may start
+    /// sending before `receive(subscription:)` has returned; those signals wait and follow it. `request`/`cancel` may
+    /// be called from any thread and return at once; once `cancel()` returns nothing more is delivered and the
+    /// subscriber is released, and the upstream's `cancel()` follows on the scheduler. A `cancel()` that comes before
+    /// the upstream's subscription arrived makes that subscription be ignored (not passed on, not cancelled), as in
+    /// Combine.
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.SubscribeOn<Self, S>
     {
@@ -79,59 +82,83 @@ extension Publishers {
 /// **Demand:** see ``Publisher/subscribe(on:options:)``.
 /// **Thread safety:** see ``Publisher/subscribe(on:options:)``.
 private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
+    // @unchecked Sendable: mutable state lives in `state`, a LockedBox.
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let state: LockedBox<SubscribeOnStateMachine>
-    private let emitter: Emitter<DemandRelay<Downstream>>
+    private let state: LockedBox<SubscribeOnStateMachine<Downstream>>
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        let state = LockedBox(tracking: SubscribeOnStateMachine())
-        self.state = state
+        state = LockedBox(tracking: SubscribeOnStateMachine(downstream: downstream))
         self.scheduler = scheduler
         self.options = options
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                Self.forwardRequest(more, state: state, scheduler: scheduler, options: options)
-            },
-            policy: .unbounded)
     }
 
+    // The subscription callout runs with no lock held; signals another thread sends meanwhile are queued by the
+    // state machine and delivered here, in order, once the callout returns (see SubscribeOnStateMachine). The demand
+    // the subscriber returns for them was not returned to the upstream (it got `.none` when they were queued), so it
+    // is requested upstream, on the scheduler.
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
+        let thread = ThreadID.current
+        switch state.withCriticalSection({ $0.receiveSubscription(subscription, on: thread) }) {
+        case .ignore:
+            return
+        case .cancel:
             CalloutCheck.assertNoLockHeld("SubscribeOn cancelling an unwanted upstream subscription")
             subscription.cancel()
-            return
+        case .deliver(let downstream):
+            CalloutCheck.assertNoLockHeld("SubscribeOn passing on its subscription")
+            downstream.receive(subscription: self)
+            var more = Subscribers.Demand.none
+            while let (signals, downstream) = state.withCriticalSection({ $0.subscriptionDelivered() }) {
+                CalloutCheck.assertNoLockHeld("SubscribeOn delivering signals queued during the subscription")
+                for signal in signals {
+                    switch signal {
+                    case .value(let value): more += downstream.receive(value)
+                    case .completion(let completion): downstream.receive(completion: completion)
+                    }
+                }
+            }
+            if more > .none { request(more) }
         }
-        emitter.start(subscription: self)
     }
 
+    // Values are not moved: they reach the subscriber on the upstream's thread, and the demand it returns goes
+    // straight back to the upstream (as in Combine), not through the scheduler.
     func receive(_ input: Input) -> Subscribers.Demand {
-        // The demand the subscriber returns goes upstream through the relay, on the scheduler.
-        emitter.offer(input)
-        return .none
+        let thread = ThreadID.current
+        guard let downstream = state.withCriticalSection({ $0.receiveValue(input, on: thread) }) else { return .none }
+        CalloutCheck.assertNoLockHeld("SubscribeOn delivering a value")
+        return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let released = state.withCriticalSection { $0.receiveCompletion() }
-        withExtendedLifetime(released) {}
-        emitter.complete(completion, order: .afterQueuedValues)
+        let thread = ThreadID.current
+        guard let downstream = state.withCriticalSection({ $0.receiveCompletion(completion, on: thread) }) else {
+            return
+        }
+        CalloutCheck.assertNoLockHeld("SubscribeOn delivering the completion")
+        downstream.receive(completion: completion)
     }
 
+    // As in Combine, every request (`.none` included) is forwarded, on the scheduler, while the upstream is live; a
+    // request already scheduled when `cancel()` comes still reaches the upstream, before the scheduled cancel.
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
-        Self.forwardRequest(demand, state: state, scheduler: scheduler, options: options)
+        guard let subscription = state.withCriticalSection({ $0.subscriptionForRequest() }) else { return }
+        CalloutCheck.assertNoLockHeld("SubscribeOn scheduling a request")
+        scheduler.schedule(options: options) {
+            subscription.request(demand)
+        }
     }
 
+    // The subscriber is released at once (outside the lock); the upstream's cancel follows on the scheduler.
     func cancel() {
-        let subscription = state.withCriticalSection { $0.cancel() }
-        emitter.cancel()
+        let (subscription, released) = state.withCriticalSection { $0.cancel() }
+        withExtendedLifetime(released) {}
         guard let subscription else { return }
         CalloutCheck.assertNoLockHeld("SubscribeOn scheduling the upstream's cancel")
         scheduler.schedule(options: options) {
@@ -139,19 +166,9 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
         }
     }
 
-    // The request is decided when it runs on the scheduler: a request overtaken by cancel (or by the completion)
-    // goes nowhere.
-    private static func forwardRequest(
-        _ demand: Subscribers.Demand, state: LockedBox<SubscribeOnStateMachine>, scheduler: Context,
-        options: Context.SchedulerOptions?
-    ) {
-        CalloutCheck.assertNoLockHeld("SubscribeOn scheduling a request")
-        scheduler.schedule(options: options) {
-            guard let subscription = state.withCriticalSection({ $0.subscriptionForRequest() }) else { return }
-            CalloutCheck.assertNoLockHeld("SubscribeOn requesting upstream")
-            subscription.request(demand)
-        }
-    }
-
     var description: String { "SubscribeOn" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
 }

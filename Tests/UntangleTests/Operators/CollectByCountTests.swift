@@ -1,0 +1,94 @@
+import Untangle
+import UntangleSync
+import XCTest
+
+// The class itself (and its first tests) is in CollectTests.swift, beside `collect()`.
+extension CollectByCountTests {
+    func testDemandReturnedForAFullArrayIsMultipliedAndTheRestReturnNone() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(2)) { _, _ in .max(3) }
+        upstream.collect(4).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(8))])
+        XCTAssertEqual((1...3).map { upstream.send($0) }, [.none, .none, .none])
+        XCTAssertEqual(upstream.send(4), .max(12))
+        XCTAssertEqual(recorder.values, [[1, 2, 3, 4]])
+    }
+
+    /// Combine keeps the subscriber and passes a second completion (from a misbehaving upstream) on; Untangle
+    /// releases the subscriber with the first completion, so nothing follows it.
+    func testOnlyTheFirstCompletionIsPassedOnAndLaterValuesAreIgnored() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<[Int], TestError>()
+        upstream.collect(2).subscribe(recorder)
+        let subscription = RecordingSubscription()
+        upstream.send(subscription: subscription)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .failure(TestError(2)))
+        XCTAssertEqual(upstream.send(3), .none)
+        XCTAssertEqual(upstream.send(4), .none)
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.events, [.subscription("CollectByCount"), .value([1]), .completion(.finished)])
+        XCTAssertEqual(subscription.history, [.request(.unlimited)])
+    }
+
+    /// Combine passes on a completion that comes after cancel; Untangle's contract delivers nothing after cancel.
+    func testNothingIsDeliveredAfterCancelAndALaterSubscriptionIsCancelled() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<[Int], Never>()
+        upstream.collect(2).subscribe(recorder)
+        let subscription = RecordingSubscription()
+        upstream.send(subscription: subscription)
+        upstream.send(1)
+        recorder.cancel()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        let another = RecordingSubscription()
+        upstream.send(subscription: another)
+        recorder.request(.max(1))
+        recorder.cancel()
+        XCTAssertEqual(recorder.events, [.subscription("CollectByCount")])
+        XCTAssertEqual(subscription.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(another.history, [.cancel])
+    }
+
+    /// As in Combine: a value before the subscription is dropped, a completion is passed on.
+    func testAValueBeforeTheSubscriptionIsIgnoredButACompletionIsPassedOn() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<[Int], Never>()
+        upstream.collect(2).subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .none)
+        upstream.operatorSubscription?.request(.max(1))
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.completion(.finished)])
+    }
+
+    func testAnEarlyCancelMakesTheLateSubscriptionBeIgnored() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<[Int], Never>()
+        upstream.collect(2).subscribe(recorder)
+        upstream.operatorSubscription?.cancel()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(late.history, [], "as in Combine: neither passed on nor cancelled")
+        XCTAssertEqual(recorder.events, [])
+    }
+
+    func testMirrorShowsDownstreamSubscriptionBufferAndCount() throws {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        upstream.collect(3).subscribe(Recorder<[Int], Never>())
+        let subscriber = try XCTUnwrap(upstream.operatorSubscriber)
+        XCTAssertEqual((subscriber as? CustomStringConvertible)?.description, "CollectByCount")
+        XCTAssertEqual(
+            (subscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "CollectByCount")
+        upstream.send(subscription: RecordingSubscription())
+        upstream.send(7)
+        let mirror = try XCTUnwrap((subscriber as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(mirror.children.map(\.label), ["downstream", "upstreamSubscription", "buffer", "count"])
+        let values = mirror.children.map { String(describing: $0.value) }
+        XCTAssertTrue(values[0].contains("Recorder"), values[0])
+        XCTAssertEqual(values[2], "[7]")
+        XCTAssertEqual(values[3], "3")
+    }
+}
