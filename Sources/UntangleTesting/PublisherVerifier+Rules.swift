@@ -505,7 +505,7 @@ extension PublisherVerifier {
             return true
         }
         run.note(
-            "\(rounds) round(s) of drive from \(threads) threads × \(calls): \(delivered) value(s) in total, delivered "
+            "\(rounds) round(s) of drive from \(threads) threads, \(calls) drives each: \(delivered) value(s) in total, delivered "
                 + "on \(threadsSeen.count) thread(s)")
         return .checked
     }

@@ -17,8 +17,10 @@ import UntangleSync
 /// subscription first and once; never more values than demanded (several request patterns, reentrant requests,
 /// `.unlimited`, requests near `Int.max`); bounded recursion; completion once, nothing after it, and without
 /// demand; cancel idempotent, prompt even while another thread is inside the subscriber, and stopping delivery;
-/// no overlapping delivery when requests or values come from several threads; subscriber and subscription
-/// released after cancel and after completion. The subscriber used is ``TestSubscriber``, so every rule also fails
+/// no overlapping delivery and no lost demand when requests or values come from several threads (searched for in
+/// rounds, for ``VerifierOptions/concurrencyBudget`` per rule, with a subscriber that dwells inside `receive`);
+/// subscriber and subscription released after cancel and after completion. Reports list each distinct violation
+/// once, with its count and first occurrences. The subscriber used is ``TestSubscriber``, so every rule also fails
 /// on any contract violation it notices on the way.
 ///
 /// A broken publisher cannot hang the verifier: each rule runs on its own thread under a watchdog

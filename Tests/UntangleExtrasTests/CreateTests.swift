@@ -329,6 +329,41 @@ final class CreateConcurrencyTests: XCTestCase {
         recorder.cancel()
     }
 
+    /// Reentrant sends while other threads send: the subscriber answers every value from 4 sending threads with an
+    /// echo sent from inside its `receive`. Every value and every echo arrives once, each echo after its value, and
+    /// no `receive` ever runs inside another (same thread: the trampoline) or beside another (other threads).
+    func testReentrantEchoesWhileFourThreadsSendAreSerializedAndLoseNothing() {
+        let echo = 1_000_000
+        let detector = OverlapDetector()
+        let received = LockedBox<[Int]>([])
+        let producer = LockedBox<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        var cancellable: AnyCancellable?
+        let subscriber = sharedSubscriber { publisher in
+            cancellable = publisher.sink { value in
+                detector.around {
+                    received.withLock { $0.append(value) }
+                    if value < echo { producer.withLock { $0 }?.send(value + echo) }
+                }
+            }
+        }
+        producer.withLock { $0 = subscriber }
+        runConcurrently(threads: 4) { thread in
+            for i in 0..<1_000 { subscriber.send(thread * 10_000 + i) }
+        }
+        XCTAssertEqual(detector.overlaps, 0, "a receive ran inside or beside another")
+        let values = received.withLock { $0 }
+        let originals = (0..<4).flatMap { thread in (0..<1_000).map { thread * 10_000 + $0 } }
+        XCTAssertEqual(values.sorted(), (originals + originals.map { $0 + echo }).sorted())
+        var position: [Int: Int] = [:]
+        for (index, value) in values.enumerated() { position[value] = index }
+        for value in originals where (position[value] ?? .max) > (position[value + echo] ?? .min) {
+            XCTFail("the echo of \(value) arrived before it")
+            break
+        }
+        producer.withLock { $0 = nil }
+        cancellable?.cancel()
+    }
+
     /// Bounded buffer under contention: values demand covered are never dropped (unlimited demand: all arrive).
     func testBoundedPolicyDropsNothingThatDemandCovers() {
         let received = Counter()

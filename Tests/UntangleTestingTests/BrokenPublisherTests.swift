@@ -78,7 +78,7 @@ final class BrokenPublisherTests: XCTestCase {
     }
 
     func testUnboundedRecursionIsCaughtWithoutOverflowingTheStack() {
-        let report = PublisherVerifier(options: VerifierOptions(length: .exactly(100_000), timeout: 10)) {
+        let report = PublisherVerifier(options: VerifierOptions(length: .exactly(100_000), timeout: 60)) {
             RecursiveSequencePublisher(count: 100_000)
         }.verify(rules: [.requestFromInsideReceive, .unlimitedDemand])
         assertCaught(report, by: .requestFromInsideReceive, saying: "receive(_:) was entered 2 deep on one thread")

@@ -29,11 +29,11 @@ final class PlantedBugGalleryConcurrencyTests: XCTestCase {
         }
     }
 
-    /// Runs `rule` `runs` times against the planted `bug`; asserts it failed (saying `message`) at least `required`
-    /// times. Returns the number of detections.
+    /// Runs `rule` `runs` times against the planted `bug`; asserts it failed at least `required` times, each time
+    /// saying `message` (or one of `alternatives`). Returns the number of detections.
     @discardableResult
     private func assertCaught(
-        _ bug: PlantedBugSubject.Bug, by rule: VerifierRule, saying message: String,
+        _ bug: PlantedBugSubject.Bug, by rule: VerifierRule, saying message: String, or alternatives: [String] = [],
         options: VerifierOptions = subjectOptions, file: StaticString = #filePath, line: UInt = #line
     ) -> Int {
         let verifier = verifier(bug, options: options)
@@ -46,11 +46,14 @@ final class PlantedBugGalleryConcurrencyTests: XCTestCase {
             }
             if result.outcome == .failed {
                 caught += 1
-                XCTAssertTrue(result.observed.contains(message), "\(result)", file: file, line: line)
+                XCTAssertTrue(
+                    ([message] + alternatives).contains { result.observed.contains($0) }, "\(result)", file: file,
+                    line: line)
             } else {
                 missed = result
             }
         }
+        print("gallery: \(bug) caught by \(rule.rawValue) in \(caught) of \(Self.runs) runs")
         XCTAssertGreaterThanOrEqual(
             caught, Self.required,
             "\(bug) caught by \(rule) in \(caught) of \(Self.runs) runs; a miss: \(missed.map { "\($0)" } ?? "-")",
@@ -77,8 +80,12 @@ final class PlantedBugGalleryConcurrencyTests: XCTestCase {
         assertCaught(.valueAfterCompletion, by: .completionOnce, saying: "arrived after the completion")
     }
 
+    /// A lost increment shows as missing values, a lost decrement (a request's write overwriting a delivery's) as
+    /// a value beyond demand.
     func testUnguardedDemandCounterIsCaughtByConcurrentRequests() {
-        assertCaught(.unguardedDemand, by: .concurrentRequests, saying: "concurrent request(_:) calls lost demand")
+        assertCaught(
+            .unguardedDemand, by: .concurrentRequests, saying: "concurrent request(_:) calls lost demand",
+            or: ["arrived beyond demand"])
     }
 
     func testSecondSubscriptionIsCaughtBySubscriptionFirstAndOnce() {

@@ -28,6 +28,9 @@ final class PlantedBugSubject: Publisher, @unchecked Sendable {
         /// `send` after `finish()` still delivers.
         case valueAfterCompletion
         /// `demand += n` as a read and a write in two separate critical sections: concurrent requests get lost.
+        /// The thread yields the processor in between, as a method that does some work there sooner or later does
+        /// (with nothing in between, the verifier catches it only in some runs: see Testing.md, "What the verifier
+        /// can and cannot see").
         case unguardedDemand
         /// Sends `receive(subscription:)` twice (the second one a spare subscription).
         case secondSubscription
@@ -94,7 +97,7 @@ private final class PlantedSubscription: Subscription, @unchecked Sendable {
         guard demand > .none else { return }
         if bug == .unguardedDemand {
             let current = state.withLock { $0.demand }
-            sched_yield()  // whatever a real method does between reading and writing; preemption does the same
+            sched_yield()
             state.withLock { $0.demand = current + demand }
         } else {
             state.withLock { $0.demand += demand }
