@@ -29,8 +29,10 @@ extension AnyPublisher {
     /// `bufferingPolicy` and delivered as the subscriber requests more. The completion is delivered after the
     /// buffered values.
     /// **Thread safety:** the subscriber's `send(_:)` and `send(completion:)` may be called from any thread,
-    /// concurrently and reentrantly; the downstream receives one signal at a time. `body` and the returned
-    /// cancellable run with no library lock held.
+    /// concurrently and reentrantly; the downstream receives one signal at a time. A `send` made from inside the
+    /// downstream's `receive` (value n sends n + 1) is delivered after that `receive` returns, not nested inside it,
+    /// so a producer that answers each value with the next one runs in constant stack depth however long the chain.
+    /// `body` and the returned cancellable run with no library lock held.
     public static func create(
         bufferingPolicy: Publishers.Create<Output, Failure>.BufferingPolicy = .unbounded,
         _ body: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
@@ -58,7 +60,9 @@ extension Publishers {
     /// **Demand:** per subscriber; values beyond demand are kept according to ``BufferingPolicy`` (unbounded by
     /// default) and delivered when requested; the completion follows the buffered values.
     /// **Thread safety:** `subscribe` from any thread; the ``Subscriber`` may be used from any thread,
-    /// concurrently, and values sent concurrently are delivered one at a time, in the order they were buffered.
+    /// concurrently, and values sent concurrently are delivered one at a time, in the order they were buffered. A
+    /// reentrant `send` (from inside the downstream's `receive`) is delivered after the current `receive` returns
+    /// (a trampoline): stack depth stays constant, unlike a subject's depth-first nested delivery.
     public struct Create<Output, Failure: Error>: Publisher {
         /// What a `Create` publisher keeps of the values sent while its subscriber has no demand for them.
         ///
@@ -95,7 +99,8 @@ extension Publishers {
         ///
         /// **Demand:** values beyond the subscriber's demand are buffered by the publisher's ``BufferingPolicy``.
         /// **Thread safety:** every method may be called from any thread, concurrently and reentrantly (from inside
-        /// the downstream's `receive`); no call waits for another thread's delivery.
+        /// the downstream's `receive`, in which case the value is delivered after that `receive` returns); no call
+        /// waits for another thread's delivery.
         public struct Subscriber: @unchecked Sendable {
             let sink: CreateSink<Output, Failure>
 
@@ -153,6 +158,62 @@ class CreateSink<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
+/// Recognizes a `send` made from inside the downstream's own callout, and keeps the tokens of such sends until the
+/// callout is over.
+///
+/// Deliveries are serialized, so at most one thread is inside the downstream at a time: `callout` holds that
+/// thread's identity (0: nobody). Only that thread ever writes its own identity there, so a thread that reads its own
+/// identity is inside a callout, whatever other threads do.
+private final class CreateTrampoline: @unchecked Sendable {
+    /// `ThreadID.bits` of the thread inside the downstream, or 0.
+    let callout = AtomicWord(0)
+    /// Tokens of values buffered by reentrant sends, not yet handed to the emitter.
+    let owed = AtomicWord(0)
+
+    /// Whether the calling thread is inside the downstream right now.
+    var isReentrant: Bool {
+        callout.load() == ThreadID.current.bits
+    }
+
+    func owe() {
+        var current = owed.load()
+        while !owed.compareExchange(expected: current, desired: current + 1) {
+            current = owed.load()
+        }
+    }
+}
+
+/// The downstream, as the emitter sees it: marks the delivering thread as inside a callout for the duration of
+/// each call.
+private struct CalloutMarking<Downstream: Subscriber>: Subscriber {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    let downstream: Downstream
+    let trampoline: CreateTrampoline
+    let combineIdentifier = CombineIdentifier()
+
+    // A nested callout on the same thread (values requested from inside `receive(subscription:)`) finds its own
+    // identity there and puts it back on the way out; a top-level one finds 0 and restores 0.
+    private func marked<Result>(_ body: () -> Result) -> Result {
+        let previous = trampoline.callout.exchange(ThreadID.current.bits)
+        defer { _ = trampoline.callout.exchange(previous) }
+        return body()
+    }
+
+    func receive(subscription: Subscription) {
+        marked { downstream.receive(subscription: subscription) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        marked { downstream.receive(input) }
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        marked { downstream.receive(completion: completion) }
+    }
+}
+
 /// One subscriber's connection to a `Create` producer.
 private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
@@ -180,11 +241,13 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         }
     }
 
-    private let emitter: BufferedEmitter<Downstream>
+    private let emitter: BufferedEmitter<CalloutMarking<Downstream>>
+    private let trampoline = CreateTrampoline()
     private let state = LockedBox(tracking: State())
 
     init(downstream: Downstream, limit: BufferLimit) {
-        emitter = BufferedEmitter(downstream: downstream, limit: limit)
+        emitter = BufferedEmitter(
+            downstream: CalloutMarking(downstream: downstream, trampoline: trampoline), limit: limit)
     }
 
     // The downstream gets its subscription before the producer starts, so a producer that sends synchronously
@@ -192,6 +255,7 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     // never starts the producer.
     func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
         emitter.start(subscription: self)
+        flushOwedTokens()
         guard !state.withCriticalSection({ $0.ended }) else { return }
         CalloutCheck.assertNoLockHeld("Create running its producer")
         let teardown = body(Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber(sink: self))
@@ -200,12 +264,40 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         runNow?.cancel()
     }
 
+    // The trampoline. A send from inside the downstream's `receive` (on the delivering thread) buffers its value but
+    // does not hand the token to the emitter: the emitter would deliver it nested, one stack level deeper per value.
+    // The token is owed instead, and handed over by the outermost call into this subscription on that thread (the
+    // `send`, `request` or `run` whose delivery the callout is part of) once the emitter returned, that is once the
+    // callout is over: that call then owns the emitter afresh and delivers the value from its own loop. Every
+    // delivery runs inside one of those calls, so an owed token always has a caller to flush it; a call from another
+    // thread may flush it first (its token then queues behind the running delivery). The buffer is FIFO and tokens
+    // are interchangeable, so values keep the order in which they were sent; a completion sent meanwhile waits for
+    // the owed tokens (they count as not yet offered), so it never overtakes their values.
     override func send(_ value: Downstream.Input) {
+        if trampoline.isReentrant {
+            let push = emitter.push(value)
+            if push.token { trampoline.owe() }
+            withExtendedLifetime(push.dropped) {}
+            return
+        }
         emitter.send(value)
+        flushOwedTokens()
+    }
+
+    /// Hands owed tokens to the emitter, unless the calling thread is itself inside a callout (its outer call
+    /// flushes them when the callout is over).
+    private func flushOwedTokens() {
+        while trampoline.owed.load() > 0, !trampoline.isReentrant {
+            let owed = trampoline.owed.exchange(0)
+            for _ in 0..<owed {
+                emitter.finishPush(BufferedEmitter.Push(accepted: true, token: true, dropped: nil))
+            }
+        }
     }
 
     override func send(completion: Subscribers.Completion<Downstream.Failure>) {
         emitter.complete(completion)
+        flushOwedTokens()
         let teardown = state.withCriticalSection { $0.end() }
         CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
         teardown?.cancel()
@@ -214,6 +306,7 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
+        flushOwedTokens()
     }
 
     func cancel() {

@@ -17,6 +17,9 @@ import Foundation
 public enum Concurrently {
     /// Runs `body(index)` for `index` in `0..<threads`, each on its own thread, all released at once.
     ///
+    /// The threads meet at a start barrier: none runs its body before every one of them is running, so the bodies
+    /// really overlap (thread creation takes longer than many a body).
+    ///
     /// - Returns: true if every body returned within `timeout` seconds; false on timeout (the stragglers keep
     ///   running: a deadlocked thread cannot be stopped, but the caller does not hang).
     @discardableResult
@@ -24,20 +27,17 @@ public enum Concurrently {
         -> Bool
     {
         precondition(threads > 0, "Concurrently.run needs at least one thread")
-        let start = DispatchSemaphore(value: 0)
+        let barrier = StartBarrier(parties: threads)
         let done = DispatchGroup()
         for index in 0..<threads {
             done.enter()
             let thread = Thread {
-                start.wait()
+                barrier.arriveAndWait()
                 body(index)
                 done.leave()
             }
             thread.stackSize = 4 << 20
             thread.start()
-        }
-        for _ in 0..<threads {
-            start.signal()
         }
         return done.wait(timeout: .now() + timeout) == .success
     }
@@ -55,6 +55,29 @@ public enum Concurrently {
         thread.stackSize = 4 << 20
         thread.start()
         return done.wait(timeout: .now() + timeout) == .success
+    }
+}
+
+/// Holds every thread that arrives until `parties` threads have arrived, then releases them all together.
+private final class StartBarrier: @unchecked Sendable {
+    // @unchecked Sendable: `arrived` is only read and written with `condition` locked.
+    private let condition = NSCondition()
+    private let parties: Int
+    private var arrived = 0
+
+    init(parties: Int) { self.parties = parties }
+
+    func arriveAndWait() {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        if arrived == parties {
+            condition.broadcast()
+            return
+        }
+        while arrived < parties {
+            condition.wait()
+        }
     }
 }
 

@@ -405,63 +405,130 @@ extension PublisherVerifier {
         return .checked
     }
 
+    // The two concurrency rules look for races, which show in some runs only. Each runs rounds, every round on a
+    // fresh instance with threads released together at a barrier, until a round breaks the contract or
+    // `concurrencyBudget` is spent; and its subscriber sleeps for `dwellInsideReceive` inside every `receive(_:)`, so
+    // a second delivery that a broken publisher lets in while the first is still running lands inside the subscriber
+    // and is seen, however briefly the publisher itself races (sleeping, not spinning: the other threads get the
+    // core even on a loaded machine).
+
     func checkConcurrentRequests(_ run: RuleRun) -> RuleRun.Verdict {
         if !isHot, available < 1 { return .notApplicable("needs at least one value") }
-        let fixture = makeFixture()
-        let probe = Probe(initialDemand: .none)
-        guard subscribe(fixture, probe, run) else { return .checked }
         let threads = options.threads
-        let calls = options.callsPerThread
-        let total = threads * calls
         let drives = isHot && options.concurrentDrive
-        let returned = Concurrently.runUnchecked(threads: threads, timeout: waitTimeout) { thread in
-            for _ in 0..<calls {
-                probe.request(.max(1))
-                if drives { fixture.drive?(thread) }
+        var delivered = 0
+        var requested = 0
+        var first: VerifierFixture<P>? = makeFixture()
+        var round = 0
+        let rounds = inRounds(run) {
+            // Odd rounds dwell inside receive (overlapping deliveries show); even ones run flat out with ten times
+            // the calls (a demand counter updated in two steps loses an update only when a thread is preempted or
+            // overtaken between them: the more calls, the likelier).
+            round += 1
+            let dwells = round % 2 == 1
+            let calls = dwells ? options.callsPerThread : options.callsPerThread * 10
+            let total = threads * calls
+            let fixture = first.take() ?? makeFixture()
+            let probe = dwells ? dwellingProbe(initialDemand: .none) : Probe(initialDemand: .none)
+            guard subscribe(fixture, probe, run) else { return false }
+            defer { probe.cancel() }
+            let returned = Concurrently.runUnchecked(threads: threads, timeout: waitTimeout) { thread in
+                for _ in 0..<calls {
+                    probe.request(.max(1))
+                    if drives { fixture.drive?(thread) }
+                }
             }
+            if !returned {
+                run.problem(
+                    "request(_:) from \(threads) threads at once did not return within \(waitTimeout) s (deadlock?)")
+                return false
+            }
+            // A publisher already caught (overlapping or excess deliveries) is not driven further.
+            if probe.violationRecords.isEmpty {
+                let expected = isHot ? total : Swift.min(total, available)
+                if !produce(
+                    fixture, probe, run, stall: Swift.min(waitTimeout, 1),
+                    until: { probe.valueCount >= expected || probe.isCompleted })
+                {
+                    run.problem(
+                        kind: "concurrent request(_:) calls lost demand",
+                        "\(probe.valueCount) of the \(expected) requested value(s) arrived: concurrent request(_:) "
+                            + "calls lost demand (an unprotected demand counter?)")
+                } else if isHot, !probe.isCompleted {
+                    // The demand is used up: one more drive must deliver nothing. A counter that lost a decrement
+                    // (a request's write overwriting a delivery's) delivers here, beyond demand.
+                    fixture.drive?(0)
+                }
+            }
+            requested += total
+            delivered += probe.valueCount
+            reportViolations(probe, run)
+            return true
         }
-        if !returned {
-            run.problem(
-                "request(_:) from \(threads) threads at once did not return within \(waitTimeout) s (deadlock?)")
-            return .checked
-        }
-        let expected = isHot ? total : Swift.min(total, available)
-        if !produce(fixture, probe, run, until: { probe.valueCount >= expected || probe.isCompleted }) {
-            run.problem(
-                "\(probe.valueCount) of the \(expected) requested value(s) arrived: concurrent request(_:) calls lost "
-                    + "demand (an unprotected demand counter?)")
-        }
-        run.note("\(total) request(max(1)) from \(threads) threads: \(summary(probe))")
-        reportViolations(probe, run)
-        probe.cancel()
+        run.note(
+            "\(rounds) round(s) of request(max(1)) from \(threads) threads\(drives ? ", each driving too" : ""): "
+                + "\(requested) requested, \(delivered) value(s) delivered in total")
         return .checked
     }
 
     func checkConcurrentDrive(_ run: RuleRun) -> RuleRun.Verdict {
-        let fixture = makeFixture()
-        guard isHot, options.concurrentDrive, fixture.drive != nil else {
+        var first: VerifierFixture<P>? = makeFixture()
+        guard isHot, options.concurrentDrive, first?.drive != nil else {
             return .notApplicable("only for hot publishers whose drive may run on several threads")
         }
-        let probe = Probe(initialDemand: .unlimited)
-        guard subscribe(fixture, probe, run) else { return .checked }
+        let threads = options.threads
         let calls = options.callsPerThread
-        if !Concurrently.runUnchecked(
-            threads: options.threads, timeout: waitTimeout,
-            { thread in
-                for _ in 0..<calls { fixture.drive?(thread) }
-            })
-        {
-            run.problem(
-                "drive from \(options.threads) threads at once did not return within \(waitTimeout) s (deadlock?)")
-            return .checked
+        var delivered = 0
+        var threadsSeen = Set<RecordedThread>()
+        let rounds = inRounds(run) {
+            let fixture = first.take() ?? makeFixture()
+            let probe = dwellingProbe(initialDemand: .unlimited)
+            guard subscribe(fixture, probe, run) else { return false }
+            defer { probe.cancel() }
+            if !Concurrently.runUnchecked(
+                threads: threads, timeout: waitTimeout,
+                { thread in
+                    for _ in 0..<calls { fixture.drive?(thread) }
+                })
+            {
+                run.problem(
+                    "drive from \(threads) threads at once did not return within \(waitTimeout) s (deadlock?)")
+                return false
+            }
+            if let finish = fixture.finish {
+                finish()
+                if !probe.waitForCompletion(timeout: waitTimeout) { run.problem("no completion after finish") }
+            }
+            delivered += probe.valueCount
+            threadsSeen.formUnion(probe.threads)
+            reportViolations(probe, run)
+            return true
         }
-        if let finish = fixture.finish {
-            finish()
-            if !probe.waitForCompletion(timeout: waitTimeout) { run.problem("no completion after finish") }
-        }
-        run.note("drive from \(options.threads) threads: \(summary(probe)) on \(probe.threads.count) thread(s)")
-        reportViolations(probe, run)
+        run.note(
+            "\(rounds) round(s) of drive from \(threads) threads, \(calls) drives each: \(delivered) value(s) in total, delivered "
+                + "on \(threadsSeen.count) thread(s)")
         return .checked
+    }
+
+    /// Runs `round` (which returns false to stop) until a problem is recorded or ``VerifierOptions/concurrencyBudget``
+    /// is spent; at least once. Returns how many rounds ran.
+    private func inRounds(_ run: RuleRun, _ round: () -> Bool) -> Int {
+        let deadline = Date(timeIntervalSinceNow: options.concurrencyBudget)
+        var rounds = 0
+        repeat {
+            rounds += 1
+            guard round() else { break }
+        } while !run.hasProblems && Date() < deadline
+        return rounds
+    }
+
+    /// A subscriber that stays ``VerifierOptions/dwellInsideReceive`` inside each `receive(_:)`.
+    private func dwellingProbe(initialDemand: Subscribers.Demand) -> Probe {
+        let microseconds = UInt32(Swift.max(0, Swift.min(options.dwellInsideReceive, 1)) * 1_000_000)
+        return Probe(initialDemand: initialDemand) { _, _ in
+            if microseconds > 0 { usleep(microseconds) }
+            return .none
+        }
     }
 
     func checkRelease(_ run: RuleRun, afterCompletion: Bool) -> RuleRun.Verdict {

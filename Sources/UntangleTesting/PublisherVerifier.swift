@@ -17,8 +17,10 @@ import UntangleSync
 /// subscription first and once; never more values than demanded (several request patterns, reentrant requests,
 /// `.unlimited`, requests near `Int.max`); bounded recursion; completion once, nothing after it, and without
 /// demand; cancel idempotent, prompt even while another thread is inside the subscriber, and stopping delivery;
-/// no overlapping delivery when requests or values come from several threads; subscriber and subscription
-/// released after cancel and after completion. The subscriber used is ``TestSubscriber``, so every rule also fails
+/// no overlapping delivery and no lost demand when requests or values come from several threads (searched for in
+/// rounds, for ``VerifierOptions/concurrencyBudget`` per rule, with a subscriber that dwells inside `receive`);
+/// subscriber and subscription released after cancel and after completion. Reports list each distinct violation
+/// once, with its count and first occurrences. The subscriber used is ``TestSubscriber``, so every rule also fails
 /// on any contract violation it notices on the way.
 ///
 /// A broken publisher cannot hang the verifier: each rule runs on its own thread under a watchdog
@@ -131,17 +133,42 @@ public struct PublisherVerifier<P: Publisher> {
     }
 
     /// Gets values flowing until `condition` holds: waits for a cold publisher, calls `drive` for a hot one.
+    ///
+    /// Gives up after the wait timeout, or, with `stall`, as soon as no value arrived for `stall` seconds (for
+    /// checks that know how many values must come: a lost unit of demand then costs `stall`, not the whole wait).
     func produce(
-        _ fixture: VerifierFixture<P>, _ probe: Probe, _ run: RuleRun, thread: Int = 0, until condition: () -> Bool
+        _ fixture: VerifierFixture<P>, _ probe: Probe, _ run: RuleRun, thread: Int = 0, stall: TimeInterval? = nil,
+        until condition: () -> Bool
     ) -> Bool {
-        guard isHot else { return probe.waitUntil(timeout: waitTimeout, condition) }
+        let deadline = Date(timeIntervalSinceNow: waitTimeout)
+        var lastCount = probe.valueCount
+        var lastProgress = Date()
+        /// Whether to stop waiting: past the deadline, or (with `stall`) no new value for `stall` seconds.
+        func givesUp() -> Bool {
+            let now = Date()
+            if now > deadline { return true }
+            guard let stall else { return false }
+            let count = probe.valueCount
+            if count != lastCount {
+                lastCount = count
+                lastProgress = now
+                return false
+            }
+            return now.timeIntervalSince(lastProgress) > stall
+        }
+        guard isHot else {
+            guard stall != nil else { return probe.waitUntil(timeout: waitTimeout, condition) }
+            while !probe.waitUntil(timeout: 0.01, condition) {
+                if probe.isCompleted || givesUp() { return condition() }
+            }
+            return true
+        }
         guard let drive = fixture.drive else {
             run.problem("a hot publisher needs a VerifierFixture with a drive closure")
             return false
         }
-        let deadline = Date(timeIntervalSinceNow: waitTimeout)
         while !condition() {
-            if probe.isCompleted || Date() > deadline { return condition() }
+            if probe.isCompleted || givesUp() { return condition() }
             let before = probe.valueCount
             drive(thread)
             // A synchronous publisher has delivered by now; give an asynchronous one a moment before driving again.
@@ -152,13 +179,10 @@ public struct PublisherVerifier<P: Publisher> {
         return true
     }
 
-    /// Turns the probe's contract violations into problems.
+    /// Turns the probe's contract violations into problems, grouped by kind.
     func reportViolations(_ probe: Probe, _ run: RuleRun) {
-        for violation in probe.violations {
-            run.problem(violation)
-        }
-        if probe.overlaps > 0 {
-            run.problem("\(probe.overlaps) signal(s) were delivered while another thread was inside the subscriber")
+        for violation in probe.violationRecords {
+            run.problem(kind: violation.kind, violation.message)
         }
     }
 

@@ -34,6 +34,12 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     // @unchecked Sendable: every mutable property lives in `state` (a LockedBox) and is read and written inside it;
     // the closures are immutable and only called outside the lock; `changed` is a condition used only for waiting.
 
+    /// One contract violation: its kind (what groups repeats in a verifier report) and the full message.
+    struct Violation: Sendable {
+        let kind: String
+        let message: String
+    }
+
     private struct State {
         var records: [RecordedEvent<Input, Failure>] = []
         var subscription: Subscription?
@@ -41,14 +47,14 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         var pendingDemand = Subscribers.Demand.none
         var delivered = 0
         var completed = false
-        var violations: [String] = []
+        var violations: [Violation] = []
         /// Per thread number: how many receive calls are running on it.
         var depthByThread: [Int: Int] = [:]
         var inside = 0
         var maximumDepth = 0
         var overlaps = 0
 
-        mutating func enter(_ thread: RecordedThread) -> Int {
+        mutating func enter(_ thread: RecordedThread, with signal: @autoclosure () -> String) -> Int {
             let depth = (depthByThread[thread.number] ?? 0) + 1
             depthByThread[thread.number] = depth
             inside += 1
@@ -56,9 +62,17 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
             // Another thread is inside when more calls are running overall than on this thread.
             if inside > depth {
                 overlaps += 1
-                violations.append("two threads inside the subscriber at once (\(thread) entered)")
+                let others = depthByThread.keys.filter { $0 != thread.number }.sorted().map { "thread #\($0)" }
+                violate(
+                    "two threads inside the subscriber at once",
+                    "two threads inside the subscriber at once (\(thread) entered with \(signal()) while "
+                        + "\(others.joined(separator: ", ")) was inside)")
             }
             return depth
+        }
+
+        mutating func violate(_ kind: String, _ message: String) {
+            violations.append(Violation(kind: kind, message: message))
         }
 
         mutating func leave(_ thread: RecordedThread) {
@@ -147,6 +161,11 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// What the subscriber saw the publisher do wrong, in order; empty for a well-behaved publisher.
     public var violations: [String] {
+        state.withCriticalSection { $0.violations.map(\.message) }
+    }
+
+    /// The violations with their kinds, for reports that group repeats.
+    var violationRecords: [Violation] {
         state.withCriticalSection { $0.violations }
     }
 
@@ -248,16 +267,23 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         let time = scheduler?.now
         let lockHeld = CalloutCheck.heldByCurrentThread != 0
         let (isFirst, demand) = state.withCriticalSection { state -> (Bool, Subscribers.Demand) in
-            let depth = state.enter(thread)
+            let depth = state.enter(thread, with: "receive(subscription:)")
             defer { state.leave(thread) }
             state.records.append(RecordedEvent(event: .subscription, thread: thread, time: time, depth: depth))
-            if lockHeld { state.violations.append("receive(subscription:) delivered under an Untangle lock") }
+            if lockHeld {
+                state.violate(
+                    "a signal delivered under an Untangle lock",
+                    "receive(subscription:) delivered under an Untangle lock")
+            }
             guard state.subscription == nil else {
-                state.violations.append("a second receive(subscription:) (the extra subscription was cancelled)")
+                state.violate(
+                    "a second receive(subscription:)",
+                    "a second receive(subscription:) (the extra subscription was cancelled)")
                 return (false, .none)
             }
             if state.delivered > 0 || state.completed {
-                state.violations.append("receive(subscription:) arrived after other signals")
+                state.violate(
+                    "receive(subscription:) after other signals", "receive(subscription:) arrived after other signals")
             }
             state.subscription = subscription
             let demand = state.pendingDemand + initialDemand
@@ -280,19 +306,25 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         let time = scheduler?.now
         let lockHeld = CalloutCheck.heldByCurrentThread != 0
         state.withCriticalSection { state in
-            let depth = state.enter(thread)
+            let number = state.delivered + 1
+            let depth = state.enter(thread, with: "value #\(number)")
             state.records.append(RecordedEvent(event: .value(input), thread: thread, time: time, depth: depth))
-            state.delivered += 1
-            if lockHeld { state.violations.append("value #\(state.delivered) delivered under an Untangle lock") }
+            state.delivered = number
+            if lockHeld {
+                state.violate(
+                    "a signal delivered under an Untangle lock", "value #\(number) delivered under an Untangle lock")
+            }
             if state.subscription == nil {
-                state.violations.append("value #\(state.delivered) arrived before receive(subscription:)")
+                state.violate(
+                    "a value before receive(subscription:)", "value #\(number) arrived before receive(subscription:)")
             }
             if state.completed {
-                state.violations.append("value #\(state.delivered) arrived after the completion")
+                state.violate("a value after the completion", "value #\(number) arrived after the completion")
             }
-            if state.requested != .unlimited, state.requested < .max(state.delivered) {
-                state.violations.append(
-                    "value #\(state.delivered) arrived beyond demand: only \(state.requested) requested in total")
+            if state.requested != .unlimited, state.requested < .max(number) {
+                state.violate(
+                    "a value beyond demand",
+                    "value #\(number) arrived beyond demand: only \(state.requested) requested in total")
             }
         }
         signalChange()
@@ -311,16 +343,22 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         let time = scheduler?.now
         let lockHeld = CalloutCheck.heldByCurrentThread != 0
         state.withCriticalSection { state in
-            let depth = state.enter(thread)
+            let depth = state.enter(thread, with: "receive(completion:)")
             defer { state.leave(thread) }
             state.records.append(
                 RecordedEvent(event: .completion(completion), thread: thread, time: time, depth: depth))
-            if lockHeld { state.violations.append("receive(completion:) delivered under an Untangle lock") }
+            if lockHeld {
+                state.violate(
+                    "a signal delivered under an Untangle lock", "receive(completion:) delivered under an Untangle lock"
+                )
+            }
             if state.subscription == nil {
-                state.violations.append("receive(completion:) arrived before receive(subscription:)")
+                state.violate(
+                    "receive(completion:) before receive(subscription:)",
+                    "receive(completion:) arrived before receive(subscription:)")
             }
             if state.completed {
-                state.violations.append("a second receive(completion:) (\(completion))")
+                state.violate("a second receive(completion:)", "a second receive(completion:) (\(completion))")
             }
             state.completed = true
         }

@@ -79,8 +79,18 @@ public struct VerifierOptions: Sendable {
     public var longStreamLength: Int
     /// How many threads the concurrency rules use.
     public var threads: Int
-    /// How many `request(.max(1))` (or `drive`) calls each thread makes in the concurrency rules.
+    /// How many `request(.max(1))` (or `drive`) calls each thread makes in one round of the concurrency rules.
     public var callsPerThread: Int
+    /// How long each concurrency rule (``VerifierRule/concurrentRequests``, ``VerifierRule/concurrentDrive``) keeps
+    /// starting new rounds on fresh instances, in seconds: a race shows in some rounds only, so a rule runs rounds
+    /// until a round breaks the contract or the budget is spent (at least one round). 0 runs exactly one round (for
+    /// large tables of publishers); raise it to search longer.
+    public var concurrencyBudget: TimeInterval
+    /// How long the subscriber stays inside `receive(_:)` in the concurrency rules, in seconds (it sleeps, so other
+    /// threads run meanwhile, even on one core). A publisher that lets a second thread into the subscriber while the
+    /// first is still inside is caught when the second delivery lands in this window; a correct publisher only gets
+    /// slower. 0 returns at once.
+    public var dwellInsideReceive: TimeInterval
     /// Called with each rule's name before it runs: a publisher that traps (for example on a demand overflow) stops
     /// the process, and this tells which rule it was.
     public var onRuleStart: (@Sendable (String) -> Void)?
@@ -97,6 +107,8 @@ public struct VerifierOptions: Sendable {
         longStreamLength: Int = 10_000,
         threads: Int = 4,
         callsPerThread: Int = 50,
+        concurrencyBudget: TimeInterval = 0.25,
+        dwellInsideReceive: TimeInterval = 0.000_05,
         onRuleStart: (@Sendable (String) -> Void)? = nil
     ) {
         self.length = length
@@ -109,6 +121,8 @@ public struct VerifierOptions: Sendable {
         self.longStreamLength = longStreamLength
         self.threads = threads
         self.callsPerThread = callsPerThread
+        self.concurrencyBudget = concurrencyBudget
+        self.dwellInsideReceive = dwellInsideReceive
         self.onRuleStart = onRuleStart
     }
 }

@@ -329,6 +329,41 @@ final class CreateConcurrencyTests: XCTestCase {
         recorder.cancel()
     }
 
+    /// Reentrant sends while other threads send: the subscriber answers every value from 4 sending threads with an
+    /// echo sent from inside its `receive`. Every value and every echo arrives once, each echo after its value, and
+    /// no `receive` ever runs inside another (same thread: the trampoline) or beside another (other threads).
+    func testReentrantEchoesWhileFourThreadsSendAreSerializedAndLoseNothing() {
+        let echo = 1_000_000
+        let detector = OverlapDetector()
+        let received = LockedBox<[Int]>([])
+        let producer = LockedBox<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        var cancellable: AnyCancellable?
+        let subscriber = sharedSubscriber { publisher in
+            cancellable = publisher.sink { value in
+                detector.around {
+                    received.withLock { $0.append(value) }
+                    if value < echo { producer.withLock { $0 }?.send(value + echo) }
+                }
+            }
+        }
+        producer.withLock { $0 = subscriber }
+        runConcurrently(threads: 4) { thread in
+            for i in 0..<1_000 { subscriber.send(thread * 10_000 + i) }
+        }
+        XCTAssertEqual(detector.overlaps, 0, "a receive ran inside or beside another")
+        let values = received.withLock { $0 }
+        let originals = (0..<4).flatMap { thread in (0..<1_000).map { thread * 10_000 + $0 } }
+        XCTAssertEqual(values.sorted(), (originals + originals.map { $0 + echo }).sorted())
+        var position: [Int: Int] = [:]
+        for (index, value) in values.enumerated() { position[value] = index }
+        for value in originals where (position[value] ?? .max) > (position[value + echo] ?? .min) {
+            XCTFail("the echo of \(value) arrived before it")
+            break
+        }
+        producer.withLock { $0 = nil }
+        cancellable?.cancel()
+    }
+
     /// Bounded buffer under contention: values demand covered are never dropped (unlimited demand: all arrive).
     func testBoundedPolicyDropsNothingThatDemandCovers() {
         let received = Counter()
@@ -398,5 +433,145 @@ final class CreateConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(seen.value, 8_000)
         cancellable?.cancel()
+    }
+}
+
+// MARK: Reentrant sends (the trampoline)
+
+extension CreateTests {
+    /// Regression: a producer whose `send` answers each value from inside the subscriber's `receive` (value n sends
+    /// n + 1) used to be delivered nested, one stack level deeper per value, and a long chain overflowed the stack.
+    /// Now each reentrant value is delivered after the current `receive` returns: a million-value chain runs on this
+    /// thread's ordinary stack, never more than one `receive` deep, with the stack pointer inside one small range.
+    func testAMillionReentrantSendsRunInConstantStackDepth() {
+        let last = 1_000_000
+        let chain = ChainSubscriber(last: last)
+        AnyPublisher<Int, Never>.create { subscriber in
+            chain.producer = subscriber
+            subscriber.send(0)
+            return AnyCancellable {}
+        }.subscribe(chain)
+        XCTAssertEqual(chain.received, last + 1)
+        XCTAssertTrue(chain.inOrder, "values arrived out of order")
+        XCTAssertTrue(chain.finished, "the completion sent after the last value arrived")
+        XCTAssertEqual(chain.deepest, 1, "a receive ran inside another receive")
+        XCTAssertLessThan(
+            chain.stackSpan, 16 * 1024,
+            "the stack pointer moved \(chain.stackSpan) bytes across the chain: delivery recursed")
+    }
+
+    /// A reentrant send is delivered after the `receive` that sent it returns, and the values keep the order in
+    /// which they were sent; a completion sent from inside `receive` follows the values sent before it.
+    func testReentrantSendsAreDeliveredAfterTheCurrentReceiveReturnsInOrder() {
+        let log = LockedBox<[String]>([])
+        let producer = LockedBox<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        let cancellable = AnyPublisher<Int, Never>.create { subscriber in
+            producer.withLock { $0 = subscriber }
+            subscriber.send(1)
+            return AnyCancellable {}
+        }.sink(
+            receiveCompletion: { _ in log.withLock { $0.append("finished") } },
+            receiveValue: { value in
+                log.withLock { $0.append("begin \(value)") }
+                if value == 1 {
+                    let subscriber = producer.withLock { $0 }
+                    subscriber?.send(2)
+                    subscriber?.send(3)
+                    subscriber?.send(completion: .finished)
+                }
+                log.withLock { $0.append("end \(value)") }
+            })
+        XCTAssertEqual(
+            log.withLock { $0 }, ["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3", "finished"])
+        cancellable.cancel()
+    }
+
+    /// Subjects keep Apple's order: a send from inside `receive` is delivered nested, depth first (only `create`,
+    /// whose documentation promises one signal at a time, trampolines).
+    func testASubjectStillDeliversAReentrantSendNested() {
+        let log = LockedBox<[String]>([])
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.sink { value in
+            log.withLock { $0.append("begin \(value)") }
+            if value == 1 { subject.send(2) }
+            log.withLock { $0.append("end \(value)") }
+        }
+        subject.send(1)
+        XCTAssertEqual(log.withLock { $0 }, ["begin 1", "begin 2", "end 2", "end 1"])
+        cancellable.cancel()
+    }
+
+    /// Reentrant sends beyond the subscriber's demand wait in the buffer like any other, and the demand the
+    /// subscriber returns or requests later releases them in order.
+    func testReentrantSendsBeyondDemandWaitForDemand() {
+        let producer = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
+        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { _, value in
+            if value == 1 {
+                let subscriber = producer.withLock { $0 }
+                subscriber?.send(2)
+                subscriber?.send(3)
+            }
+            return .none
+        }
+        AnyPublisher<Int, TestError>.create { subscriber in
+            producer.withLock { $0 = subscriber }
+            subscriber.send(1)
+            return AnyCancellable {}
+        }.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [1, 2])
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        recorder.cancel()
+    }
+}
+
+/// Answers each value n with n + 1 from inside `receive`, up to `last`, then sends the completion; records the
+/// nesting depth and the range of stack addresses its `receive` ran at. Used on one thread only.
+private final class ChainSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let last: Int
+    var producer: Publishers.Create<Int, Never>.Subscriber?
+    private(set) var received = 0
+    private(set) var inOrder = true
+    private(set) var finished = false
+    private(set) var deepest = 0
+    private var depth = 0
+    private var lowest = Int.max
+    private var highest = Int.min
+
+    init(last: Int) { self.last = last }
+
+    /// The distance between the deepest and the shallowest stack address seen in `receive`.
+    var stackSpan: Int { highest - lowest }
+
+    func receive(subscription: Subscription) {
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        depth += 1
+        defer { depth -= 1 }
+        deepest = max(deepest, depth)
+        var marker = 0
+        let address = withUnsafeMutablePointer(to: &marker) { Int(bitPattern: $0) }
+        lowest = min(lowest, address)
+        highest = max(highest, address)
+        if input != received { inOrder = false }
+        received += 1
+        if input < last {
+            producer?.send(input + 1)
+        } else {
+            producer?.send(completion: .finished)
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        finished = true
+        producer = nil
     }
 }

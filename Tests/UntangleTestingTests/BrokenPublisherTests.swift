@@ -10,7 +10,8 @@ import XCTest
 /// These are concurrency tests, but the class name deliberately does NOT end in ConcurrencyTests: the fixtures are
 /// broken on purpose (a semaphore that deadlocks on itself, a lock held across delivery), and ThreadSanitizer would
 /// rightly report the fixtures, not the verifier. The verifier's own thread safety is covered under TSan by
-/// VerifierOverUntangleConcurrencyTests.
+/// VerifierOverUntangleConcurrencyTests and by PlantedBugGalleryConcurrencyTests, whose planted bugs are
+/// TSan-clean by construction.
 final class BrokenPublisherTests: XCTestCase {
     /// Short timeouts: a broken publisher costs a few seconds per failing rule; the correct one takes milliseconds.
     private func verify(_ bug: PlayheadProgressPublisher.Bug, rules: [VerifierRule] = VerifierRule.allCases)
@@ -78,7 +79,7 @@ final class BrokenPublisherTests: XCTestCase {
     }
 
     func testUnboundedRecursionIsCaughtWithoutOverflowingTheStack() {
-        let report = PublisherVerifier(options: VerifierOptions(length: .exactly(100_000), timeout: 10)) {
+        let report = PublisherVerifier(options: VerifierOptions(length: .exactly(100_000), timeout: 60)) {
             RecursiveSequencePublisher(count: 100_000)
         }.verify(rules: [.requestFromInsideReceive, .unlimitedDemand])
         assertCaught(report, by: .requestFromInsideReceive, saying: "receive(_:) was entered 2 deep on one thread")
