@@ -124,7 +124,7 @@ final class IntrospectionTests: XCTestCase {
         log.enable()
         publisher.subscribe(recorder)
         log.disable()
-        let tapped = publisher.subscriber as? Subscriber & CustomStringConvertible
+        let tapped = publisher.subscriber as? any Subscriber & CustomStringConvertible
         XCTAssertFalse(publisher.subscriber as AnyObject === recorder, "the publisher receives a tap")
         XCTAssertEqual(tapped?.description, String(describing: recorder))
         XCTAssertEqual(

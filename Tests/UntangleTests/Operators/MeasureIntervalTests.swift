@@ -59,7 +59,7 @@ final class MeasureIntervalTests: XCTestCase {
         let upstream = UnsubscribedUpstream<Int, Never>()
         let recorder = Recorder<Stride, Never>(initialDemand: nil) { _, _ in .max(1) }
         upstream.measureInterval(using: TestScheduler()).subscribe(recorder)
-        let subscription = RecordingSubscription()
+        let subscription = LoggingUpstreamSubscription()
         upstream.send(subscription: subscription)
         var remaining = 3
         subscription.onRequest = { _ in
@@ -86,14 +86,14 @@ final class MeasureIntervalTests: XCTestCase {
         let early = UnsubscribedUpstream<Int, Never>()
         early.measureInterval(using: TestScheduler()).subscribe(Recorder<Stride, Never>())
         early.operatorSubscription?.cancel()
-        let late = RecordingSubscription()
+        let late = LoggingUpstreamSubscription()
         early.send(subscription: late)
         XCTAssertEqual(late.history, [], "as in Combine: neither passed on nor cancelled")
 
         let upstream = UnsubscribedUpstream<Int, Never>()
         upstream.measureInterval(using: TestScheduler()).subscribe(Recorder<Stride, Never>(initialDemand: nil))
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = LoggingUpstreamSubscription()
+        let second = LoggingUpstreamSubscription()
         upstream.send(subscription: first)
         upstream.send(subscription: second)
         XCTAssertEqual(second.history, [.cancel])
@@ -106,7 +106,7 @@ final class MeasureIntervalTests: XCTestCase {
         let recorder = Recorder<Stride, Never>()
         upstream.measureInterval(using: scheduler).subscribe(recorder)
         scheduler.advance(by: .seconds(5))
-        upstream.send(subscription: RecordingSubscription())
+        upstream.send(subscription: LoggingUpstreamSubscription())
         scheduler.advance(by: .milliseconds(20))
         upstream.send(1)
         XCTAssertEqual(recorder.values, [.milliseconds(20)])

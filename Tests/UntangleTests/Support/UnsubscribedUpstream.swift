@@ -37,7 +37,7 @@ final class UnsubscribedUpstream<Output, Failure: Error>: Publisher, @unchecked 
 }
 
 /// A subscription that only records what it is asked.
-final class RecordingSubscription: Subscription, @unchecked Sendable {
+final class LoggingUpstreamSubscription: Subscription, @unchecked Sendable {
     enum Event: Equatable {
         case request(Subscribers.Demand)
         case cancel
