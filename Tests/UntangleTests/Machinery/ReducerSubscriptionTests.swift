@@ -255,6 +255,26 @@ final class ReducerConcurrencyTests: XCTestCase {
         }
     }
 
+    func testEarlyResultRacingTheFirstRequestIsDeliveredOnceAfterTheUpstreamIsCancelled() {
+        for round in 0..<1_000 {
+            let upstream = ManualPublisher<Int, Never>()
+            let recorder = Recorder<Int, Never>(initialDemand: nil)
+            upstream.first { $0 > 1 }.subscribe(recorder)
+            upstream.send(1)
+            runConcurrently(threads: 2, timeout: 60) { thread in
+                if thread == 0 {
+                    recorder.request(.max(1))
+                } else {
+                    upstream.send(2)
+                }
+            }
+            XCTAssertEqual(
+                recorder.events, [.subscription("TryFirst"), .value(2), .completion(.finished)], "round \(round)")
+            XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel], "round \(round)")
+            if recorder.events.count != 3 { return }
+        }
+    }
+
     func testCancelRacingCompletionDeliversAllOrNothing() {
         for round in 0..<1_000 {
             let upstream = ManualPublisher<Int, Never>()
