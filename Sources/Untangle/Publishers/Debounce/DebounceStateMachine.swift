@@ -41,15 +41,18 @@ struct DebounceStateMachine<Output, Downstream> {
     }
 
     /// A value arrived: nil to ignore it; else the generation of the timer to arm, the timers it replaces (to
-    /// cancel outside the lock), and the value it replaces (to release outside the lock).
-    mutating func receiveValue(_ value: Output) -> (generation: Int, stale: [Cancellable], replaced: Output?)? {
-        guard case .subscribed = upstream else { return nil }
+    /// cancel outside the lock), the value it replaces (to release outside the lock), and the downstream the timer
+    /// keeps alive (as Apple's timers do, through the subscription).
+    mutating func receiveValue(_ value: Output) -> (
+        generation: Int, stale: [Cancellable], replaced: Output?, downstream: Downstream
+    )? {
+        guard case .subscribed = upstream, let downstream else { return nil }
         generation += 1
         let replaced = currentValue
         currentValue = value
         let stale = takeTimers()
         timers[generation] = .pending
-        return (generation, stale, replaced)
+        return (generation, stale, replaced, downstream)
     }
 
     /// The timer of `armed` was created: returns it to cancel outside the lock if it is no longer wanted.
@@ -63,7 +66,7 @@ struct DebounceStateMachine<Output, Downstream> {
         /// Stale or over: nothing (cancel `timer` if any).
         case ignore(cancel: Cancellable?)
         /// Cancel `timer`, then deliver `value` if there is one (nil: no demand, dropped).
-        case deliver(Output?, cancel: Cancellable)
+        case deliver(Output?, cancel: Cancellable?)
     }
 
     /// The timer of `fired` fires.
@@ -73,7 +76,13 @@ struct DebounceStateMachine<Output, Downstream> {
             if case .armed(let timer)? = timers[fired] { return .ignore(cancel: timer) }
             return .ignore(cancel: nil)
         }
-        guard case .armed(let timer)? = timers.removeValue(forKey: fired) else { return .ignore(cancel: nil) }
+        // A timer may fire from inside its own `schedule` call (an immediate scheduler), before it is armed.
+        let timer: Cancellable?
+        switch timers.removeValue(forKey: fired) {
+        case .armed(let armed)?: timer = armed
+        case .pending?: timer = nil
+        case nil: return .ignore(cancel: nil)
+        }
         guard demand > .none else { return .deliver(nil, cancel: timer) }
         demand -= 1
         return .deliver(value, cancel: timer)

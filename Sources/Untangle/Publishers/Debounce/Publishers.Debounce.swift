@@ -125,17 +125,20 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     // the lock afterwards; if the generation was replaced or the stream ended meanwhile, the new timer is cancelled
     // at once. At firing time the generation check under the lock decides; the emitter's own check then makes a
     // firing that races `cancel()` deliver nothing once `cancel()` has returned. The timer holds the subscription
-    // strongly until it is cancelled, as Apple's does.
+    // and the downstream strongly until the scheduler lets go of it, as Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let accepted = state.withCriticalSection({ $0.receiveValue(input) }) else { return .none }
         withExtendedLifetime(accepted.replaced) {}
         let generation = accepted.generation
+        let downstream = accepted.downstream
         CalloutCheck.assertNoLockHeld("Debounce scheduling its countdown")
         let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
             options: options
         ) { [self] in
-            fire(generation: generation)
+            withExtendedLifetime(downstream) {
+                fire(generation: generation)
+            }
         }
         let unwanted = state.withCriticalSection { $0.timerArmed(timer, generation: generation) }
         CalloutCheck.assertNoLockHeld("Debounce cancelling replaced timers")
@@ -153,7 +156,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
             timer?.cancel()
         case .deliver(let value, let timer):
             CalloutCheck.assertNoLockHeld("Debounce cancelling its timer")
-            timer.cancel()
+            timer?.cancel()
             if let value {
                 emitter.offer(value)
             }

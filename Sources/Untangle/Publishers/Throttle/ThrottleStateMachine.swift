@@ -116,12 +116,16 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable> {
     }
 
     /// The downstream cancelled: returns the upstream to cancel (also while the completion waits, as Apple's) and
-    /// what to release outside the lock; nil if there is nothing to cancel.
+    /// what to release outside the lock; nil if there is nothing to cancel. A cancel before the upstream's
+    /// subscription arrived ends the stream too: that subscription will be cancelled on arrival (as Apple's).
     mutating func cancel() -> (upstream: Subscription, pending: Output?)? {
         let subscription: Subscription
         switch upstream {
         case .subscribed(let current), .pendingTerminal(let current): subscription = current
-        case .awaiting, .terminal: return nil
+        case .awaiting:
+            upstream = .terminal
+            return nil
+        case .terminal: return nil
         }
         upstream = .terminal
         defer {
