@@ -105,6 +105,23 @@ final class DebounceTests: XCTestCase {
         scheduler.advance(by: .seconds(2))
         XCTAssertNil(completed)
     }
+
+    /// As Apple's: the subscription describes itself as "Debounce" and mirrors the downstream, the unused demand
+    /// and the latest value; a zero request is accepted.
+    func testDescriptionMirrorAndZeroRequest() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
+        let subscription = recorder.subscription!
+        subscription.request(.none)
+        upstream.send(5)
+        XCTAssertEqual(String(describing: subscription), "Debounce")
+        let children = Mirror(reflecting: subscription).children.map { "\($0.label!): \($0.value)" }
+        XCTAssertEqual(children.count, 3)
+        XCTAssertEqual(children[1], "downstreamDemand: max(0)")
+        XCTAssertEqual(children[2], "currentValue: Optional(5)")
+    }
 }
 
 final class DebounceConcurrencyTests: XCTestCase {

@@ -123,4 +123,22 @@ final class ThrottleTests: XCTestCase {
         XCTAssertNil(weakRecorder)
         scheduler.advance(by: .seconds(1))
     }
+
+    /// As Apple's: "Throttle" with an empty mirror; the upstream is asked before the subscriber is subscribed; a
+    /// cancel while the completion waits still cancels the upstream.
+    func testDescriptionMirrorAndCancelWhileTheCompletionWaits() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        let subscription = recorder.subscription!
+        XCTAssertEqual(String(describing: subscription), "Throttle")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        recorder.cancel()
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(recorder.events, [.subscription("Throttle")])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
 }

@@ -1,58 +1,115 @@
-/// The pure state machine of `debounce`: the latest upstream value waiting for a quiet period, and the generation a
-/// scheduled firing must match to deliver it. It never calls out.
+/// The pure state machine of `debounce`: the upstream's phase, the latest upstream value, the downstream's demand,
+/// and the repeating timers armed for each value (by generation). It never calls out: timers are created, cancelled
+/// and fired by the caller, after unlocking.
 ///
-/// Every upstream value bumps the generation, so the firing scheduled for an older value finds itself stale and
-/// does nothing: only a value followed by `dueTime` of silence is delivered.
+/// As in Apple's Combine: every upstream value bumps the generation and arms a timer; a timer whose generation is
+/// no longer the current one does nothing (it is cancelled); the current one delivers the latest value if the
+/// downstream has demand (and drops it otherwise). The latest value is kept after delivery (the mirror shows it).
 ///
-/// **Demand:** not tracked here: the upstream is asked for `.unlimited` and the emitter drops a due value when the
-/// downstream has no demand for it.
+/// **Demand:** the downstream's requests are counted here (the upstream is asked for `.unlimited`); a due value
+/// uses one unit, the demand the downstream returns is added.
 /// **Thread safety:** none: always mutated under the subscription's lock.
-struct DebounceStateMachine<Output> {
+struct DebounceStateMachine<Output, Downstream> {
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
-        case ended
+        case terminal
+    }
+
+    /// A generation's timer: being created (outside the lock), or armed.
+    enum Timer {
+        case pending
+        case armed(Cancellable)
     }
 
     private(set) var upstream = Upstream.awaiting
-    private(set) var generation = 0
-    private var pending: Output?
-    /// The upstream completed or the downstream cancelled.
-    private(set) var closed = false
+    private(set) var downstream: Downstream?
+    private(set) var demand = Subscribers.Demand.none
+    private(set) var currentValue: Output?
+    private var generation = 0
+    private var timers: [Int: Timer] = [:]
 
-    /// The upstream's subscription arrived: false means it must be cancelled.
-    mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
-        guard case .awaiting = upstream, !closed else { return false }
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// The upstream's subscription arrived: the downstream to hand the subscription to, or nil (cancel it).
+    mutating func receiveSubscription(_ subscription: Subscription) -> Downstream? {
+        guard case .awaiting = upstream, let downstream else { return nil }
         upstream = .subscribed(subscription)
-        return true
+        return downstream
     }
 
-    /// A value arrived: returns the generation its firing must match and the value it replaces (to release outside
-    /// the lock), or nil if the value is ignored.
-    mutating func receiveValue(_ value: Output) -> (generation: Int, replaced: Output?)? {
-        guard !closed else { return nil }
+    /// A value arrived: nil to ignore it; else the generation of the timer to arm, the timers it replaces (to
+    /// cancel outside the lock), the value it replaces (to release outside the lock), and the downstream the timer
+    /// keeps alive (as Apple's timers do, through the subscription).
+    mutating func receiveValue(_ value: Output) -> (
+        generation: Int, stale: [Cancellable], replaced: Output?, downstream: Downstream
+    )? {
+        guard case .subscribed = upstream, let downstream else { return nil }
         generation += 1
-        defer { pending = value }
-        return (generation, pending)
+        let replaced = currentValue
+        currentValue = value
+        let stale = takeTimers()
+        timers[generation] = .pending
+        return (generation, stale, replaced, downstream)
     }
 
-    /// A scheduled firing runs: returns the value to deliver if nothing arrived since it was scheduled.
-    mutating func fire(generation armed: Int) -> Output? {
-        guard armed == generation, !closed else { return nil }
-        defer { pending = nil }
-        return pending
+    /// The timer of `armed` was created: returns it to cancel outside the lock if it is no longer wanted.
+    mutating func timerArmed(_ timer: Cancellable, generation armed: Int) -> Cancellable? {
+        guard case .pending? = timers[armed] else { return timer }
+        timers[armed] = .armed(timer)
+        return nil
     }
 
-    /// The upstream completed, or the downstream cancelled: returns the upstream state and the dropped pending
-    /// value to handle outside the lock, or nil if already closed.
-    mutating func close() -> (upstream: Upstream, dropped: Output?)? {
-        guard !closed else { return nil }
-        closed = true
-        generation += 1
-        defer {
-            upstream = .ended
-            pending = nil
+    enum Firing {
+        /// Stale or over: nothing (cancel `timer` if any).
+        case ignore(cancel: Cancellable?)
+        /// Cancel `timer`, then deliver `value` if there is one (nil: no demand, dropped).
+        case deliver(Output?, cancel: Cancellable?)
+    }
+
+    /// The timer of `fired` fires.
+    mutating func fire(generation fired: Int) -> Firing {
+        guard case .subscribed = upstream else { return .ignore(cancel: nil) }
+        guard fired == generation, let value = currentValue else {
+            if case .armed(let timer)? = timers[fired] { return .ignore(cancel: timer) }
+            return .ignore(cancel: nil)
         }
-        return (upstream, pending)
+        // A timer may fire from inside its own `schedule` call (an immediate scheduler), before it is armed.
+        let timer: Cancellable?
+        switch timers.removeValue(forKey: fired) {
+        case .armed(let armed)?: timer = armed
+        case .pending?: timer = nil
+        case nil: return .ignore(cancel: nil)
+        }
+        guard demand > .none else { return .deliver(nil, cancel: timer) }
+        demand -= 1
+        return .deliver(value, cancel: timer)
+    }
+
+    mutating func addDemand(_ more: Subscribers.Demand) {
+        guard case .subscribed = upstream else { return }
+        demand += more
+    }
+
+    private mutating func takeTimers() -> [Cancellable] {
+        defer { timers = [:] }
+        return timers.values.compactMap {
+            if case .armed(let timer) = $0 { return timer }
+            return nil
+        }
+    }
+
+    /// The upstream completed or the downstream cancelled: nil if already over; else the upstream subscription,
+    /// the timers to cancel, and the downstream and latest value to release outside the lock.
+    mutating func end() -> (upstream: Subscription, timers: [Cancellable], downstream: Downstream?, value: Output?)? {
+        guard case .subscribed(let subscription) = upstream else { return nil }
+        upstream = .terminal
+        defer {
+            downstream = nil
+            currentValue = nil
+        }
+        return (subscription, takeTimers(), downstream, currentValue)
     }
 }

@@ -81,14 +81,14 @@ extension Publishers {
 /// **Demand:** see ``Publisher/debounce(for:scheduler:options:)``.
 /// **Thread safety:** see ``Publisher/debounce(for:scheduler:options:)``.
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let state = LockedBox(tracking: DebounceStateMachine<Input>())
-    private let emitter: Emitter<Downstream>
+    private let state: LockedBox<DebounceStateMachine<Input, Downstream>>
+    private let emitter: Emitter<DemandRelay<Downstream>>
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
@@ -97,15 +97,21 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
         options: Context.SchedulerOptions?
     ) {
-        // The emitter's own demand accounting is the debounce's: a due value without demand is dropped there.
-        emitter = Emitter(downstream: downstream, policy: .dropWithoutDemand)
+        let state = LockedBox(tracking: DebounceStateMachine<Input, Downstream>(downstream: downstream))
+        self.state = state
+        // The demand is counted by the state machine (as Apple's); the emitter only serializes, so it has all.
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { more in state.withCriticalSection { $0.addDemand(more) }
+            },
+            policy: .unbounded)
+        emitter.request(.unlimited)
         self.dueTime = dueTime
         self.scheduler = scheduler
         self.options = options
     }
 
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
+        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) != nil else {
             CalloutCheck.assertNoLockHeld("Debounce cancelling an unwanted upstream subscription")
             subscription.cancel()
             return
@@ -115,54 +121,90 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         subscription.request(.unlimited)
     }
 
-    // The firing holds the subscription weakly: a cancelled debounce is not kept alive by its countdowns. At firing
-    // time the generation check under the lock decides; the emitter's own check then makes a firing that races
-    // `cancel()` deliver nothing once `cancel()` has returned.
+    // Each value arms a repeating timer (as Apple's) for its generation, created with no lock held and stored under
+    // the lock afterwards; if the generation was replaced or the stream ended meanwhile, the new timer is cancelled
+    // at once. At firing time the generation check under the lock decides; the emitter's own check then makes a
+    // firing that races `cancel()` deliver nothing once `cancel()` has returned. The timer holds the subscription
+    // and the downstream strongly until the scheduler lets go of it, as Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let accepted = state.withCriticalSection({ $0.receiveValue(input) }) else { return .none }
         withExtendedLifetime(accepted.replaced) {}
         let generation = accepted.generation
+        let downstream = accepted.downstream
         CalloutCheck.assertNoLockHeld("Debounce scheduling its countdown")
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
-        ) { [weak self] in
-            self?.fire(generation: generation)
+        let timer = scheduler.schedule(
+            after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { [self] in
+            withExtendedLifetime(downstream) {
+                fire(generation: generation)
+            }
+        }
+        let unwanted = state.withCriticalSection { $0.timerArmed(timer, generation: generation) }
+        CalloutCheck.assertNoLockHeld("Debounce cancelling replaced timers")
+        unwanted?.cancel()
+        for stale in accepted.stale {
+            stale.cancel()
         }
         return .none
     }
 
     private func fire(generation: Int) {
-        guard let value = state.withCriticalSection({ $0.fire(generation: generation) }) else { return }
-        emitter.offer(value)
+        switch state.withCriticalSection({ $0.fire(generation: generation) }) {
+        case .ignore(let timer):
+            CalloutCheck.assertNoLockHeld("Debounce cancelling a stale timer")
+            timer?.cancel()
+        case .deliver(let value, let timer):
+            CalloutCheck.assertNoLockHeld("Debounce cancelling its timer")
+            timer?.cancel()
+            if let value {
+                emitter.offer(value)
+            }
+        }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard let closed = state.withCriticalSection({ $0.close() }) else { return }
-        withExtendedLifetime(closed) {}
+        guard let ended = state.withCriticalSection({ $0.end() }) else { return }
+        withExtendedLifetime((ended.value, ended.downstream)) {}
+        CalloutCheck.assertNoLockHeld("Debounce cancelling its timers")
+        for timer in ended.timers {
+            timer.cancel()
+        }
         let emitter = self.emitter
         CalloutCheck.assertNoLockHeld("Debounce scheduling its completion")
-        scheduler.schedule(options: options) {
+        // As Apple's: scheduled without the operator's options.
+        scheduler.schedule(options: nil) {
             emitter.complete(completion, order: .afterQueuedValues)
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
+        state.withCriticalSection { $0.addDemand(demand) }
     }
 
     func cancel() {
-        guard let closed = state.withCriticalSection({ $0.close() }) else {
-            emitter.cancel()
-            return
-        }
+        guard let ended = state.withCriticalSection({ $0.end() }) else { return }
         emitter.cancel()
-        withExtendedLifetime(closed.dropped) {}
-        if case .subscribed(let subscription) = closed.upstream {
-            CalloutCheck.assertNoLockHeld("Debounce cancelling upstream")
-            subscription.cancel()
+        withExtendedLifetime((ended.value, ended.downstream)) {}
+        CalloutCheck.assertNoLockHeld("Debounce cancelling its timers")
+        for timer in ended.timers {
+            timer.cancel()
         }
+        CalloutCheck.assertNoLockHeld("Debounce cancelling upstream")
+        ended.upstream.cancel()
     }
 
     var description: String { "Debounce" }
+
+    var playgroundDescription: Any { description }
+
+    // Apple's children: the downstream, the unused demand and the latest value (read under the lock).
+    var customMirror: Mirror {
+        let (downstream, demand, value) = state.withCriticalSection { ($0.downstream, $0.demand, $0.currentValue) }
+        let downstreamChild: Any = downstream.map { $0 as Any } ?? (downstream as Any)
+        let children: [Mirror.Child] = [
+            ("downstream", downstreamChild), ("downstreamDemand", demand), ("currentValue", value as Any),
+        ]
+        return Mirror(self, children: children)
+    }
 }

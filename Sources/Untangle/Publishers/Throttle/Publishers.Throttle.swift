@@ -79,7 +79,7 @@ extension Publishers {
 /// **Demand:** see ``Publisher/throttle(for:scheduler:latest:)``.
 /// **Thread safety:** see ``Publisher/throttle(for:scheduler:latest:)``.
 private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
     typealias Input = Downstream.Input
@@ -96,29 +96,45 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
         let state = LockedBox(tracking: Machine())
         self.state = state
-        // The emitter and the state machine count the same demand: requests go to both, and the demand the
-        // downstream returns is added to both (the emitter adds it itself; the relay tells the state machine).
+        // The demand is counted by the state machine (as Apple's); the emitter only serializes, so it has all.
         emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in state.withCriticalSection { $0.addDemand(more) }
+            downstream: DemandRelay(downstream: downstream) { more in
+                state.withCriticalSection { $0.addReturnedDemand(more) }
             },
             policy: .unbounded)
+        emitter.request(.unlimited)
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
+        // Apple's operator reads the clock when it is created (and at every upstream event).
+        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
+        _ = scheduler.now
     }
 
+    // As Apple's: the upstream is asked for `.unlimited` before the downstream receives its subscription.
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
+        guard state.withCriticalSection({ $0.isSubscribed == false }) else {
             CalloutCheck.assertNoLockHeld("Throttle cancelling an unwanted upstream subscription")
             subscription.cancel()
             return
         }
-        emitter.start(subscription: self)
+        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
+        let now = scheduler.now
+        guard state.withCriticalSection({ $0.receiveSubscription(subscription, now: now) }) else {
+            CalloutCheck.assertNoLockHeld("Throttle cancelling an unwanted upstream subscription")
+            subscription.cancel()
+            return
+        }
         CalloutCheck.assertNoLockHeld("Throttle requesting upstream")
         subscription.request(.unlimited)
+        emitter.start(subscription: self)
     }
 
+    // The clock is read with no lock held, after checking that the stream runs (as Apple's reads it only then); the
+    // decision is taken under the lock with that reading. The scheduled emission holds the subscription weakly, as
+    // Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withCriticalSection({ $0.isSubscribed }) else { return .none }
         CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
         let now = scheduler.now
         let decision = state.withCriticalSection {
@@ -130,10 +146,9 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         case .schedule(let date):
             CalloutCheck.assertNoLockHeld("Throttle scheduling an emission")
             if let date {
-                scheduler.schedule(after: date, tolerance: scheduler.minimumTolerance, options: nil) { [self] in emit()
-                }
+                scheduler.schedule(after: date) { [weak self] in self?.emit() }
             } else {
-                scheduler.schedule(options: nil) { [self] in emit() }
+                scheduler.schedule { [weak self] in self?.emit() }
             }
         }
         return .none
@@ -142,9 +157,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // The emission decides under the lock (the waiting value, the completion behind it) and delivers through the
     // emitter, whose own check makes an emission racing `cancel()` deliver nothing once `cancel()` has returned.
     private func emit() {
-        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-        let now = scheduler.now
-        let (value, completion) = state.withCriticalSection { $0.emissionFired(now: now) }
+        let (value, completion, readClock) = state.withCriticalSection { $0.emissionFired() }
+        if readClock {
+            CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
+            let now = scheduler.now
+            state.withCriticalSection { $0.emitted(at: now) }
+        }
         if let value {
             emitter.offer(value)
         }
@@ -154,31 +172,31 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func receive(completion: Completion) {
-        guard let accepted = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
-        withExtendedLifetime(accepted.upstream) {}
-        guard let now = accepted.scheduleNow else { return }
-        let emitter = self.emitter
+        guard state.withCriticalSection({ $0.isSubscribed }) else { return }
+        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
+        let now = scheduler.now
+        guard state.withCriticalSection({ $0.receiveCompletion(completion, now: now) }) else { return }
         CalloutCheck.assertNoLockHeld("Throttle scheduling its completion")
-        scheduler.schedule(options: nil) {
-            emitter.complete(now, order: .afterQueuedValues)
-        }
+        scheduler.schedule { [weak self] in self?.emit() }
     }
 
+    /// As Apple's: a zero request is ignored.
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
+        guard demand > .none else { return }
         state.withCriticalSection { $0.addDemand(demand) }
-        emitter.request(demand)
     }
 
     func cancel() {
         guard let cancelled = state.withCriticalSection({ $0.cancel() }) else { return }
         emitter.cancel()
-        withExtendedLifetime(cancelled) {}
-        if case .subscribed(let subscription) = cancelled.upstream {
-            CalloutCheck.assertNoLockHeld("Throttle cancelling upstream")
-            subscription.cancel()
-        }
+        withExtendedLifetime(cancelled.pending) {}
+        CalloutCheck.assertNoLockHeld("Throttle cancelling upstream")
+        cancelled.upstream.cancel()
     }
 
     var description: String { "Throttle" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
 }

@@ -1,23 +1,27 @@
-/// The pure state machine of `throttle`: the downstream's demand, the one value (and possibly the completion)
-/// waiting for the next emission, and when the last value was emitted. It never calls out.
+/// The pure state machine of `throttle`: the upstream's phase, the downstream's demand, the value and completion
+/// waiting for the next emission, and when the last value was emitted. It never calls out (the scheduler's clock is
+/// read by the caller, outside the lock).
 ///
-/// At most one emission is scheduled at a time, at `max(now, lastEmission + interval)`. While it waits, a new value
-/// replaces the waiting one (`latest == true`) or is discarded (`latest == false`, the first one wins). A completion
-/// arriving while an emission waits is delivered right after that emission; otherwise at once (on the scheduler).
+/// As in Apple's Combine: an emission is scheduled for a value only when nothing is waiting, at
+/// `max(now, lastEmission + interval)` (at once when that is now). While it waits, a newer value replaces the
+/// waiting one (`latest == true`) or is discarded (`latest == false`). A completion arriving while a value waits is
+/// delivered right after that value; otherwise it is scheduled at once. A value arriving without demand is dropped.
 ///
-/// **Demand:** the upstream is asked for `.unlimited`; a value that arrives while the downstream has no demand is
-/// discarded; scheduling an emission reserves one unit of demand.
+/// **Demand:** the upstream is asked for `.unlimited`; scheduling an emission uses one unit of the downstream's
+/// demand; the demand it returns is added.
 /// **Thread safety:** none: always mutated under the subscription's lock.
 struct ThrottleStateMachine<Output, Completion, Time: Strideable> {
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
-        case ended
+        /// The upstream completed; its completion waits for the next emission.
+        case pendingTerminal(Subscription)
+        case terminal
     }
 
     /// What to do with an upstream value.
     enum ValueDecision {
-        /// Nothing to schedule; `released` (a discarded or replaced value) is released outside the lock.
+        /// Nothing to schedule; `released` (a dropped or replaced value) is released outside the lock.
         case none(released: Output?)
         /// Schedule the emission now (`at == nil`) or at `at`.
         case schedule(at: Time?)
@@ -25,72 +29,109 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable> {
 
     private(set) var upstream = Upstream.awaiting
     private(set) var demand = Subscribers.Demand.none
-    private var pending: Output?
+    private var pendingInput: Output?
     private var pendingCompletion: Completion?
-    private var emissionScheduled = false
     private var lastEmission: Time?
-    private(set) var inputClosed = false
-    private(set) var cancelled = false
+    /// An emission took its value and is reading the clock to record when it happened.
+    private var emissionClockPending = false
+    /// When the last upstream event arrived (Apple's operator reads the clock for each).
+    private(set) var lastEventTime: Time?
 
-    mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
-        guard case .awaiting = upstream, !cancelled else { return false }
+    var isSubscribed: Bool {
+        if case .subscribed = upstream { return true }
+        return false
+    }
+
+    mutating func receiveSubscription(_ subscription: Subscription, now: Time) -> Bool {
+        guard case .awaiting = upstream else { return false }
         upstream = .subscribed(subscription)
+        lastEventTime = now
         return true
     }
 
     mutating func addDemand(_ more: Subscribers.Demand) {
-        guard !cancelled else { return }
+        guard case .subscribed = upstream else { return }
+        demand += more
+    }
+
+    mutating func addReturnedDemand(_ more: Subscribers.Demand) {
         demand += more
     }
 
     mutating func receiveValue(_ value: Output, now: Time, interval: Time.Stride, latest: Bool) -> ValueDecision {
-        guard !inputClosed, demand > .none else { return .none(released: value) }
-        if emissionScheduled {
+        guard case .subscribed = upstream else { return .none(released: value) }
+        lastEventTime = now
+        guard demand > .none else { return .none(released: value) }
+        let hasScheduledOutput = pendingInput != nil || pendingCompletion != nil
+        if hasScheduledOutput {
             guard latest else { return .none(released: value) }
-            defer { pending = value }
-            return .none(released: pending)
+            defer { pendingInput = value }
+            return .none(released: pendingInput)
         }
-        let earliest = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
+        // While an emission is still reading the clock, this value's own `now` stands in for its time.
+        let minimum = emissionClockPending ? now.advanced(by: interval) : lastEmission.map { $0.advanced(by: interval) }
+        let emission = minimum.map { Swift.max(now, $0) } ?? now
         demand -= 1
-        pending = value
-        emissionScheduled = true
-        return .schedule(at: earliest == now ? nil : earliest)
+        pendingInput = value
+        return .schedule(at: emission == now ? nil : emission)
     }
 
-    /// The scheduled emission runs: returns the value and/or completion to deliver, in that order.
-    mutating func emissionFired(now: Time) -> (value: Output?, completion: Completion?) {
-        guard emissionScheduled, !cancelled else { return (nil, nil) }
-        emissionScheduled = false
-        let value = pending
-        pending = nil
-        if value != nil { lastEmission = now }
-        defer { pendingCompletion = nil }
-        return (value, pendingCompletion)
+    /// The upstream completed: returns whether to schedule an emission for it at once (false: it waits for the
+    /// scheduled value, or is ignored).
+    mutating func receiveCompletion(_ completion: Completion, now: Time) -> Bool {
+        guard case .subscribed(let subscription) = upstream else { return false }
+        lastEventTime = now
+        upstream = .pendingTerminal(subscription)
+        let hasScheduledOutput = pendingInput != nil || pendingCompletion != nil
+        guard pendingCompletion == nil else { return false }
+        pendingCompletion = completion
+        return !hasScheduledOutput
     }
 
-    /// The upstream completed: returns the upstream state to release, and the completion to schedule at once (nil
-    /// when it waits for the scheduled emission); nil if the input was already closed.
-    mutating func receiveCompletion(_ completion: Completion) -> (upstream: Upstream, scheduleNow: Completion?)? {
-        guard !inputClosed else { return nil }
-        inputClosed = true
-        defer { upstream = .ended }
-        if emissionScheduled {
-            pendingCompletion = completion
-            return (upstream, nil)
+    /// The scheduled emission runs: returns the value and/or completion to deliver, in that order, and whether the
+    /// caller must read the clock and report it (``emitted(at:)``): a value is emitted without a completion.
+    mutating func emissionFired() -> (value: Output?, completion: Completion?, readClock: Bool) {
+        switch upstream {
+        case .awaiting, .terminal: return (nil, nil, false)
+        case .subscribed, .pendingTerminal: break
         }
-        return (upstream, completion)
-    }
-
-    /// The downstream cancelled: returns what to cancel and release outside the lock, nil if already cancelled.
-    mutating func cancel() -> (upstream: Upstream, pending: Output?, completion: Completion?)? {
-        guard !cancelled else { return nil }
-        cancelled = true
-        inputClosed = true
+        let readClock = pendingInput != nil && pendingCompletion == nil
+        if readClock {
+            emissionClockPending = true
+        }
         defer {
-            upstream = .ended
-            pending = nil
+            pendingInput = nil
             pendingCompletion = nil
         }
-        return (upstream, pending, pendingCompletion)
+        if pendingCompletion != nil {
+            upstream = .terminal
+        }
+        return (pendingInput, pendingCompletion, readClock)
+    }
+
+    /// The emission read the clock: the last emission happened at `now`.
+    mutating func emitted(at now: Time) {
+        emissionClockPending = false
+        lastEmission = now
+    }
+
+    /// The downstream cancelled: returns the upstream to cancel (also while the completion waits, as Apple's) and
+    /// what to release outside the lock; nil if there is nothing to cancel. A cancel before the upstream's
+    /// subscription arrived ends the stream too: that subscription will be cancelled on arrival (as Apple's).
+    mutating func cancel() -> (upstream: Subscription, pending: Output?)? {
+        let subscription: Subscription
+        switch upstream {
+        case .subscribed(let current), .pendingTerminal(let current): subscription = current
+        case .awaiting:
+            upstream = .terminal
+            return nil
+        case .terminal: return nil
+        }
+        upstream = .terminal
+        defer {
+            pendingInput = nil
+            pendingCompletion = nil
+        }
+        return (subscription, pendingInput)
     }
 }
