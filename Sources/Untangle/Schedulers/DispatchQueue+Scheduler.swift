@@ -12,9 +12,9 @@ import Dispatch
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. Actions run on the queue (serially if the queue is
-/// serial). The repeating form returns an `AnyCancellable` (as Combine) whose `cancel()` is idempotent and may be called from any
-/// thread; after it returns no new run of the action starts (a run already under way finishes). Dropping that
-/// `Cancellable` cancels too.
+/// serial). The repeating form returns an `AnyCancellable` (as Combine) whose `cancel()` is idempotent and may be
+/// called from any thread; after it returns no new run of the action starts (a run already under way finishes).
+/// Dropping that `Cancellable` cancels too.
 extension DispatchQueue: Scheduler {
     /// The current moment: `DispatchTime.now()`.
     public var now: SchedulerTimeType {
