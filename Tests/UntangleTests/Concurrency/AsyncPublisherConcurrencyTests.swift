@@ -5,6 +5,27 @@ import XCTest
 
 /// `values` and `Future.value` with the upstream delivering on other threads, and cancellations racing deliveries.
 final class AsyncPublisherConcurrencyTests: XCTestCase {
+    // Copies of one iterator pulled by four tasks at once: every value reaches exactly one of them, and each task sees
+    // its own values in order (calls are answered in the order they were made).
+    func testFourTasksPullingCopiesOfOneIteratorShareTheValuesWithoutLossOrDuplicates() async {
+        let shared = SharedValues(iterator: (0..<2_000).publisher.values.makeAsyncIterator())
+        let perTask = await withTaskGroup(of: [Int].self) { group -> [[Int]] in
+            for _ in 0..<4 {
+                group.addTask {
+                    var copy = shared.iterator
+                    var mine: [Int] = []
+                    while let value = await copy.next() { mine.append(value) }
+                    return mine
+                }
+            }
+            var all: [[Int]] = []
+            for await values in group { all.append(values) }
+            return all
+        }
+        XCTAssertEqual(perTask.flatMap { $0 }.sorted(), Array(0..<2_000))
+        for values in perTask { XCTAssertEqual(values, values.sorted()) }
+    }
+
     func testValuesProducedOnAQueueArriveInOrderOneRequestEach() async {
         let requests = LockedBox(0)
         let upstream = (0..<5_000).publisher
@@ -84,4 +105,11 @@ final class AsyncPublisherConcurrencyTests: XCTestCase {
             }
         }
     }
+}
+
+/// One iterator whose copies are handed to several tasks (the iterator is not Sendable; its copies share one
+/// subscriber, which is).
+private final class SharedValues: @unchecked Sendable {
+    let iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator
+    init(iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator) { self.iterator = iterator }
 }
