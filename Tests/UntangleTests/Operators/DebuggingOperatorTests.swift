@@ -323,7 +323,7 @@ final class AssertNoFailureTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1])
         recorder.request(.max(1))
         XCTAssertEqual(
-            recorder.events, [.subscription("Sequence"), .value(1), .value(2), .completion(.finished)],
+            recorder.events, [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)],
             "assertNoFailure is transparent, as in Combine")
     }
 }

@@ -26,7 +26,7 @@ final class ScanTests: XCTestCase {
         XCTAssertEqual(b.values, [11])
         b.request(.unlimited)
         XCTAssertEqual(
-            b.events, [.subscription("Sequence"), .value(11), .value(13), .value(16), .completion(.finished)])
+            b.events, [.subscription("1...3"), .value(11), .value(13), .value(16), .completion(.finished)])
     }
 
     func testCancelAndRelease() {

@@ -2,10 +2,11 @@
 /// through Apple's phases, the signals handed to the scheduler and not yet handed to the downstream's emitter, and
 /// the upstream's completion. It never calls out.
 ///
-/// Phases, as Apple's Combine has them: before the upstream's subscription arrives, `cancel()` and `request` do
-/// nothing; once the upstream completed (*pending terminal*) the downstream's `request` and `cancel()` do nothing
-/// either (the scheduled completion is still delivered), but values already scheduled are delivered and the demand
-/// they return is still requested upstream.
+/// Phases, as Apple's Combine has them, except for `cancel()`: before the upstream's subscription arrives `request`
+/// does nothing; once the upstream completed (*pending terminal*) the downstream's `request` does nothing either,
+/// but values already scheduled are delivered and the demand they return is still requested upstream. `cancel()`
+/// ends the stream in every phase (the threading contract's prompt cancel; Apple ignores it before the subscription
+/// and once the upstream completed).
 ///
 /// The completion is handed to the emitter only once its own scheduled action has run AND every value scheduled
 /// before it has been offered: on a concurrent queue the completion's action may run before a value's action, and
@@ -31,8 +32,8 @@ struct HopStateMachine<Input, Completion, Downstream> {
     }
 
     @usableFromInline var upstream = Upstream.awaiting
-    /// The downstream, handed to every scheduled action so that it lives until the action ran (as Apple's scheduled
-    /// closures keep it); dropped at cancel or once the completion is handed over.
+    /// The downstream, dropped at cancel or once the completion is handed over. Scheduled actions do not keep it
+    /// (Apple's do): the contract's cancel drops every reference to the subscriber at once.
     @usableFromInline var downstream: Downstream?
     /// Values handed to the scheduler whose action has not finished offering them to the emitter.
     @usableFromInline var outstandingValues = 0
@@ -168,13 +169,26 @@ struct HopStateMachine<Input, Completion, Downstream> {
         return (true, nil)
     }
 
-    /// The downstream cancelled: returns the upstream subscription to cancel and what to release outside the lock,
-    /// or nil when cancelling does nothing (not subscribed yet, already cancelled, or the completion is pending).
+    /// The downstream cancelled: returns the upstream subscription to cancel (nil: none yet, or it already
+    /// completed) and what to release outside the lock, or nil when already cancelled or ended.
+    ///
+    /// Unlike Apple's Combine, a cancel before the upstream's subscription or while the upstream's completion waits
+    /// on the scheduler is not ignored: the contract's cancel is prompt (nothing is delivered once it returned), so
+    /// a subscription arriving later is cancelled and the waiting values and completion are dropped.
     @inlinable
-    mutating func cancel() -> (upstream: Subscription, downstream: Downstream?, batch: RingBuffer<Input>)? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
+    mutating func cancel() -> (
+        upstream: Subscription?, downstream: Downstream?, batch: RingBuffer<Input>, completion: Completion?
+    )? {
+        let toCancel: Subscription?
+        switch upstream {
+        case .subscribed(let subscription): toCancel = subscription
+        case .awaiting, .pendingTerminal: toCancel = nil
+        case .terminal: return nil
+        }
         upstream = .terminal
+        let dropped = completion
+        completion = nil
         defer { downstream = nil }
-        return (subscription, downstream, batch.takeAll())
+        return (toCancel, downstream, batch.takeAll(), dropped)
     }
 }

@@ -21,9 +21,9 @@ import UntangleSync
 /// **Thread safety:** upstream signals may come from any thread (serialized, per the contract); `request` and
 /// `cancel` from any thread. Work is scheduled with no library lock held. Scheduled actions may run concurrently (a
 /// concurrent queue): the emitter serializes what reaches the downstream. On a serial scheduler the downstream sees
-/// the upstream's order. Once `cancel()` returns, no value still waiting on the scheduler reaches the downstream; a
-/// completion the upstream already sent is still delivered (as in Apple's Combine, `cancel()` after the upstream
-/// completed does nothing).
+/// the upstream's order. Once `cancel()` returns, nothing still waiting on the scheduler reaches the downstream, a
+/// completion the upstream already sent included (Apple's Combine ignores a cancel once the upstream completed), and
+/// the subscription holds no reference to the downstream.
 @usableFromInline
 class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, @unchecked Sendable {
     // @unchecked Sendable: mutable state lives in `state` (a LockedBox, touched only in critical sections) and in
@@ -91,8 +91,8 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
         emitter.start(subscription: self)
     }
 
-    // A value is offered to the emitter from the scheduled action, which keeps the downstream alive until it ran (as
-    // Apple's does). At delivery time the state says whether the stream still runs: after `cancel()` has returned it
+    // A value is offered to the emitter from the scheduled action, which holds the subscription, never the downstream
+    // (Apple's keeps the downstream alive until it ran; the contract's cancel drops every reference). At delivery time the state says whether the stream still runs: after `cancel()` has returned it
     // does not (and the emitter, cancelled, would drop the value anyway); the value is then released on the
     // scheduler's thread, with no lock held. The outstanding count lets a due completion follow the last value.
     @inlinable
@@ -104,16 +104,14 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
             }
             return .none
         }
-        guard let downstream = state.withCriticalSection({ $0.receiveValue() }) else { return .none }
+        guard state.withCriticalSection({ $0.receiveValue() }) != nil else { return .none }
         hop { [self] in
-            withExtendedLifetime(downstream) {
-                if state.withCriticalSection({ $0.mayDeliverValue() }) {
-                    emitter.offer(input)
-                }
-                if let (completion, released) = state.withCriticalSection({ $0.valueActionFinished() }) {
-                    withExtendedLifetime(released) {}
-                    emitter.complete(completion, order: .afterQueuedValues)
-                }
+            if state.withCriticalSection({ $0.mayDeliverValue() }) {
+                emitter.offer(input)
+            }
+            if let (completion, released) = state.withCriticalSection({ $0.valueActionFinished() }) {
+                withExtendedLifetime(released) {}
+                emitter.complete(completion, order: .afterQueuedValues)
             }
         }
         return .none
@@ -152,13 +150,11 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
 
     @inlinable
     final func receive(completion: Completion) {
-        guard let downstream = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
+        guard state.withCriticalSection({ $0.receiveCompletion(completion) }) != nil else { return }
         hop { [self] in
-            withExtendedLifetime(downstream) {
-                if let (completion, released) = state.withCriticalSection({ $0.completionActionRan() }) {
-                    withExtendedLifetime(released) {}
-                    emitter.complete(completion, order: .afterQueuedValues)
-                }
+            if let (completion, released) = state.withCriticalSection({ $0.completionActionRan() }) {
+                withExtendedLifetime(released) {}
+                emitter.complete(completion, order: .afterQueuedValues)
             }
         }
     }
@@ -176,9 +172,10 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
         // The emitter first: once it is cancelled nothing more reaches the downstream, whatever is still scheduled.
         emitter.cancel()
         // Released here, outside the lock (user values' deinit is user code).
-        withExtendedLifetime((ended.downstream, ended.batch)) {}
+        withExtendedLifetime((ended.downstream, ended.batch, ended.completion)) {}
+        guard let upstream = ended.upstream else { return }
         CalloutCheck.assertNoLockHeld("\(name) cancelling upstream")
-        ended.upstream.cancel()
+        upstream.cancel()
     }
 
     /// Hands `action` to the scheduler. `schedule` is a callout: no library lock may be held.
