@@ -10,8 +10,8 @@ extension Publisher {
     ///     .sink { print($0) }   // 42
     /// ```
     ///
-    /// **Demand:** as in Combine, it asks the upstream for `.unlimited` right after handing the subscriber its
-    /// subscription, and also passes every downstream request upstream; values go downstream as they come. The
+    /// **Demand:** every downstream request goes upstream unchanged, and nothing more: exact demand (Combine's also
+    /// asks for `.unlimited` and then delivers values the subscriber never asked for; see ThreadSafety.md). The
     /// replacement element waits for downstream demand: if the upstream finishes empty before the downstream
     /// requested anything, it is delivered on the first request. `request(.none)` traps, as in Combine.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
@@ -51,7 +51,7 @@ extension Publishers {
             let empty = OperatorVariable(true)
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "ReplaceEmpty", policy: .unlimitedAtSubscriptionAndPassThrough,
+                    downstream: subscriber, name: "ReplaceEmpty", policy: .passThrough,
                     reflection: .none,
                     onValue: { value in
                         empty.value = false

@@ -47,7 +47,7 @@ extension Publishers {
             let replacement = output
             upstream.subscribe(
                 ReducerSubscription(
-                    downstream: subscriber, name: "ReplaceError", policy: .passThrough,
+                    downstream: subscriber, name: "ReplaceError", policy: .passThroughTrappingUnrequested,
                     reflection: .none,
                     onValue: { .emit($0) },
                     onCompletion: { completion in

@@ -10,12 +10,13 @@ enum ReducerUpstreamDemand: Sendable {
     /// right after the downstream got its subscription; downstream requests only release the held result, and even
     /// a bare `.finished` waits for the first downstream request (a failure does not).
     case unlimitedAtSubscription
-    /// replaceEmpty: ask for `.unlimited` right after the downstream got its subscription and also pass every
-    /// downstream request upstream unchanged; values go downstream whatever its demand.
-    case unlimitedAtSubscriptionAndPassThrough
-    /// replaceError: pass every downstream request upstream unchanged; an upstream value beyond the downstream's
-    /// demand traps.
+    /// replaceEmpty: pass every downstream request upstream unchanged, nothing more (Apple's also asks for
+    /// `.unlimited` and delivers values beyond the downstream's demand, which the contract's exact demand forbids:
+    /// ThreadSafety.md); values go downstream as the upstream sends them, as through `map`.
     case passThrough
+    /// replaceError: pass every downstream request upstream unchanged; an upstream value beyond the downstream's
+    /// demand traps, as in Combine.
+    case passThroughTrappingUnrequested
 
     /// Whether a `.finished` without a value waits for downstream demand.
     @inlinable
@@ -23,7 +24,7 @@ enum ReducerUpstreamDemand: Sendable {
 
     /// Whether the subscription asks the upstream for `.unlimited` once the downstream has its subscription.
     @inlinable
-    var requestsUnlimitedAtSubscription: Bool { self != .passThrough }
+    var requestsUnlimitedAtSubscription: Bool { self == .unlimitedAtSubscription }
 
     /// Whether downstream requests are passed upstream.
     @inlinable
@@ -169,7 +170,7 @@ struct ReducerState<Downstream, Final> {
     @inlinable
     mutating func willEmit() -> EmitDecision {
         guard case .running = phase, let downstream else { return .drop }
-        if policy == .passThrough && demand == .none { return .unrequested }
+        if policy == .passThroughTrappingUnrequested && demand == .none { return .unrequested }
         demand -= 1
         return .deliver(downstream)
     }
