@@ -113,6 +113,33 @@ final class AnySubscriberTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.cancel])
     }
 
+    // As in Combine: a subject wrapped in an AnySubscriber is described as "Subject", mirrors the subject
+    // subscriber, and ignores what arrives before its subscription.
+    func testWrappingASubjectDescribesItselfAsSubjectAndIgnoresSignalsBeforeItsSubscription() {
+        let subject = PassthroughSubject<Int, Never>()
+        let downstream = Recorder<Int, Never>()
+        subject.subscribe(downstream)
+        let erased = AnySubscriber(subject)
+        XCTAssertEqual(erased.description, "Subject")
+        XCTAssertEqual(erased.playgroundDescription as? String, "Subject")
+        XCTAssertEqual(
+            erased.customMirror.children.map(\.label), ["downstreamSubject", "upstreamSubscription", "subject"])
+        XCTAssertEqual(erased.receive(1), .none)
+        erased.receive(completion: .finished)
+        XCTAssertEqual(downstream.events, [.subscription("PassthroughSubject")], "nothing before the subscription")
+        let upstream = ManualPublisher<Int, Never>()
+        upstream.subscribe(erased)
+        upstream.send(2)
+        XCTAssertEqual(downstream.values, [2])
+    }
+
+    func testTheMirrorIsTheWrappedSubscribers() {
+        let closureBased = AnySubscriber<Int, Never>()
+        XCTAssertTrue(closureBased.customMirror.subjectType == String.self)
+        let recorder = Recorder<Int, Never>()
+        XCTAssertTrue(AnySubscriber(recorder).customMirror.subjectType == Recorder<Int, Never>.self)
+    }
+
     func testWrappingACurrentValueSubjectUpdatesItsValue() {
         let subject = CurrentValueSubject<Int, Never>(0)
         [1, 2, 3].publisher.subscribe(AnySubscriber(subject))

@@ -37,15 +37,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         }
     }
 
-    /// Creates a type-erasing subscriber that forwards everything to a subject.
+    /// Creates a type-erasing subscriber that forwards everything to a subject, as `subscribe(_:)` does with a
+    /// subject: it is described as "Subject", holds the subject weakly, and ignores signals before its first
+    /// subscription and after the completion.
     public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-        self.init(
-            receiveSubscription: { s.send(subscription: $0) },
-            receiveValue: {
-                s.send($0)
-                return .none
-            },
-            receiveCompletion: { s.send(completion: $0) })
+        self.init(SubjectSubscriber(subject: s))
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures (missing ones do nothing and request
@@ -83,8 +79,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// The wrapped subscriber's description.
     public var description: String { descriptionThunk() }
-    /// A mirror with no children.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The wrapped subscriber's mirror (for a closure-based one, the mirror of its description), as in Combine.
+    public var customMirror: Mirror { box.customMirror }
     /// The description.
     public var playgroundDescription: Any { description }
 }
@@ -99,6 +95,8 @@ class SubscriberBoxBase<Input, Failure: Error>: @unchecked Sendable {
     func receive(_ value: Input) -> Subscribers.Demand { preconditionFailure("abstract") }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { preconditionFailure("abstract") }
+    /// The erased subscriber's mirror.
+    var customMirror: Mirror { preconditionFailure("abstract") }
 }
 
 @usableFromInline
@@ -116,6 +114,9 @@ final class SubscriberBox<Base: Subscriber>: SubscriberBoxBase<Base.Input, Base.
     override func receive(_ value: Base.Input) -> Subscribers.Demand { base.receive(value) }
     @inlinable
     override func receive(completion: Subscribers.Completion<Base.Failure>) { base.receive(completion: completion) }
+    override var customMirror: Mirror {
+        (base as? CustomReflectable)?.customMirror ?? Mirror(base, children: [:])
+    }
 }
 
 @usableFromInline
@@ -141,4 +142,5 @@ final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input
     override func receive(_ value: Input) -> Subscribers.Demand { onValue(value) }
     @inlinable
     override func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
+    override var customMirror: Mirror { Mirror(reflecting: "Anonymous AnySubscriber") }
 }

@@ -15,8 +15,10 @@
 /// counter.count += 1   // prints "will change"
 /// ```
 ///
-/// **Demand:** as in Combine, a subscriber receives every announcement once it has requested anything at all,
-/// whatever the amount; announcements made before its first request are dropped for it.
+/// **Demand:** per subscriber; an announcement made while a subscriber has no demand is dropped for it (as a
+/// `PassthroughSubject` does). Apple's Combine delivers to a subscriber that has requested anything at all, ignoring
+/// the amount; Untangle keeps demand exact (the threading contract), so subscribers that request `.unlimited`
+/// (`sink`, `assign`) see no difference and bounded ones receive what they asked for.
 /// **Thread safety:** `send()`, `subscribe` and every subscription's `request`/`cancel` may be called from any thread,
 /// concurrently; each subscriber receives one signal at a time.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {

@@ -16,7 +16,7 @@ extension Publisher {
     /// **Thread safety:** cancelling the returned cancellable (from any thread) cancels this publisher's
     /// subscription and releases the subject.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
-        let forwarder = SubjectForwarder(subject: subject)
+        let forwarder = SubjectSubscriber(subject: subject)
         subscribe(forwarder)
         return AnyCancellable(forwarder)
     }
@@ -24,8 +24,8 @@ extension Publisher {
 
 /// Subscribes a subject to a publisher; it is also the subscription the subject sees, so the subject's requests
 /// and cancellations reach the real upstream through it.
-private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     typealias Input = Target.Output
     typealias Failure = Target.Failure
@@ -55,17 +55,19 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
         subject.send(subscription: self)
     }
 
+    // Signals before the subscription (or after the end) are ignored, as in Combine.
     func receive(_ input: Target.Output) -> Subscribers.Demand {
-        state.withCriticalSection { $0.subject }?.send(input)
+        state.withCriticalSection { $0.upstream == nil ? nil : $0.subject }?.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Target.Failure>) {
-        let ended = state.withCriticalSection { state -> State in
+        let ended = state.withCriticalSection { state -> State? in
+            guard state.upstream != nil else { return nil }
             defer { state = State() }
             return state
         }
-        ended.subject?.send(completion: completion)
+        ended?.subject?.send(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -82,4 +84,15 @@ private final class SubjectForwarder<Target: Subject>: Subscriber, Subscription,
 
     /// "Subject", as in Combine.
     var description: String { "Subject" }
+    /// The subject (weakly held) and the upstream subscription, as in Combine.
+    var customMirror: Mirror {
+        let (subject, upstream) = state.withCriticalSection { ($0.subject, $0.upstream) }
+        let children: [Mirror.Child] = [
+            ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any),
+            ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+    /// The description.
+    var playgroundDescription: Any { description }
 }

@@ -479,10 +479,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        withEntries { entries in
-            // A subject that ignores demand starts delivering everything at the first request.
-            entries.controlEntry(self, entries.kind.ignoresDemand ? .unlimited : demand)
-        }
+        withEntries { $0.controlEntry(self, demand) }
     }
 
     @inlinable
@@ -520,7 +517,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 /// Which subject a ``SubjectCore`` serves: what its subscriptions are called, and the few behaviours in which
 /// Combine's subjects differ.
 ///
-/// **Demand:** see ``requestsUpstreamOnFirstDemand`` and ``ignoresDemand``.
+/// **Demand:** see ``requestsUpstreamOnFirstDemand``.
 /// **Thread safety:** a value.
 @usableFromInline
 package enum SubjectKind: UInt8, Sendable {
@@ -546,11 +543,6 @@ package enum SubjectKind: UInt8, Sendable {
     /// A PassthroughSubject asks its upstream subscriptions for `.unlimited` only after a downstream request.
     @inlinable
     var requestsUpstreamOnFirstDemand: Bool { self == .passthrough }
-
-    /// An ObservableObjectPublisher delivers every signal to a subscriber that has requested anything at all,
-    /// whatever the amount (as in Combine).
-    @inlinable
-    var ignoresDemand: Bool { self == .observableObjectPublisher }
 
     /// Whether the subscription's mirror shows the subject and the demand (only the subscriber otherwise).
     @inlinable

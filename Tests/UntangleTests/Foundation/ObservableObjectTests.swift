@@ -96,22 +96,21 @@ final class ObservableObjectTests: XCTestCase {
         cancellable.cancel()
     }
 
-    // As in Combine, the publisher delivers every announcement once a subscriber has requested anything at all,
-    // whatever the amount; announcements before its first request are dropped.
-    func testObservableObjectPublisherDeliversEverythingAfterTheFirstRequest() {
+    // Unlike Combine (which ignores the amount once anything was requested), demand stays exact: the threading
+    // contract.
+    func testObservableObjectPublisherHonoursDemand() {
         let publisher = ObservableObjectPublisher()
-        let recorder = Recorder<Void, Never>(initialDemand: nil)
+        let recorder = Recorder<Void, Never>(initialDemand: .max(1))
         publisher.subscribe(recorder)
         publisher.send()
-        XCTAssertEqual(recorder.values.count, 0, "nothing requested yet")
-        recorder.request(.max(1))
         publisher.send()
+        XCTAssertEqual(recorder.values.count, 1)
+        recorder.request(.max(2))
         publisher.send()
-        publisher.send()
-        XCTAssertEqual(recorder.values.count, 3)
+        XCTAssertEqual(recorder.values.count, 2)
         recorder.cancel()
         publisher.send()
-        XCTAssertEqual(recorder.values.count, 3)
+        XCTAssertEqual(recorder.values.count, 2)
     }
 
     func testObservableObjectPublisherSubscriptionDescribesItself() {
