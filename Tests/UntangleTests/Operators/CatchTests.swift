@@ -81,6 +81,18 @@ final class CatchTests: XCTestCase {
         upstream.send(1)
         XCTAssertNil(weakRecorder)
     }
+
+    func testCatchMirrorsItsDownstreamAndOutstandingDemandLikeCombine() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.catch { _ in Just(0) }.subscribe(recorder)
+        let subscription = recorder.subscription!
+        XCTAssertEqual(String(describing: subscription), "Catch")
+        let children = (subscription as? CustomReflectable)?.customMirror.children.map { $0 }
+        XCTAssertEqual(children?.map(\.label), ["downstream", "demand"])
+        XCTAssertEqual(children.map { "\($0[1].value)" }, "max(2)")
+        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Catch")
+    }
 }
 
 final class RetryTests: XCTestCase {
@@ -130,6 +142,15 @@ final class RetryTests: XCTestCase {
             XCTAssertEqual(attempts.withLock { $0 }, 1)
             XCTAssertEqual(recorder.completions, [.failure(TestError())])
         }
+    }
+
+    func testRetryHasAnEmptyMirrorLikeCombine() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.retry(1).subscribe(recorder)
+        let subscription = recorder.subscription!
+        XCTAssertEqual((subscription as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Retry")
     }
 }
 

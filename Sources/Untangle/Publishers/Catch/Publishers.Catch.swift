@@ -69,7 +69,7 @@ extension Publishers {
             // Generation 0 is the upstream; generation 1 is the replacement, whose failure is final: its completion
             // goes to the downstream through `replacementCompleted` instead of the failover path.
             let subscription = ReplacingUpstreamSubscription<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "Catch"
+                downstream: subscriber, name: "Catch", mirrorsDownstreamAndDemand: true
             ) { error in
                 .replace { inner in
                     handler(error).subscribe(ReplacementForwarder(inner: inner, mapCompletion: { $0 }))
@@ -106,7 +106,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
             let handler = self.handler
             let subscription = ReplacingUpstreamSubscription<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryCatch"
+                downstream: subscriber, name: "TryCatch", mirrorsDownstreamAndDemand: true
             ) { error in
                 do {
                     let replacement = try handler(error)

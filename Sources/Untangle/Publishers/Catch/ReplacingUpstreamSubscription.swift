@@ -12,7 +12,7 @@ import UntangleSync
 /// fails synchronously while being subscribed recurses once per replacement (bounded by the retry count for
 /// `retry`; by the handler for `catch`).
 final class ReplacingUpstreamSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Input {
     enum Decision {
         case replace((Inner) -> Void)
@@ -28,10 +28,17 @@ where Downstream.Input == Input {
     private let state: LockedBox<State>
     private let onFailure: (UpstreamFailure) -> Decision
     private let name: String
+    private let mirrorsDownstreamAndDemand: Bool
 
-    init(downstream: Downstream, name: String, onFailure: @escaping (UpstreamFailure) -> Decision) {
+    /// `mirrorsDownstreamAndDemand`: the custom mirror shows the downstream and the outstanding demand (as
+    /// Combine's `catch` does) instead of no children (as its `retry` does).
+    init(
+        downstream: Downstream, name: String, mirrorsDownstreamAndDemand: Bool = false,
+        onFailure: @escaping (UpstreamFailure) -> Decision
+    ) {
         state = LockedBox(tracking: State(downstream: downstream))
         self.name = name
+        self.mirrorsDownstreamAndDemand = mirrorsDownstreamAndDemand
         self.onFailure = onFailure
     }
 
@@ -116,8 +123,16 @@ where Downstream.Input == Input {
 
     var description: String { name }
 
+    var customMirror: Mirror {
+        guard mirrorsDownstreamAndDemand else { return Mirror(self, children: EmptyCollection()) }
+        let (downstream, demand) = state.withCriticalSection { ($0.downstream, $0.machine.outstanding) }
+        return Mirror(self, children: [("downstream", downstream as Any), ("demand", demand)])
+    }
+
+    var playgroundDescription: Any { name }
+
     /// The subscriber given to each upstream generation.
-    struct Inner: Subscriber, CustomStringConvertible {
+    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         typealias Failure = UpstreamFailure
         let owner: ReplacingUpstreamSubscription
         let generation: Int
@@ -129,5 +144,7 @@ where Downstream.Input == Input {
             owner.upstream(generation, completed: completion)
         }
         var description: String { owner.name }
+        var customMirror: Mirror { owner.customMirror }
+        var playgroundDescription: Any { owner.name }
     }
 }
