@@ -126,7 +126,7 @@ extension Publishers {
 /// Subscribes a replacement publisher (whose failure is final) to the replacing subscription: its values go
 /// through generation bookkeeping like the upstream's, and its completion ends the stream as is.
 private struct ReplacementForwarder<Input, UpstreamFailure: Error, Downstream: Subscriber, Failure: Error>: Subscriber,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Input {
     let inner: ReplacingUpstreamSubscription<Input, UpstreamFailure, Downstream>.Inner
     let mapCompletion: (Subscribers.Completion<Failure>) -> Subscribers.Completion<Downstream.Failure>
@@ -138,4 +138,6 @@ where Downstream.Input == Input {
         inner.owner.replacementCompleted(mapCompletion(completion), generation: inner.generation)
     }
     var description: String { inner.description }
+    var customMirror: Mirror { inner.customMirror }
+    var playgroundDescription: Any { inner.playgroundDescription }
 }
