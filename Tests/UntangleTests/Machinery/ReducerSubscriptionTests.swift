@@ -25,15 +25,13 @@ final class ReducerStateTests: XCTestCase {
         guard case .none = state.request(.max(1)) else { return XCTFail("a reducer passed a request upstream") }
     }
 
-    func testReplaceEmptyAsksForUnlimitedAndStillForwardsEveryRequest() {
-        var state = subscribed(.unlimitedAtSubscriptionAndPassThrough)
-        XCTAssertNotNil(state.eagerRequest())
-        guard case .requestUpstream(_, .max(2)) = state.request(.max(2)) else { return XCTFail() }
-    }
-
     func testPassThroughForwardsEveryRequestAndAsksNothingItself() {
+        for policy in [ReducerUpstreamDemand.passThrough, .passThroughTrappingUnrequested] {
+            var state = subscribed(policy)
+            XCTAssertNil(state.eagerRequest(), "replaceEmpty and replaceError keep demand exact")
+            guard case .requestUpstream(_, .max(2)) = state.request(.max(2)) else { return XCTFail() }
+        }
         var state = subscribed(.passThrough)
-        XCTAssertNil(state.eagerRequest())
         guard case .requestUpstream(_, .max(2)) = state.request(.max(2)) else { return XCTFail() }
         guard case .requestUpstream(_, .max(3)) = state.request(.max(3)) else { return XCTFail() }
     }
@@ -84,11 +82,13 @@ final class ReducerStateTests: XCTestCase {
         guard case .deliver(_, 9) = state.request(.max(1)) else { return XCTFail() }
     }
 
-    func testAnUnrequestedValueIsReportedOnlyByPassThrough() {
-        var strict = subscribed(.passThrough)
+    func testAnUnrequestedValueIsReportedOnlyByReplaceErrorsPolicy() {
+        var strict = subscribed(.passThroughTrappingUnrequested)
         guard case .unrequested = strict.willEmit() else { return XCTFail("replaceError must trap") }
-        var lenient = subscribed(.unlimitedAtSubscriptionAndPassThrough)
-        guard case .deliver = lenient.willEmit() else { return XCTFail("replaceEmpty delivers whatever the demand") }
+        var lenient = subscribed(.passThrough)
+        guard case .deliver = lenient.willEmit() else {
+            return XCTFail("replaceEmpty passes what the upstream sends, as map does")
+        }
     }
 
     func testCancelBeforeTheSubscriptionDoesNothing() {

@@ -2,14 +2,16 @@ import Untangle
 import XCTest
 
 final class ReplaceEmptyTests: XCTestCase {
-    func testAsksUnlimitedAfterPassingOnTheSubscribersRequestAsInCombine() {
+    func testAsksUpstreamForExactlyTheSubscribersDemand() {
+        // Combine's also asks for .unlimited and then delivers values nobody asked for: the contract's exact demand
+        // wins (ThreadSafety.md).
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2)) { _, _ in .max(1) }
         upstream.replaceEmpty(with: 0).subscribe(recorder)
-        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.unlimited)])
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
         XCTAssertEqual(upstream.send(5), .max(1), "the subscriber's demand goes back upstream")
         recorder.request(.max(7))
-        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.unlimited), .request(.max(7))])
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.max(7))])
         upstream.send(completion: .finished)
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(5), .completion(.finished)])
     }
@@ -22,8 +24,7 @@ final class ReplaceEmptyTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty")], "waits for demand")
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(42), .completion(.finished)])
-        XCTAssertEqual(
-            upstream.history, [.request(.unlimited)], "the upstream had completed: the request is not passed on")
+        XCTAssertEqual(upstream.history, [], "the upstream had completed: the request is not passed on")
     }
 
     func testValuesGoDownstreamWhateverItsDemand() {
@@ -44,7 +45,7 @@ final class ReplaceEmptyTests: XCTestCase {
     func testCancelAndRelease() {
         let upstream = ManualPublisher<Int, Never>()
         XCTAssertTrue(recorderIsReleased(upstream.replaceEmpty(with: 1)) { $0.cancel() })
-        XCTAssertEqual(upstream.history, [.request(.unlimited), .request(.unlimited), .cancel])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 
     func testEquatableWhenTheUpstreamAndOutputAre() {
