@@ -434,7 +434,9 @@ extension VerifiedPublishers {
             .cold("buffer(keepFull, dropNewest)", .exactly(100)) {
                 hundred.publisher.buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest)
             },
-            .cold("buffer(byRequest, dropOldest)", .exactly(100)) {
+            // `.byRequest` asks for `.unlimited` before its subscriber is subscribed (Apple's order): the whole
+            // sequence arrives at once and the buffer keeps the last 10, then finishes once they are delivered.
+            .cold("buffer(byRequest, dropOldest)", .exactly(10)) {
                 hundred.publisher.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest)
             },
             .cold("buffer(keepFull, customError)", .exactly(100)) {

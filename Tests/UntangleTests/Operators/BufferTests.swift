@@ -103,20 +103,38 @@ final class BufferTests: XCTestCase {
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1)])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2)])
-        recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)],
+            "the completion follows the last buffered value without waiting for more demand")
         XCTAssertEqual(
             upstream.history, [.request(.max(5)), .request(.max(1)), .request(.max(1))],
             "as Apple's, the refill is asked for even after the upstream finished")
     }
 
-    func testFinishWaitsForDemandEvenWithAnEmptyBuffer() {
+    /// Regression (the contract; Apple's waits for a request): a completion never needs demand.
+    func testFinishWithAnEmptyBufferIsDeliveredWithoutDemand() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
-        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.finished)])
+    }
+
+    /// Regression: with the buffer drained by demand returned from `receive(_:)` or requested from inside it, the
+    /// completion still arrives although the subscriber's demand is then zero.
+    func testFinishArrivesOnceDrainedWhicheverWayDemandArrived() {
+        for reentrant in [false, true] {
+            for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+                let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, value in
+                    guard value < 99 else { return .none }
+                    if reentrant {
+                        recorder.request(.max(1))
+                        return .none
+                    }
+                    return .max(1)
+                }
+                (0..<100).publisher.buffer(size: 10, prefetch: prefetch, whenFull: .dropOldest).subscribe(recorder)
+                XCTAssertEqual(recorder.completions, [.finished], "reentrant: \(reentrant), \(prefetch)")
+            }
+        }
     }
 
     func testUpstreamFailureDiscardsBufferedValuesAndIsNotCancelled() {
@@ -237,9 +255,7 @@ final class BufferConcurrencyTests: XCTestCase {
             }
             // `.byRequest` asks for everything before the subscriber is subscribed: the buffer keeps what fits.
             XCTAssertEqual(recorder.values, Array(0..<(prefetch == .keepFull ? 4_000 : 5)), "\(prefetch)")
-            // As Apple's, `.finished` waits for demand left over after the last value.
-            XCTAssertEqual(recorder.completions, prefetch == .keepFull ? [] : [.finished])
-            recorder.request(.max(1))
+            // `.finished` follows the last value the subscriber asked for, without waiting for more demand.
             XCTAssertEqual(recorder.completions, [.finished])
         }
     }

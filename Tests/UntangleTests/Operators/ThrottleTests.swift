@@ -107,6 +107,52 @@ final class ThrottleTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 
+    /// Regression: the upstream releases the subscription when it finishes; with a subscriber that keeps no
+    /// reference to it either, the waiting value and the completion must still be delivered (they were lost when the
+    /// scheduled emission held the subscription weakly).
+    func testWaitingValueAndCompletionArriveWhenNobodyElseHoldsTheSubscription() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let events = LockedBox([String]())
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(
+            AnySubscriber(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { value in
+                    events.withLock { $0.append("\(value)") }
+                    return .none
+                },
+                receiveCompletion: { _ in events.withLock { $0.append("finished") } }))
+        subject.send(1)
+        scheduler.advance(by: .zero)
+        subject.send(2)
+        subject.send(completion: .finished)
+        XCTAssertEqual(events.withLock { $0 }, ["1"])
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(events.withLock { $0 }, ["1", "2", "finished"])
+        subject.send(3)
+    }
+
+    /// Regression: after the last value was delivered, a completion is delivered at once on the scheduler, not
+    /// after the interval.
+    func testCompletionAfterTheLastValueIsDeliveredWithoutWaitingForTheInterval() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let events = LockedBox([String]())
+        subject.throttle(for: .seconds(60), scheduler: scheduler, latest: true).subscribe(
+            AnySubscriber(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { value in
+                    events.withLock { $0.append("\(value)") }
+                    return .none
+                },
+                receiveCompletion: { _ in events.withLock { $0.append("finished") } }))
+        subject.send(1)
+        scheduler.advance(by: .zero)
+        subject.send(completion: .finished)
+        scheduler.advance(by: .zero)
+        XCTAssertEqual(events.withLock { $0 }, ["1", "finished"])
+    }
+
     func testReleasesTheSubscriberAfterCancel() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()

@@ -7,9 +7,10 @@
 /// the mover's loop, not the stack, delivers what it allows. The mover is also held while the downstream receives
 /// its subscription, so nothing reaches the downstream before it.
 ///
-/// As in Apple's Combine: `.finished` is delivered once the queue is empty and the downstream has demand; a
-/// failure as soon as the downstream has no demand left for queued values (at once, if it has none); values arriving
-/// after `.finished` are still queued; an overflow with `.customError` stops accepting values and fails at the next
+/// `.finished` is delivered as soon as the queue is empty, whatever the downstream's demand (the threading contract:
+/// a completion never needs demand; Apple's waits for a request); as in Apple's Combine, a failure as soon as the
+/// downstream has no demand left for queued values (at once, if it has none); values arriving after `.finished` are
+/// still queued while values wait; an overflow with `.customError` stops accepting values and fails at the next
 /// delivery attempt.
 ///
 /// **Demand:** `.keepFull` asks the upstream for `size` values at subscription and for one more per value passed
@@ -144,7 +145,10 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         demand += returned
         if demand == .none || buffer.isEmpty {
             switch terminal {
-            case .finished? where buffer.isEmpty && demand > .none, .failure?:
+            // `.finished` never waits for demand (the contract; Reactive Streams 1.4): it follows the last queued
+            // value the downstream asked for, even when that left its demand at zero. Apple's holds it until the
+            // next request.
+            case .finished? where buffer.isEmpty, .failure?:
                 return complete(downstream)
             case .overflowing?:
                 completionBlocked = true

@@ -131,8 +131,10 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     // The clock is read with no lock held, after checking that the stream runs (as Apple's reads it only then); the
-    // decision is taken under the lock with that reading. The scheduled emission holds the subscription weakly, as
-    // Apple's does.
+    // decision is taken under the lock with that reading. The scheduled emission holds the subscription strongly
+    // until it runs (Apple's holds it weakly): once the upstream has finished and released it, and the subscriber
+    // keeps no reference either, the waiting value and completion must still be delivered. `cancel()` drops the
+    // downstream and the upstream at once, so a scheduled emission keeps only this inert object alive.
     func receive(_ input: Input) -> Subscribers.Demand {
         guard state.withCriticalSection({ $0.isSubscribed }) else { return .none }
         CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
@@ -146,9 +148,9 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         case .schedule(let date):
             CalloutCheck.assertNoLockHeld("Throttle scheduling an emission")
             if let date {
-                scheduler.schedule(after: date) { [weak self] in self?.emit() }
+                scheduler.schedule(after: date) { self.emit() }
             } else {
-                scheduler.schedule { [weak self] in self?.emit() }
+                scheduler.schedule { self.emit() }
             }
         }
         return .none
@@ -177,7 +179,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         let now = scheduler.now
         guard state.withCriticalSection({ $0.receiveCompletion(completion, now: now) }) else { return }
         CalloutCheck.assertNoLockHeld("Throttle scheduling its completion")
-        scheduler.schedule { [weak self] in self?.emit() }
+        scheduler.schedule { self.emit() }
     }
 
     /// As Apple's: a zero request is ignored.

@@ -55,7 +55,8 @@ struct HopStateMachine<Input, Completion, Downstream> {
         return true
     }
 
-    /// An upstream value arrived: returns the downstream the scheduled action keeps alive, or nil to ignore the value.
+    /// An upstream value arrived: returns the downstream (only checked; scheduled actions do not keep it), or nil to
+    /// ignore the value.
     @inlinable
     mutating func receiveValue() -> Downstream? {
         guard case .subscribed = upstream, let downstream else { return nil }
@@ -63,7 +64,8 @@ struct HopStateMachine<Input, Completion, Downstream> {
         return downstream
     }
 
-    /// The upstream completed: returns the downstream the scheduled action keeps alive, or nil to ignore it.
+    /// The upstream completed: returns the downstream (only checked; scheduled actions do not keep it), or nil to
+    /// ignore it.
     @inlinable
     mutating func receiveCompletion(_ completion: Completion) -> Downstream? {
         guard case .subscribed(let subscription) = upstream, let downstream else { return nil }

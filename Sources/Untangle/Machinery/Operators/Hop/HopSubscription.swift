@@ -91,10 +91,11 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
         emitter.start(subscription: self)
     }
 
-    // A value is offered to the emitter from the scheduled action, which holds the subscription, never the downstream
-    // (Apple's keeps the downstream alive until it ran; the contract's cancel drops every reference). At delivery time the state says whether the stream still runs: after `cancel()` has returned it
-    // does not (and the emitter, cancelled, would drop the value anyway); the value is then released on the
-    // scheduler's thread, with no lock held. The outstanding count lets a due completion follow the last value.
+    // A value is offered to the emitter from the scheduled action, which holds the subscription, never the
+    // downstream (Apple's keeps the downstream alive until it ran; the contract's cancel drops every reference). At
+    // delivery time the state says whether the stream still runs: after `cancel()` has returned it does not (and the
+    // emitter, cancelled, would drop the value anyway); the value is then released on the scheduler's thread, with no
+    // lock held. The outstanding count lets a due completion follow the last value.
     @inlinable
     final func receive(_ input: Input) -> Subscribers.Demand {
         if batches {
