@@ -23,7 +23,8 @@ final class CompactMapTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 2])
         recorder.request(.unlimited)
         XCTAssertEqual(
-            recorder.events, [.subscription(#"["1", "a", "2", "b", "3"]"#), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events,
+            [.subscription(#"["1", "a", "2", "b", "3"]"#), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testFusionsKeepOneStage() {
