@@ -219,6 +219,32 @@ final class ReceiveOnTests: XCTestCase {
 private let queueKey = DispatchSpecificKey<String>()
 
 final class ReceiveOnConcurrencyTests: XCTestCase {
+    /// Regression: while the subscriber was still in `receive(subscription:)`, the queue handed every value and
+    /// then the completion to the emitter; the completion ended the hop's state, so a `cancel()` from inside the
+    /// second value found nothing to end and let the queued values and the completion through after it returned.
+    func testCancelStopsValuesAndCompletionQueuedBehindTheSubscriptionCallout() {
+        for hop in ["receive(on:)", "delay"] {
+            let queue = DispatchQueue(label: "hop-queued")
+            let recorder = Recorder<Int, Never>(
+                initialDemand: nil,
+                onValue: { recorder, value in
+                    if value == 1 { recorder.cancel() }
+                    return .none
+                },
+                onSubscription: { _, subscription in
+                    subscription.request(.unlimited)
+                    queue.sync {}
+                })
+            if hop == "delay" {
+                (0..<100).publisher.delay(for: .zero, scheduler: queue).subscribe(recorder)
+            } else {
+                (0..<100).publisher.receive(on: queue).subscribe(recorder)
+            }
+            XCTAssertEqual(recorder.values, [0, 1], hop)
+            XCTAssertEqual(recorder.completions.count, 0, hop)
+        }
+    }
+
     func testHundredThousandValuesKeepTheirOrderAndArriveOnTheTargetQueue() {
         let queue = DispatchQueue(label: "receive-on-target")
         queue.setSpecific(key: queueKey, value: "target")

@@ -118,3 +118,26 @@ final class TimeoutTests: XCTestCase {
         XCTAssertNil(weakRecorder, "the armed timer does not keep the subscriber")
     }
 }
+
+final class TimeoutConcurrencyTests: XCTestCase {
+    /// Regression (found by the verifier's "cancel from inside receive" rule): while the subscriber was still in
+    /// `receive(subscription:)`, the scheduler's thread handed every value and then the completion to the emitter;
+    /// the completion ended the operator's state, so a `cancel()` from inside the second value found nothing to end
+    /// and let the queued values and the completion through after it returned. Deterministic: the subscriber waits
+    /// inside `receive(subscription:)` until the queue has run everything the upstream scheduled.
+    func testCancelStopsValuesAndCompletionQueuedBehindTheSubscriptionCallout() {
+        let queue = DispatchQueue(label: "timeout-queued")
+        let recorder = Recorder<Int, Never>(
+            initialDemand: nil,
+            onValue: { recorder, value in
+                if value == 1 { recorder.cancel() }
+                return .none
+            },
+            onSubscription: { _, subscription in
+                subscription.request(.unlimited)
+                queue.sync {}
+            })
+        (0..<100).publisher.timeout(.seconds(60), scheduler: queue).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Timeout"), .value(0), .value(1)])
+    }
+}

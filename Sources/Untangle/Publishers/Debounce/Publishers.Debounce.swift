@@ -183,8 +183,11 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func cancel() {
-        guard let ended = state.withCriticalSection({ $0.end() }) else { return }
+        let ended = state.withCriticalSection({ $0.end() })
+        // The emitter in every case: a completion already handed to it (behind values another thread is still
+        // delivering) must not reach the downstream once cancel() returned. Cancelling it twice is harmless.
         emitter.cancel()
+        guard let ended else { return }
         withExtendedLifetime((ended.value, ended.downstream)) {}
         CalloutCheck.assertNoLockHeld("Debounce cancelling its timers")
         for timer in ended.timers {

@@ -189,8 +189,11 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func cancel() {
-        guard let cancelled = state.withCriticalSection({ $0.cancel() }) else { return }
+        let cancelled = state.withCriticalSection({ $0.cancel() })
+        // The emitter in every case: a completion already handed to it (behind values another thread is still
+        // delivering) must not reach the downstream once cancel() returned. Cancelling it twice is harmless.
         emitter.cancel()
+        guard let cancelled else { return }
         withExtendedLifetime(cancelled.pending) {}
         CalloutCheck.assertNoLockHeld("Throttle cancelling upstream")
         cancelled.upstream.cancel()

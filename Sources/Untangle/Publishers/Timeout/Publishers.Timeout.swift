@@ -232,8 +232,13 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func cancel() {
-        guard let ended = state.withCriticalSection({ $0.end() }) else { return }
+        let ended = state.withCriticalSection({ $0.end() })
+        // The emitter in every case: when the stream already ended (the scheduled completion ran and handed the
+        // completion to the emitter behind values still queued there, because another thread is delivering), the
+        // state has nothing left to end, but what the emitter holds must not reach the downstream once cancel()
+        // returned. Cancelling the emitter twice is harmless.
         emitter.cancel()
+        guard let ended else { return }
         withExtendedLifetime(ended.downstream) {}
         if let timer = ended.timer {
             CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")

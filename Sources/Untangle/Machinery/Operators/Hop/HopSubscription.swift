@@ -169,9 +169,12 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
 
     @inlinable
     final func cancel() {
-        guard let ended = state.withCriticalSection({ $0.cancel() }) else { return }
-        // The emitter first: once it is cancelled nothing more reaches the downstream, whatever is still scheduled.
+        let ended = state.withCriticalSection({ $0.cancel() })
+        // The emitter first, and in every case: once it is cancelled nothing more reaches the downstream, whatever
+        // is still scheduled, and also when the state had already ended (the completion was handed to the emitter
+        // behind values still queued there, because another thread is delivering). Cancelling it twice is harmless.
         emitter.cancel()
+        guard let ended else { return }
         // Released here, outside the lock (user values' deinit is user code).
         withExtendedLifetime((ended.downstream, ended.batch, ended.completion)) {}
         guard let upstream = ended.upstream else { return }
