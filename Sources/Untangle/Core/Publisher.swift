@@ -29,7 +29,7 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// While an ``_Introspection`` is enabled, the subscription is observed by it.
+    /// While an `_Introspection` is enabled, the subscription is observed by it.
     ///
     /// ```swift
     /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
