@@ -22,6 +22,8 @@ let package = Package(
     dependencies: [
         .package(name: "Untangle", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // The async/await comparison (`values-map-filter`'s baseline: `(0..<n).async.map.filter`).
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
     ],
     targets: [
         // Counts malloc calls (an interposer over glibc's allocator), for allocations per event.
@@ -47,7 +49,12 @@ let package = Package(
             path: "Sources/bench-opencombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
-        .executableTarget(name: "bench-baseline", dependencies: ["BenchSupport"], path: "Sources/bench-baseline"),
+        .executableTarget(
+            name: "bench-baseline",
+            dependencies: [
+                "BenchSupport", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            path: "Sources/bench-baseline"),
     ],
     swiftLanguageModes: [.v5]
 )

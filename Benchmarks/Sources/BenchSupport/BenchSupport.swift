@@ -122,3 +122,62 @@ func startIdleThread() {
         }, nil)
     precondition(error == 0, "pthread_create failed with error \(error)")
 }
+
+// MARK: - Helpers for the multi-threaded and async workloads
+
+/// Runs `body` on `count` new threads that all start together (a start gate, so the first thread does not finish
+/// before the last one starts) and returns when every one has returned. Threads, not Dispatch's pool: the pool would
+/// run at most one work item per core on this machine, and contention needs more senders than cores.
+public func runOnThreads(_ count: Int, _ body: @escaping (Int) -> Void) {
+    final class Context {
+        let body: (Int) -> Void
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        init(_ body: @escaping (Int) -> Void) { self.body = body }
+    }
+    let context = Context(body)
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        context.done.enter()
+        let argument = Unmanaged.passRetained(ThreadArgument(context: context, index: index)).toOpaque()
+        var thread = pthread_t()
+        let error = pthread_create(
+            &thread, nil,
+            { raw in
+                let argument = Unmanaged<ThreadArgument>.fromOpaque(raw!).takeRetainedValue()
+                let context = argument.context as! Context
+                context.gate.wait()
+                context.body(argument.index)
+                context.done.leave()
+                return nil
+            }, argument)
+        precondition(error == 0, "pthread_create failed with error \(error)")
+        threads.append(thread)
+    }
+    for _ in 0..<count { context.gate.signal() }
+    context.done.wait()
+    for thread in threads { pthread_join(thread, nil) }
+}
+
+private final class ThreadArgument {
+    let context: AnyObject
+    let index: Int
+    init(context: AnyObject, index: Int) {
+        self.context = context
+        self.index = index
+    }
+}
+
+/// Runs an async workload from the synchronous `Workload.run`: starts a task and waits for its result (benchmark
+/// code only; the waiting thread is not one of the cooperative pool's).
+public func runBlocking(_ body: @escaping @Sendable () async -> Int) -> Int {
+    final class Box: @unchecked Sendable { var value = 0 }
+    let box = Box()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return box.value
+}

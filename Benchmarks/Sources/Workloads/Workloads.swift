@@ -28,7 +28,8 @@ final class Total {
 func subjectMapFilterSink(_ n: Int) -> Int {
     let subject = PassthroughSubject<Int, Never>()
     let total = Total()
-    let cancellable = subject
+    let cancellable =
+        subject
         .map { $0 &* 3 }
         .filter { $0 & 1 == 0 }
         .sink { total.value &+= $0 }
@@ -300,5 +301,5 @@ let allWorkloads: [Workload] = {
             "memory-per-subscription", events: 1_000_000, unit: "subscription", measuresRetainedBytes: true,
             run: memoryPerSubscription),
     ]
-    return list
+    return list + applicationShapeWorkloads
 }()

@@ -2,6 +2,7 @@
 // Stages are closures hidden from the optimizer (`opaque`), as a library's stored closures are, so each stage
 // costs an indirect call; a "subject" is an array of handlers; nothing is thread-safe except where the workload
 // itself is multi-threaded (cancelbag: an array behind an NSLock; receive-on: DispatchQueue.async per value).
+import AsyncAlgorithms
 import BenchSupport
 import Dispatch
 import Foundation
@@ -174,8 +175,12 @@ func zip2(_ n: Int) -> Int {
         if headA == queueA.count { queueA.removeAll(keepingCapacity: true); headA = 0 }
         if headB == queueB.count { queueB.removeAll(keepingCapacity: true); headB = 0 }
     }
-    _ = a.subscribe { queueA.append($0); pair() }
-    _ = b.subscribe { queueB.append($0); pair() }
+    _ = a.subscribe {
+        queueA.append($0); pair()
+    }
+    _ = b.subscribe {
+        queueB.append($0); pair()
+    }
     for i in 0..<n / 2 {
         a.send(i)
         b.send(i)
@@ -204,7 +209,9 @@ func demandOneByOne(_ n: Int) -> Int {
     // The source loop and a demand counter the subscriber bumps by one per value.
     var demand = 1
     var total = 0
-    let receive: (Int) -> Void = opaque { total &+= $0; demand += 1 }
+    let receive: (Int) -> Void = opaque {
+        total &+= $0; demand += 1
+    }
     var next = 0
     while demand > 0 && next < n {
         demand -= 1
@@ -243,6 +250,68 @@ func memoryPerSubscription(_ n: Int) -> Int {
     return held.count
 }
 
+// MARK: - The shapes application code writes (issue 15)
+
+/// The array code an eager `(0..<n).publisher.map.filter.sink` stands for.
+func eagerArrayMapFilter(_ n: Int) -> Int {
+    var total = 0
+    (0..<opaque(n)).map { $0 &* 3 }.filter { $0 & 1 == 0 }.forEach { total &+= $0 }
+    return total
+}
+
+/// swift-async-algorithms' `(0..<n).async.map.filter`, consumed with `for await`.
+func asyncAlgorithmsMapFilter(_ n: Int) -> Int {
+    runBlocking {
+        var total = 0
+        for await value in (0..<n).async.map({ $0 &* 3 }).filter({ $0 & 1 == 0 }) {
+            total &+= value
+        }
+        return total
+    }
+}
+
+/// A producer thread yields n values into an `AsyncStream` consumed with `for await`.
+func asyncStreamFromProducer(_ n: Int) -> Int {
+    let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
+    Thread.detachNewThread {
+        for i in 0..<n {
+            continuation.yield(i)
+        }
+        continuation.finish()
+    }
+    return runBlocking {
+        var total = 0
+        for await value in stream {
+            total &+= value
+        }
+        return total
+    }
+}
+
+/// `threads` threads call one handler behind an `NSLock` (the mutex-guarded closure a library replaces); the
+/// checksum counts deliveries as the library workloads do.
+func lockedHandler(threads: Int, _ n: Int) -> Int {
+    final class Counter {
+        var count = 0
+        var sum = 0
+    }
+    let counter = Counter()
+    let lock = NSLock()
+    let handler: (Int) -> Void = opaque { value in
+        counter.count &+= 1
+        counter.sum &+= value
+    }
+    let perThread = n / threads
+    runOnThreads(threads) { _ in
+        for i in 0..<perThread {
+            lock.lock()
+            handler(i)
+            lock.unlock()
+        }
+    }
+    return counter.count
+}
+
 benchMain(
     library: "baseline",
     workloads: [
@@ -264,4 +333,29 @@ benchMain(
         Workload(
             "memory-per-subscription", events: 1_000_000, unit: "subscription", measuresRetainedBytes: true,
             run: memoryPerSubscription),
+        Workload("erased-map-filter-sink", events: 2_000_000, unit: "send", run: subjectMapFilterSink),
+        Workload(
+            "erased-sequence-map-filter-reduce", events: 2_000_000, unit: "element", run: sequenceMapFilterReduce),
+        Workload("eager-sequence-map-filter-sink", events: 1_000_000, unit: "element", run: eagerArrayMapFilter),
+        Workload(
+            "values-map-filter", events: 1_000_000, unit: "element", singleThreaded: false,
+            run: asyncAlgorithmsMapFilter),
+        Workload(
+            "values-from-producer", events: 1_000_000, unit: "value", singleThreaded: false,
+            run: asyncStreamFromProducer),
+        Workload(
+            "asyncstream-publisher", events: 1_000_000, unit: "value", singleThreaded: false,
+            run: asyncStreamFromProducer),
+        Workload(
+            "contention-2-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { lockedHandler(threads: 2, $0) }),
+        Workload(
+            "contention-4-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { lockedHandler(threads: 4, $0) }),
+        Workload(
+            "contention-8-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { lockedHandler(threads: 8, $0) }),
+        Workload(
+            "merge-4-threads", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { lockedHandler(threads: 4, $0) }),
     ])
