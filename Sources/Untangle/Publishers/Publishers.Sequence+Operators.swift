@@ -22,6 +22,7 @@ extension Publishers.Sequence where Failure == Never {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `areInIncreasingOrder` runs during the call, on the calling thread.
+    @inlinable
     public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
         -> Optional<Elements.Element>.Publisher
     {
@@ -36,6 +37,7 @@ extension Publishers.Sequence where Failure == Never {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `areInIncreasingOrder` runs during the call, on the calling thread.
+    @inlinable
     public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
         -> Optional<Elements.Element>.Publisher
     {
@@ -50,6 +52,7 @@ extension Publishers.Sequence where Failure == Never {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `true`.
+    @inlinable
     public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.first(where: predicate))
     }
@@ -64,6 +67,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
+    @inlinable
     public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.allSatisfy(predicate)))
     }
@@ -76,6 +80,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it returns `false` or throws.
+    @inlinable
     public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
     }
@@ -88,6 +93,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func collect() -> Result<[Elements.Element], Failure>.Publisher {
         Result<[Elements.Element], Failure>.Publisher(.success(Array(sequence)))
     }
@@ -101,6 +107,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `transform` runs during the call, on the calling thread, once per element.
+    @inlinable
     public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
     }
@@ -113,6 +120,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `true`.
+    @inlinable
     public func contains(where predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(where: predicate)))
     }
@@ -125,6 +133,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it returns `true` or throws.
+    @inlinable
     public func tryContains(where predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(Result { try sequence.contains(where: predicate) })
     }
@@ -138,6 +147,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
+    @inlinable
     public func drop(while predicate: (Elements.Element) -> Bool)
         -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
     {
@@ -153,6 +163,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
         precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
         return Publishers.Sequence<DropFirstSequence<Elements>, Failure>(sequence: sequence.dropFirst(count))
@@ -167,6 +178,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `isIncluded` runs during the call, on the calling thread, once per element.
+    @inlinable
     public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
     }
@@ -179,6 +191,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable; the returned `Empty` finishes at subscription.
     /// **Thread safety:** pure; safe from any thread (the sequence is not iterated).
+    @inlinable
     public func ignoreOutput() -> Empty<Elements.Element, Failure> {
         Empty<Elements.Element, Failure>()
     }
@@ -192,6 +205,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `transform` runs during the call, on the calling thread, once per element.
+    @inlinable
     public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
     }
@@ -205,6 +219,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
         precondition(maxLength >= 0, "prefix(_:) needs a non-negative maxLength, got \(maxLength)")
         return Publishers.Sequence<PrefixSequence<Elements>, Failure>(sequence: sequence.prefix(maxLength))
@@ -219,6 +234,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
+    @inlinable
     public func prefix(while predicate: (Elements.Element) -> Bool)
         -> Publishers.Sequence<[Elements.Element], Failure>
     {
@@ -233,6 +249,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, once per element.
+    @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
         -> Result<T, Failure>.Publisher
     {
@@ -247,6 +264,7 @@ extension Publishers.Sequence {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, until it throws.
+    @inlinable
     public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T)
         -> Result<T, Error>.Publisher
     {
@@ -262,6 +280,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
     where Elements.Element == T? {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
@@ -276,6 +295,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, once per element.
+    @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
         -> Publishers.Sequence<[T], Failure>
     {
@@ -298,6 +318,7 @@ extension Publishers.Sequence {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
         Publishers.Sequence<Elements, E>(sequence: sequence)
     }
@@ -313,6 +334,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func removeDuplicates() -> Publishers.Sequence<[Elements.Element], Failure> {
         var kept: [Elements.Element] = []
         for element in sequence where kept.last != element {
@@ -329,6 +351,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(output)))
     }
@@ -343,6 +366,7 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func min() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.min())
     }
@@ -355,6 +379,7 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
+    @inlinable
     public func max() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.max())
     }
@@ -369,6 +394,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func first() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.first)
     }
@@ -381,6 +407,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
     }
@@ -395,6 +422,7 @@ extension Publishers.Sequence where Elements: Collection {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
         Result<Int, Failure>.Publisher(.success(sequence.count))
     }
@@ -409,6 +437,7 @@ extension Publishers.Sequence where Elements: Collection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
     }
@@ -423,6 +452,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func last() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.last)
     }
@@ -435,6 +465,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, from the end backwards.
+    @inlinable
     public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.last(where: predicate))
     }
@@ -449,6 +480,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
     }
@@ -461,6 +493,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
     ///
     /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func count() -> Just<Int> {
         Just<Int>(sequence.count)
     }
@@ -477,6 +510,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
     }
@@ -489,6 +523,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     ///
     /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
         Result<Int, Failure>.Publisher(.success(sequence.count))
     }
@@ -504,6 +539,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         prepend(elements)
     }
@@ -517,6 +553,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `elements` is iterated during the call, on the calling thread.
+    @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where Elements.Element == S.Element {
         // Sized up front from both counts, then filled, as Combine does (observable through a collection's hooks).
@@ -536,6 +573,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         var combined = publisher.sequence
         combined.append(contentsOf: sequence)
@@ -551,6 +589,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         append(elements)
     }
@@ -564,6 +603,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `elements` is iterated during the call, on the calling thread.
+    @inlinable
     public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where Elements.Element == S.Element {
         var combined = sequence
@@ -580,6 +620,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
+    @inlinable
     public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         append(publisher.sequence)
     }

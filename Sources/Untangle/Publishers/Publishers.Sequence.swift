@@ -4,6 +4,7 @@ extension Sequence {
     /// ```swift
     /// let cancellable = [1, 2, 3].publisher.sink { print($0) }
     /// ```
+    @inlinable
     public var publisher: Publishers.Sequence<Self, Never> {
         Publishers.Sequence(sequence: self)
     }
@@ -31,6 +32,7 @@ extension Publishers {
         public let sequence: Elements
 
         /// Creates a publisher for a sequence of elements.
+        @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence
         }
