@@ -294,9 +294,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
     var playgroundDescription: Any { description }
 
-    /// The subscriber given to the prefix. It and ``SuffixSubscriber`` are two types (as in Combine) that share the
-    /// concatenation's identity and presentation.
-    struct PrefixSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
+    /// The subscriber given to the prefix (`Side == PrefixSide`) or to the suffix (`Side == SuffixSide`): two types,
+    /// as in Combine, that share the concatenation's identity and presentation.
+    struct SideSubscriber<Side: ConcatenationSide>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
         typealias Input = Downstream.Input
@@ -307,15 +307,15 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         var combineIdentifier: CombineIdentifier { concatenation.combineIdentifier }
 
         func receive(subscription: Subscription) {
-            concatenation.upstream(isSuffix: false, subscribed: subscription)
+            concatenation.upstream(isSuffix: Side.isSuffix, subscribed: subscription)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            concatenation.upstream(isSuffix: false, received: input)
+            concatenation.upstream(isSuffix: Side.isSuffix, received: input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            concatenation.upstream(isSuffix: false, completed: completion)
+            concatenation.upstream(isSuffix: Side.isSuffix, completed: completion)
         }
 
         var description: String { concatenation.description }
@@ -323,31 +323,21 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         var playgroundDescription: Any { concatenation.playgroundDescription }
     }
 
-    /// The subscriber given to the suffix (see ``PrefixSubscriber``).
-    struct SuffixSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
+    typealias PrefixSubscriber = SideSubscriber<PrefixSide>
+    typealias SuffixSubscriber = SideSubscriber<SuffixSide>
+}
 
-        let concatenation: ConcatenateSubscription
+/// Which publisher of a concatenation a ``ConcatenateSubscription/SideSubscriber`` listens to.
+private protocol ConcatenationSide {
+    static var isSuffix: Bool { get }
+}
 
-        var combineIdentifier: CombineIdentifier { concatenation.combineIdentifier }
+/// The publisher that runs first.
+private enum PrefixSide: ConcatenationSide {
+    static var isSuffix: Bool { false }
+}
 
-        func receive(subscription: Subscription) {
-            concatenation.upstream(isSuffix: true, subscribed: subscription)
-        }
-
-        func receive(_ input: Input) -> Subscribers.Demand {
-            concatenation.upstream(isSuffix: true, received: input)
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            concatenation.upstream(isSuffix: true, completed: completion)
-        }
-
-        var description: String { concatenation.description }
-        var customMirror: Mirror { concatenation.customMirror }
-        var playgroundDescription: Any { concatenation.playgroundDescription }
-    }
+/// The publisher subscribed to once the prefix finished.
+private enum SuffixSide: ConcatenationSide {
+    static var isSuffix: Bool { true }
 }

@@ -2,8 +2,63 @@ import Untangle
 import UntangleSync
 import XCTest
 
-// The class itself (and its first tests) is in CollectTests.swift, beside `collect()`.
-extension CollectByCountTests {
+final class CollectByCountTests: XCTestCase {
+    func testDemandIsMultipliedByCountBothWays() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(2)) { _, _ in .max(1) }
+        upstream.collect(3).subscribe(recorder)
+        XCTAssertEqual(upstream.history, [.request(.max(6))])
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(upstream.send(2), .none)
+        XCTAssertEqual(upstream.send(3), .max(3), "demand returned for an array becomes count elements upstream")
+        recorder.request(.unlimited)
+        XCTAssertEqual(upstream.history, [.request(.max(6)), .request(.unlimited)])
+    }
+
+    func testPartialArrayAtFinish() {
+        let recorder = Recorder<[Int], Never>()
+        (0...4).publisher.collect(2).subscribe(recorder)
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("CollectByCount"), .value([0, 1]), .value([2, 3]), .value([4]), .completion(.finished)])
+    }
+
+    func testExactDemandOverASequence() {
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(1))
+        (1...10).publisher.collect(4).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [[1, 2, 3, 4]])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [[1, 2, 3, 4], [5, 6, 7, 8]])
+        XCTAssertEqual(recorder.completions, [])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]])
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    func testFailureDiscardsThePartialArray() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<[Int], TestError>()
+        upstream.collect(2).subscribe(recorder)
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(4)))
+        XCTAssertEqual(recorder.events, [.subscription("CollectByCount"), .completion(.failure(TestError(4)))])
+    }
+
+    func testCancelIsIdempotentAndReleasesTheSink() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(1))
+        upstream.collect(2).subscribe(recorder)
+        recorder.cancel()
+        recorder.cancel()
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .cancel])
+        XCTAssertTrue(sinkIsReleased(upstream.collect(2), cancel: true))
+    }
+
+    func testEquatableWhenTheUpstreamIs() {
+        XCTAssertEqual(Just(1).collect(2), Just(1).collect(2))
+        XCTAssertNotEqual(Just(1).collect(2), Just(1).collect(3))
+    }
+
     func testDemandReturnedForAFullArrayIsMultipliedAndTheRestReturnNone() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<[Int], Never>(initialDemand: .max(2)) { _, _ in .max(3) }
