@@ -191,6 +191,26 @@ final class RetryTests: XCTestCase {
 }
 
 final class RetryConcurrencyTests: XCTestCase {
+    /// Cancel racing a failure: whichever wins, no resubscription is left running (it is either never made or
+    /// cancelled) and the subscriber sees no completion.
+    func testCancelRacingARetryLeavesNoLiveSubscription() {
+        for _ in 0..<500 {
+            let upstream = ManualPublisher<Int, TestError>()
+            let subscribes = Counter()
+            let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
+            Deferred { () -> ManualPublisher<Int, TestError> in
+                subscribes.increment()
+                return upstream
+            }.retry(1).subscribe(recorder)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 { upstream.send(completion: .failure(TestError())) } else { recorder.cancel() }
+            }
+            let history = upstream.history
+            XCTAssertTrue(subscribes.value == 1 || history.last == .cancel, "resubscription left running: \(history)")
+            XCTAssertEqual(recorder.events, [.subscription("Retry")])
+        }
+    }
+
     /// A cancel from another thread ends the loop resubscribing an upstream that always fails synchronously.
     func testCancelFromAnotherThreadEndsAnEndlessRetryLoop() {
         for _ in 0..<20 {
