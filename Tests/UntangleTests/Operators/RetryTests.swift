@@ -205,8 +205,12 @@ final class RetryConcurrencyTests: XCTestCase {
             runConcurrently(threads: 2) { thread in
                 if thread == 0 { upstream.send(completion: .failure(TestError())) } else { recorder.cancel() }
             }
+            // With a resubscription, the cancel reached it (a failed subscription is never cancelled). A request
+            // decided before the cancel took effect may be recorded after it: Reactive Streams rule 3.6 makes it a
+            // no-op, as in CatchConcurrencyTests.
             let history = upstream.history
-            XCTAssertTrue(subscribes.value == 1 || history.last == .cancel, "resubscription left running: \(history)")
+            XCTAssertTrue(
+                subscribes.value == 1 || history.contains(.cancel), "resubscription left running: \(history)")
             XCTAssertEqual(recorder.events, [.subscription("Retry")])
         }
     }
