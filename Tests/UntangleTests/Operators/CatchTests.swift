@@ -82,6 +82,132 @@ final class CatchTests: XCTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    func testTheSubscriberGetsItsSubscriptionWhenTheUpstreamSubscriptionArrives() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.catch { _ in Just(0) }.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [], "no subscription before the upstream's")
+        let subscription = LoggingUpstreamSubscription()
+        upstream.send(subscription: subscription)
+        XCTAssertEqual(recorder.events, [.subscription("Catch")])
+        XCTAssertEqual(subscription.history, [.request(.max(2))])
+    }
+
+    /// Combine's catch drops completions (and never calls its handler) before the upstream's subscription.
+    func testCompletionsBeforeTheUpstreamSubscriptionAreDropped() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, Never>()
+        let handlerCalls = Counter()
+        upstream.catch { _ -> Just<Int> in
+            handlerCalls.increment()
+            return Just(0)
+        }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError()))
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [])
+        XCTAssertEqual(handlerCalls.value, 0)
+        let subscription = LoggingUpstreamSubscription()
+        upstream.send(subscription: subscription)
+        XCTAssertEqual(recorder.events, [.subscription("Catch")])
+        XCTAssertEqual(subscription.history, [.request(.unlimited)])
+    }
+
+    /// Like Combine's catch, demand the subscriber returns from `receive(_:)` goes back to the upstream as the
+    /// return value, and counts as outstanding for the replacement.
+    func testDemandReturnedFromReceiveGoesBackToTheUpstreamAndCarriesOver() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2), onValue: { _, _ in .max(1) })
+        upstream.catch { _ in replacement }.subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .max(1))
+        XCTAssertEqual(upstream.send(2), .max(1))
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(upstream.history, [.request(.max(2))])
+        XCTAssertEqual(replacement.history, [.request(.max(2))])
+        XCTAssertEqual(recorder.events, [.subscription("Catch"), .value(1), .value(2)])
+    }
+
+    /// Combine's catch passes `request(.none)` through instead of trapping.
+    func testRequestNoneIsPassedThrough() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.catch { _ in Just(0) }.subscribe(recorder)
+        recorder.request(.none)
+        XCTAssertEqual(upstream.history, [.request(.none)])
+        XCTAssertEqual(recorder.events, [.subscription("Catch")])
+    }
+
+    func testRequestsMadeWhileTheHandlerRunsCarryOver() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        upstream.catch { _ -> ManualPublisher<Int, Never> in
+            recorder.request(.max(4))
+            return replacement
+        }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(upstream.history, [.request(.max(1))], "the failed upstream is not asked again")
+        XCTAssertEqual(replacement.history, [.request(.max(5))])
+        XCTAssertEqual(recorder.events, [.subscription("Catch")])
+    }
+
+    func testACancelWhileTheHandlerRunsSubscribesNoReplacement() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let subscribed = Counter()
+        let recorder = Recorder<Int, Never>()
+        upstream.catch { _ -> Deferred<Just<Int>> in
+            recorder.cancel()
+            return Deferred {
+                subscribed.increment()
+                return Just(0)
+            }
+        }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(subscribed.value, 0)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(recorder.events, [.subscription("Catch")])
+    }
+
+    /// Regression: Untangle passed on values sent after tryCatch ended with the error its handler threw (Combine
+    /// does too; the contract forbids anything after a completion).
+    func testNothingReachesTheSubscriberAfterTheHandlerThrew() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Error>()
+        let handlerCalls = Counter()
+        upstream.tryCatch { _ -> Just<Int> in
+            handlerCalls.increment()
+            throw TestError(2)
+        }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(upstream.send(3), .none)
+        upstream.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(describe(recorder), ["subscription(TryCatch)", "failure(TestError(2))"])
+        XCTAssertEqual(handlerCalls.value, 1)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testReplacementSendingBeforeItsSubscriptionUsesOutstandingDemand() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.catch { _ in replacement }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError()))
+        XCTAssertEqual(replacement.send(8), .none)
+        let subscription = LoggingUpstreamSubscription()
+        replacement.send(subscription: subscription)
+        XCTAssertEqual(subscription.history, [.request(.max(1))])
+        XCTAssertEqual(recorder.events, [.subscription("Catch"), .value(8)])
+    }
+
+    func testReleasesTheSubscriberAtCompletion() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = ManualPublisher<Int, Never>()
+        assertSubscriptionReleasesSubscriber(upstream.catch { _ in replacement }) { _ in
+            upstream.send(completion: .failure(TestError()))
+            replacement.send(completion: .finished)
+        }
+    }
+
     func testCatchMirrorsItsDownstreamAndOutstandingDemandLikeCombine() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
@@ -92,65 +218,6 @@ final class CatchTests: XCTestCase {
         XCTAssertEqual(children?.map(\.label), ["downstream", "demand"])
         XCTAssertEqual(children.map { "\($0[1].value)" }, "max(2)")
         XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Catch")
-    }
-}
-
-final class RetryTests: XCTestCase {
-    func testResubscribesUpToTheCountThenFails() {
-        let subscriptions = LockedBox(0)
-        let failing = Deferred { () -> Fail<Int, TestError> in
-            let attempt = subscriptions.withLock {
-                $0 += 1; return $0
-            }
-            return Fail(error: TestError(attempt))
-        }
-        let recorder = Recorder<Int, TestError>()
-        failing.retry(2).subscribe(recorder)
-        XCTAssertEqual(subscriptions.withLock { $0 }, 3)
-        XCTAssertEqual(recorder.events, [.subscription("Retry"), .completion(.failure(TestError(3)))])
-    }
-
-    func testCarriesDemandOverAndStopsRetryingOnSuccess() {
-        let attempts = LockedBox(0)
-        let source = Deferred { () -> AnyPublisher<Int, TestError> in
-            let attempt = attempts.withLock {
-                $0 += 1; return $0
-            }
-            if attempt < 3 {
-                return [attempt * 10].publisher.setFailureTypeForTest(TestError.self).append(
-                    failure: TestError(attempt))
-            }
-            return [1, 2, 3].publisher.setFailureTypeForTest(TestError.self).eraseToAnyPublisher()
-        }
-        let recorder = Recorder<Int, TestError>(initialDemand: .max(4))
-        source.retry(5).subscribe(recorder)
-        XCTAssertEqual(recorder.values, [10, 20, 1, 2], "4 requested in all, across three subscriptions")
-        recorder.request(.max(1))
-        XCTAssertEqual(recorder.values, [10, 20, 1, 2, 3])
-        XCTAssertEqual(recorder.completions, [.finished])
-        XCTAssertEqual(attempts.withLock { $0 }, 3)
-    }
-
-    func testZeroAndNegativeCountsDoNotRetry() {
-        for count in [0, -3] {
-            let attempts = LockedBox(0)
-            let recorder = Recorder<Int, TestError>()
-            Deferred { () -> Fail<Int, TestError> in
-                attempts.withLock { $0 += 1 }
-                return Fail(error: TestError())
-            }.retry(count).subscribe(recorder)
-            XCTAssertEqual(attempts.withLock { $0 }, 1)
-            XCTAssertEqual(recorder.completions, [.failure(TestError())])
-        }
-    }
-
-    func testRetryHasAnEmptyMirrorLikeCombine() {
-        let upstream = ManualPublisher<Int, TestError>()
-        let recorder = Recorder<Int, TestError>()
-        upstream.retry(1).subscribe(recorder)
-        let subscription = recorder.subscription!
-        XCTAssertEqual((subscription as? CustomReflectable)?.customMirror.children.count, 0)
-        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Retry")
     }
 }
 

@@ -4,15 +4,20 @@ extension Publisher {
     /// When the upstream fails, `handler` is called with the error and its publisher takes over: it receives the
     /// downstream's outstanding demand, and its values and completion are passed on.
     ///
+    /// As in Combine, the subscriber gets its subscription when the upstream's subscription arrives; completions
+    /// before it are ignored; a value the subscriber did not request, or a second failure of the upstream, traps.
+    ///
     /// ```swift
     /// let cancellable = fetchUser()
     ///     .catch { _ in Just(User.guest) }
     ///     .sink { print($0) }
     /// ```
     ///
-    /// **Demand:** outstanding demand (requested, not yet delivered) carries over to the replacement exactly.
+    /// **Demand:** outstanding demand (requested, not yet delivered) carries over to the replacement exactly;
+    /// demand returned from `receive(_:)` goes back to the current upstream; `request(.none)` is passed through.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the handler runs with no lock held, on
-    /// the thread that delivered the failure; signals from the failed upstream after the switch are ignored.
+    /// the thread that delivered the failure; a cancel while it runs means no replacement is subscribed; values
+    /// from the failed upstream after the switch are ignored; nothing is delivered after a cancel or completion.
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)
@@ -67,12 +72,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, NewPublisher.Failure == S.Failure {
             let handler = self.handler
             // Generation 0 is the upstream; generation 1 is the replacement, whose failure is final: its completion
-            // goes to the downstream through `replacementCompleted` instead of the failover path.
+            // goes to the downstream through `replacementCompleted` instead of the failover path. The handler runs
+            // when the failure is decided (outside any lock), before the replacement is subscribed.
             let subscription = ReplacingUpstreamSubscription<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "Catch", mirrorsDownstreamAndDemand: true
+                downstream: subscriber, behavior: catchBehavior(name: "Catch")
             ) { error in
-                .replace { inner in
-                    handler(error).subscribe(ReplacementForwarder(inner: inner, mapCompletion: { $0 }))
+                let replacement = handler(error)
+                return .replace { inner in
+                    replacement.subscribe(ReplacementForwarder(inner: inner, mapCompletion: { $0 }))
                 }
             }
             subscription.start { upstream.subscribe($0) }
@@ -106,7 +113,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
             let handler = self.handler
             let subscription = ReplacingUpstreamSubscription<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryCatch", mirrorsDownstreamAndDemand: true
+                downstream: subscriber, behavior: catchBehavior(name: "TryCatch")
             ) { error in
                 do {
                     let replacement = try handler(error)
@@ -121,6 +128,16 @@ extension Publishers {
             subscription.start { upstream.subscribe($0) }
         }
     }
+}
+
+/// Combine's `catch` and `tryCatch`: completions before the upstream's subscription are dropped, a second failure of
+/// the upstream traps, demand returned from `receive(_:)` goes back to the upstream as the return value.
+private func catchBehavior<Input, UpstreamFailure, Downstream>(
+    name: String
+) -> ReplacingUpstreamSubscription<Input, UpstreamFailure, Downstream>.Behavior {
+    .init(
+        name: name, mirrorsDownstreamAndDemand: true, earlyCompletion: .ignored, repeatedFailure: .trapped,
+        returnedDemand: .returned)
 }
 
 /// Subscribes a replacement publisher (whose failure is final) to the replacing subscription: its values go

@@ -8,12 +8,14 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
     ///
-    /// A negative count is treated as zero (no retry).
+    /// As in Combine, a negative count retries forever; the subscriber gets its subscription when the upstream's
+    /// first subscription arrives; a value it did not request traps.
     ///
-    /// **Demand:** outstanding demand (requested, not yet delivered) is requested from each new subscription.
+    /// **Demand:** outstanding demand (requested, not yet delivered) is requested from each new subscription;
+    /// demand returned from `receive(_:)` is requested from the current subscription.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; signals from a failed subscription
     /// after the retry are ignored; no lock is held while resubscribing. An upstream that fails synchronously inside
-    /// `subscribe` recurses once per retry.
+    /// `subscribe` is resubscribed in a loop once that call returned, never recursively.
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
@@ -32,7 +34,7 @@ extension Publishers {
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
-        /// The maximum number of retry attempts to perform (nil: retry forever).
+        /// The maximum number of retry attempts to perform (nil or negative: retry forever).
         public let retries: Int?
 
         /// Creates a publisher that attempts to recreate its subscription to a failed upstream publisher.
@@ -46,9 +48,14 @@ extension Publishers {
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             let upstream = self.upstream
             let budget = RetryBudget(retries)
-            let subscription = ReplacingUpstreamSubscription<Output, Failure, S>(downstream: subscriber, name: "Retry")
-            {
-                error in
+            // Combine's `retry`: a completion before the first subscription is passed on, failures of replaced
+            // subscriptions are dropped, demand returned from `receive(_:)` is requested from the upstream.
+            let behavior = ReplacingUpstreamSubscription<Output, Failure, S>.Behavior(
+                name: "Retry", mirrorsDownstreamAndDemand: false, earlyCompletion: .handled,
+                repeatedFailure: .ignored, returnedDemand: .requested)
+            let subscription = ReplacingUpstreamSubscription<Output, Failure, S>(
+                downstream: subscriber, behavior: behavior
+            ) { error in
                 if let remaining = budget.remaining {
                     guard remaining > 0 else { return .complete(.failure(error)) }
                     budget.remaining = remaining - 1
@@ -66,5 +73,6 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 // one another (a generation is subscribed only after the previous one failed), never concurrently.
 private final class RetryBudget: @unchecked Sendable {
     var remaining: Int?
-    init(_ remaining: Int?) { self.remaining = remaining.map { Swift.max(0, $0) } }
+    /// A negative count retries forever, as in Combine.
+    init(_ remaining: Int?) { self.remaining = remaining.flatMap { $0 < 0 ? nil : $0 } }
 }

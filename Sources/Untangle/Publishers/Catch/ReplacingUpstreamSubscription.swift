@@ -6,11 +6,15 @@ import UntangleSync
 /// `onFailure` decides, for a failure of the current upstream, whether to subscribe a replacement (returning a
 /// function that subscribes it with the given subscriber) or to end with a completion.
 ///
+/// As in Combine, the downstream receives this subscription when the first upstream's subscription arrives; a value
+/// the downstream did not request traps; the subscriber given to each upstream is also a subscription (its
+/// `request`/`cancel` act on this object).
+///
 /// **Demand:** outstanding downstream demand is requested from each new upstream; see the state machine.
 /// **Thread safety:** `request` and `cancel` may be called from any thread, concurrently with upstream signals;
 /// signals from a replaced (stale) upstream are dropped; no lock is held while calling out. A replacement that
-/// fails synchronously while being subscribed recurses once per replacement (bounded by the retry count for
-/// `retry`; by the handler for `catch`).
+/// fails synchronously while being subscribed does not recurse: the loop that subscribed it subscribes the next one
+/// once its `subscribe` call returned.
 final class ReplacingUpstreamSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Input {
@@ -19,120 +23,232 @@ where Downstream.Input == Input {
         case complete(Subscribers.Completion<Downstream.Failure>)
     }
 
+    /// Where the demand a downstream returns from `receive(_:)` goes.
+    enum ReturnedDemand {
+        /// Returned to the upstream from `receive(_:)` (`catch`).
+        case returned
+        /// Requested from the upstream's subscription; `receive(_:)` returns `.none` (`retry`).
+        case requested
+    }
+
+    /// How the operator behaves where Combine's operators differ.
+    struct Behavior {
+        let name: String
+        /// The custom mirror shows the downstream and the outstanding demand (Combine's `catch`) instead of no
+        /// children (its `retry`).
+        let mirrorsDownstreamAndDemand: Bool
+        let earlyCompletion: ReplacingUpstreamStateMachine.EarlyCompletion
+        let repeatedFailure: ReplacingUpstreamStateMachine.RepeatedFailure
+        let returnedDemand: ReturnedDemand
+    }
+
     private struct State {
-        var machine = ReplacingUpstreamStateMachine()
+        var machine: ReplacingUpstreamStateMachine
         /// Released on cancel and with the completion: the subscription never keeps its subscriber alive.
         var downstream: Downstream?
+        /// Released with the downstream: the user's handler (and retry's upstream) does not outlive the stream.
+        var onFailure: ((UpstreamFailure) -> Decision)?
+        /// A replacement decided while a `subscribe` call was still running; the loop running it takes it.
+        var pendingSubscribe: ((Inner) -> Void)?
+
+        /// Lets go of everything the stream held for its subscriber; the caller releases (or completes) it
+        /// after unlocking.
+        mutating func release() -> (downstream: Downstream?, onFailure: Any?) {
+            defer {
+                downstream = nil
+                onFailure = nil
+            }
+            return (downstream, onFailure)
+        }
     }
 
     private let state: LockedBox<State>
-    private let onFailure: (UpstreamFailure) -> Decision
-    private let name: String
-    private let mirrorsDownstreamAndDemand: Bool
+    private let behavior: Behavior
+    private var name: String { behavior.name }
 
-    /// `mirrorsDownstreamAndDemand`: the custom mirror shows the downstream and the outstanding demand (as
-    /// Combine's `catch` does) instead of no children (as its `retry` does).
-    init(
-        downstream: Downstream, name: String, mirrorsDownstreamAndDemand: Bool = false,
-        onFailure: @escaping (UpstreamFailure) -> Decision
-    ) {
-        state = LockedBox(tracking: State(downstream: downstream))
-        self.name = name
-        self.mirrorsDownstreamAndDemand = mirrorsDownstreamAndDemand
-        self.onFailure = onFailure
+    init(downstream: Downstream, behavior: Behavior, onFailure: @escaping (UpstreamFailure) -> Decision) {
+        let machine = ReplacingUpstreamStateMachine(
+            earlyCompletion: behavior.earlyCompletion, repeatedFailure: behavior.repeatedFailure)
+        state = LockedBox(tracking: State(machine: machine, downstream: downstream, onFailure: onFailure))
+        self.behavior = behavior
     }
 
-    /// Gives the downstream this subscription, then subscribes the first upstream with `subscribeFirst`.
-    func start(_ subscribeFirst: (Inner) -> Void) {
-        guard let downstream = state.withCriticalSection({ $0.downstream }) else { return }
-        downstream.receive(subscription: self)
-        subscribeFirst(Inner(owner: self, generation: 0))
+    /// Subscribes the first upstream with `subscribeFirst`; the downstream gets this subscription when that
+    /// upstream's subscription arrives.
+    func start(_ subscribeFirst: @escaping (Inner) -> Void) {
+        runSubscribeLoop(generation: 0, subscribeFirst)
+    }
+
+    // Each `subscribe` call runs with no lock held. A replacement decided during the call (a synchronous failure of
+    // the generation being subscribed) is parked in the state by `upstreamFailed` and subscribed here once the call
+    // returned, so a publisher failing synchronously on every subscription is retried in a loop, not recursively.
+    // The machine's `subscribeCall` makes this loop the only place subscribing while a call is running, so two
+    // threads never subscribe generations concurrently.
+    private func runSubscribeLoop(generation: Int, _ subscribe: @escaping (Inner) -> Void) {
+        var next: (generation: Int, subscribe: (Inner) -> Void)? = (generation, subscribe)
+        while case let (generation, subscribe)? = next {
+            CalloutCheck.assertNoLockHeld("\(name) subscribing upstream")
+            subscribe(Inner(owner: self, generation: generation))
+            let (nextGeneration, pending) = state.withCriticalSection { state in
+                defer { state.pendingSubscribe = nil }
+                return (state.machine.subscribeReturned(), state.pendingSubscribe)
+            }
+            // A pending subscribe of a cancelled stream is let go here, outside the lock.
+            next = nextGeneration.flatMap { generation in pending.map { (generation, $0) } }
+        }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
+        // Like Combine's, a `.none` request is passed through rather than trapped.
         let upstream = state.withCriticalSection { $0.machine.request(demand) }
         CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
         upstream?.request(demand)
     }
 
     func cancel() {
-        let (upstream, downstream) = state.withCriticalSection { state in
-            defer { state.downstream = nil }
-            return (state.machine.end(), state.downstream)
+        let (upstream, released) = state.withCriticalSection { state in
+            (state.machine.cancel(), state.release())
         }
-        withExtendedLifetime(downstream) {}
+        withExtendedLifetime(released) {}
+        CalloutCheck.assertNoLockHeld("\(name) cancelling upstream")
         upstream?.cancel()
     }
 
     fileprivate func upstream(_ generation: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.machine.subscribed(subscription, generation: generation) })
-        else {
-            subscription.cancel()
-            return
+        let (action, downstream) = state.withCriticalSection { state in
+            let action = state.machine.subscribed(subscription, generation: generation)
+            if case .handOver = action { return (action, state.downstream) }
+            return (action, nil)
         }
-        if demand > .none {
+        switch action {
+        case .cancel:
+            CalloutCheck.assertNoLockHeld("\(name) cancelling a stale upstream subscription")
+            subscription.cancel()
+        case .request(let demand):
+            guard demand > .none else { return }
+            CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
             subscription.request(demand)
+        case .handOver(let demand):
+            CalloutCheck.assertNoLockHeld("\(name) handing the downstream its subscription")
+            downstream?.receive(subscription: self)
+            // Demand asked for before the handover (through the upstream-facing subscriber) goes up afterwards,
+            // unless the downstream cancelled meanwhile; what it requested during the handover went up directly.
+            guard demand > .none,
+                let live = state.withCriticalSection({ $0.machine.liveSubscription(generation: generation) })
+            else { return }
+            CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
+            live.request(demand)
         }
     }
 
     fileprivate func upstream(_ generation: Int, received input: Input) -> Subscribers.Demand {
-        guard
-            let downstream = state.withCriticalSection({
-                $0.machine.deliver(generation: generation) ? $0.downstream : nil
-            })
-        else { return .none }
+        let (delivery, downstream) = state.withCriticalSection { state in
+            let delivery = state.machine.deliver(generation: generation)
+            return (delivery, delivery == .deliver ? state.downstream : nil)
+        }
+        switch delivery {
+        case .drop: return .none
+        case .unrequested: preconditionFailure("\(name) received a value with no outstanding downstream demand")
+        case .deliver: break
+        }
+        guard let downstream else { return .none }
+        CalloutCheck.assertNoLockHeld("\(name) delivering a value")
         let more = downstream.receive(input)
-        // Demand returned here goes to the current upstream through the return value; it is also outstanding.
-        state.withCriticalSection { $0.machine.add(more) }
-        return more
+        guard more > .none else { return .none }
+        // The demand is outstanding as soon as it is recorded: a replacement subscribed later asks for it too.
+        let live = state.withCriticalSection { $0.machine.add(more, generation: generation) }
+        switch behavior.returnedDemand {
+        case .returned:
+            return more
+        case .requested:
+            CalloutCheck.assertNoLockHeld("\(name) requesting upstream")
+            live?.request(more)
+            return .none
+        }
     }
 
     fileprivate func upstream(_ generation: Int, completed completion: Subscribers.Completion<UpstreamFailure>) {
-        switch completion {
-        case .finished:
-            end(generation)?.receive(completion: .finished)
-        case .failure(let error):
-            guard state.withCriticalSection({ $0.machine.generation == generation }) else { return }
-            // The user's handler runs outside the lock; a cancel racing it wins (the replacement is then cancelled
-            // when its subscription arrives, because the state has ended).
-            switch onFailure(error) {
-            case .replace(let subscribe):
-                guard state.withCriticalSection({ $0.machine.replace(generation: generation) }) else { return }
-                subscribe(Inner(owner: self, generation: generation + 1))
-            case .complete(let completion):
-                end(generation)?.receive(completion: completion)
+        let failure: UpstreamFailure?
+        if case .failure(let error) = completion { failure = error } else { failure = nil }
+        typealias Released = (downstream: Downstream?, onFailure: Any?)
+        let (action, handler, released) = state.withCriticalSection {
+            state -> (ReplacingUpstreamStateMachine.CompletionAction, ((UpstreamFailure) -> Decision)?, Released) in
+            let action = state.machine.completed(generation: generation, failed: failure != nil)
+            switch action {
+            case .ignore, .trap: return (action, nil, (nil, nil))
+            case .finish: return (action, nil, state.release())
+            case .decide: return (action, state.onFailure, (nil, nil))
             }
+        }
+        switch action {
+        case .ignore:
+            return
+        case .trap:
+            preconditionFailure("\(name) received a failure from an upstream that had already failed")
+        case .finish(let subscription):
+            withExtendedLifetime((subscription, released.onFailure)) {}
+            CalloutCheck.assertNoLockHeld("\(name) completing")
+            released.downstream?.receive(completion: .finished)
+        case .decide(let subscription):
+            withExtendedLifetime(subscription) {}
+            if let failure, let handler { upstreamFailed(generation, failure, handler) }
+        }
+    }
+
+    // The user's handler runs outside the lock, with the machine in `failing`: a cancel racing it wins (no
+    // replacement is subscribed); a second failure from the same upstream meanwhile is stale.
+    private func upstreamFailed(
+        _ generation: Int, _ error: UpstreamFailure, _ onFailure: @escaping (UpstreamFailure) -> Decision
+    ) {
+        CalloutCheck.assertNoLockHeld("\(name) handling a failure")
+        switch onFailure(error) {
+        case .replace(let subscribe):
+            let action = state.withCriticalSection { state in
+                let action = state.machine.replace(generation: generation)
+                if case .deferred = action { state.pendingSubscribe = subscribe }
+                return action
+            }
+            if case .subscribeNow(let next) = action {
+                runSubscribeLoop(generation: next, subscribe)
+            }
+        case .complete(let completion):
+            let released = state.withCriticalSection { state -> (downstream: Downstream?, onFailure: Any?) in
+                guard state.machine.endFromFailing(generation: generation) else { return (nil, nil) }
+                return state.release()
+            }
+            CalloutCheck.assertNoLockHeld("\(name) completing")
+            released.downstream?.receive(completion: completion)
         }
     }
 
     /// A replacement publisher (whose failure is final) completed.
     func replacementCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
-        end(generation)?.receive(completion: completion)
-    }
-
-    /// Ends the subscription because generation `generation` completed; returns the downstream to complete (nil if
-    /// that generation is stale or the subscription already ended).
-    private func end(_ generation: Int) -> Downstream? {
-        state.withCriticalSection { state in
-            guard state.machine.endFromUpstream(generation: generation) else { return nil }
-            defer { state.downstream = nil }
-            return state.downstream
+        let (subscription, released) = state.withCriticalSection {
+            state -> (Subscription?, (downstream: Downstream?, onFailure: Any?)) in
+            let (ended, subscription) = state.machine.endFromReplacement(generation: generation)
+            guard ended else { return (nil, (nil, nil)) }
+            return (subscription, state.release())
         }
+        withExtendedLifetime((subscription, released.onFailure)) {}
+        CalloutCheck.assertNoLockHeld("\(name) completing")
+        released.downstream?.receive(completion: completion)
     }
 
     var description: String { name }
 
     var customMirror: Mirror {
-        guard mirrorsDownstreamAndDemand else { return Mirror(self, children: EmptyCollection()) }
+        guard behavior.mirrorsDownstreamAndDemand else { return Mirror(self, children: EmptyCollection()) }
         let (downstream, demand) = state.withCriticalSection { ($0.downstream, $0.machine.outstanding) }
         return Mirror(self, children: [("downstream", downstream as Any), ("demand", demand)])
     }
 
     var playgroundDescription: Any { name }
 
-    /// The subscriber given to each upstream generation.
-    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The subscriber given to each upstream generation; like Combine's, it is also a subscription (requests and
+    /// cancels act on the whole operator).
+    struct Inner: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         typealias Failure = UpstreamFailure
         let owner: ReplacingUpstreamSubscription
         let generation: Int
@@ -143,6 +259,8 @@ where Downstream.Input == Input {
         func receive(completion: Subscribers.Completion<UpstreamFailure>) {
             owner.upstream(generation, completed: completion)
         }
+        func request(_ demand: Subscribers.Demand) { owner.request(demand) }
+        func cancel() { owner.cancel() }
         var description: String { owner.name }
         var customMirror: Mirror { owner.customMirror }
         var playgroundDescription: Any { owner.name }
