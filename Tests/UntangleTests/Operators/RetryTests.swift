@@ -80,17 +80,35 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(subscription.history, [.request(.max(3))])
     }
 
-    /// Combine passes a completion arriving before the upstream's subscription straight on.
-    func testCompletionBeforeTheFirstSubscriptionIsPassedOn() {
+    /// A completion arriving before the upstream's subscription is passed on, as in Combine, but after the subscriber
+    /// was handed its subscription (Combine sends the completion alone; a subscriber hears of its subscription
+    /// first).
+    func testCompletionBeforeTheFirstSubscriptionIsPassedOnAfterTheSubscription() {
         let upstream = UnsubscribedUpstream<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         upstream.retry(1).subscribe(recorder)
         upstream.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Retry"), .completion(.finished)])
         let late = LoggingUpstreamSubscription()
         upstream.send(subscription: late)
         XCTAssertEqual(late.history, [.cancel], "a subscription after the end is cancelled")
-        XCTAssertEqual(recorder.events, [.completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Retry"), .completion(.finished)])
+    }
+
+    func testAFailureBeforeTheFirstSubscriptionWithNoRetryLeftComesAfterTheSubscription() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.retry(0).subscribe(recorder)
+        upstream.send(completion: .failure(TestError(3)))
+        XCTAssertEqual(recorder.events, [.subscription("Retry"), .completion(.failure(TestError(3)))])
+    }
+
+    func testACancelInsideTheLateHandOverStopsTheCompletion() {
+        let upstream = UnsubscribedUpstream<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(onSubscription: { _, subscription in subscription.cancel() })
+        upstream.retry(1).subscribe(recorder)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Retry")], "nothing after the cancel")
     }
 
     /// Like Combine's, the subscriber given to the upstream is also a subscription: a request or a cancel made

@@ -38,8 +38,9 @@ struct ReplacingUpstreamStateMachine {
     enum EarlyCompletion {
         /// Dropped (`catch`).
         case ignored
-        /// Handled like any completion: passed on (or retried) although the downstream has no subscription yet
-        /// (`retry`).
+        /// Handled like any completion: retried, or passed on (`retry`), after handing the downstream its
+        /// subscription (Combine passes it on without one; Untangle's subscribers always hear of the subscription
+        /// first).
         case handled
     }
 
@@ -123,6 +124,15 @@ struct ReplacingUpstreamStateMachine {
             return .handOver(outstanding)
         }
         return .request(outstanding)
+    }
+
+    /// The stream ends before the downstream got its subscription (retry passes on a completion that arrived
+    /// before the first upstream's subscription): true once, telling the caller to hand the subscription over before
+    /// the completion, so the subscriber still hears of its subscription first.
+    mutating func claimPendingLink() -> Bool {
+        guard case .pending = link else { return false }
+        link = .established
+        return true
     }
 
     /// The live subscription of upstream `generation`, if it is still the current one.

@@ -50,6 +50,8 @@ where Downstream.Input == Input {
         var onFailure: ((UpstreamFailure) -> Decision)?
         /// A replacement decided while a `subscribe` call was still running; the loop running it takes it.
         var pendingSubscribe: ((Inner) -> Void)?
+        /// `cancel()` was called (checked after a late hand-over, which may cancel from inside it).
+        var cancelled = false
 
         /// Lets go of everything the stream held for its subscriber; the caller releases (or completes) it
         /// after unlocking.
@@ -59,6 +61,13 @@ where Downstream.Input == Input {
                 onFailure = nil
             }
             return (downstream, onFailure)
+        }
+
+        /// `release()` for a completion: also whether the downstream must first be handed its subscription.
+        mutating func releaseForCompletion() -> (downstream: Downstream?, onFailure: Any?, handOver: Bool) {
+            let handOver = downstream != nil && machine.claimPendingLink()
+            let (downstream, onFailure) = release()
+            return (downstream, onFailure, handOver)
         }
     }
 
@@ -107,7 +116,8 @@ where Downstream.Input == Input {
 
     func cancel() {
         let (upstream, released) = state.withCriticalSection { state in
-            (state.machine.cancel(), state.release())
+            state.cancelled = true
+            return (state.machine.cancel(), state.release())
         }
         withExtendedLifetime(released) {}
         CalloutCheck.assertNoLockHeld("\(name) cancelling upstream")
@@ -170,14 +180,14 @@ where Downstream.Input == Input {
     fileprivate func upstream(_ generation: Int, completed completion: Subscribers.Completion<UpstreamFailure>) {
         let failure: UpstreamFailure?
         if case .failure(let error) = completion { failure = error } else { failure = nil }
-        typealias Released = (downstream: Downstream?, onFailure: Any?)
+        typealias Released = (downstream: Downstream?, onFailure: Any?, handOver: Bool)
         let (action, handler, released) = state.withCriticalSection {
             state -> (ReplacingUpstreamStateMachine.CompletionAction, ((UpstreamFailure) -> Decision)?, Released) in
             let action = state.machine.completed(generation: generation, failed: failure != nil)
             switch action {
-            case .ignore, .trap: return (action, nil, (nil, nil))
-            case .finish: return (action, nil, state.release())
-            case .decide: return (action, state.onFailure, (nil, nil))
+            case .ignore, .trap: return (action, nil, (nil, nil, false))
+            case .finish: return (action, nil, state.releaseForCompletion())
+            case .decide: return (action, state.onFailure, (nil, nil, false))
             }
         }
         switch action {
@@ -187,8 +197,7 @@ where Downstream.Input == Input {
             preconditionFailure("\(name) received a failure from an upstream that had already failed")
         case .finish(let subscription):
             withExtendedLifetime((subscription, released.onFailure)) {}
-            CalloutCheck.assertNoLockHeld("\(name) completing")
-            released.downstream?.receive(completion: .finished)
+            complete(released.downstream, with: .finished, handOver: released.handOver)
         case .decide(let subscription):
             withExtendedLifetime(subscription) {}
             if let failure, let handler { upstreamFailed(generation, failure, handler) }
@@ -212,26 +221,42 @@ where Downstream.Input == Input {
                 runSubscribeLoop(generation: next, subscribe)
             }
         case .complete(let completion):
-            let released = state.withCriticalSection { state -> (downstream: Downstream?, onFailure: Any?) in
-                guard state.machine.endFromFailing(generation: generation) else { return (nil, nil) }
-                return state.release()
+            let released = state.withCriticalSection {
+                state -> (downstream: Downstream?, onFailure: Any?, handOver: Bool) in
+                guard state.machine.endFromFailing(generation: generation) else { return (nil, nil, false) }
+                return state.releaseForCompletion()
             }
-            CalloutCheck.assertNoLockHeld("\(name) completing")
-            released.downstream?.receive(completion: completion)
+            withExtendedLifetime(released.onFailure) {}
+            complete(released.downstream, with: completion, handOver: released.handOver)
         }
     }
 
     /// A replacement publisher (whose failure is final) completed.
     func replacementCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
         let (subscription, released) = state.withCriticalSection {
-            state -> (Subscription?, (downstream: Downstream?, onFailure: Any?)) in
+            state -> (Subscription?, (downstream: Downstream?, onFailure: Any?, handOver: Bool)) in
             let (ended, subscription) = state.machine.endFromReplacement(generation: generation)
-            guard ended else { return (nil, (nil, nil)) }
-            return (subscription, state.release())
+            guard ended else { return (nil, (nil, nil, false)) }
+            return (subscription, state.releaseForCompletion())
         }
         withExtendedLifetime((subscription, released.onFailure)) {}
+        complete(released.downstream, with: completion, handOver: released.handOver)
+    }
+
+    // Every completion goes through here. When the stream ends before the downstream got its subscription (`retry`
+    // passing on a completion that came before the first upstream's subscription), the subscription is handed over
+    // first: a subscriber always hears of its subscription before any other signal (ThreadSafety rule 2, where
+    // Combine sends the completion alone). A cancel from inside that hand-over means no completion follows.
+    private func complete(
+        _ downstream: Downstream?, with completion: Subscribers.Completion<Downstream.Failure>, handOver: Bool
+    ) {
+        guard let downstream else { return }
         CalloutCheck.assertNoLockHeld("\(name) completing")
-        released.downstream?.receive(completion: completion)
+        if handOver {
+            downstream.receive(subscription: self)
+            guard !state.withCriticalSection({ $0.cancelled }) else { return }
+        }
+        downstream.receive(completion: completion)
     }
 
     var description: String { name }
