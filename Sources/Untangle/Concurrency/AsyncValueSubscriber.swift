@@ -12,7 +12,8 @@ import UntangleSync
 /// ```
 ///
 /// **Demand:** `.max(1)` per ``next()`` call that finds no completion waiting; calls made before the subscription
-/// arrives are requested together when it does. A value the upstream sends when no call is waiting (more than was
+/// arrives are requested together when it does. A value delivered during the call's own request (a synchronous
+/// upstream) is returned without suspending the task. A value the upstream sends when no call is waiting (more than was
 /// requested) stops the program, as in Combine; a value sent before the subscription or after the completion ends
 /// every waiting call with nil instead.
 /// **Thread safety:** `receive`, ``cancel()`` and ``next()`` may be called from any thread or task, concurrently. The
@@ -42,6 +43,10 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
         var status = Status.awaitingSubscription(.none)
         /// The calls waiting for a value, oldest first.
         var waiting: [Continuation] = []
+        /// `next()` calls that requested a value and have not parked yet (they look into `ready` first).
+        var unparked = 0
+        /// Values that arrived for an unparked call (usually during its own `request`, from a synchronous upstream).
+        var ready = RingBuffer<Input>()
     }
 
     private let state = LockedBox(tracking: State())
@@ -67,6 +72,7 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
 
     private enum ValueAction {
         case deliver(Continuation)
+        case kept
         case endWaiting([Continuation])
         case unrequested
     }
@@ -79,13 +85,20 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
                 defer { state.waiting = [] }
                 return .endWaiting(state.waiting)
             }
-            guard !state.waiting.isEmpty else { return .unrequested }
-            return .deliver(state.waiting.removeFirst())
+            if !state.waiting.isEmpty {
+                return .deliver(state.waiting.removeFirst())
+            }
+            // A call that asked and has not parked yet takes it without suspending.
+            guard state.unparked > state.ready.count else { return .unrequested }
+            state.ready.append(input)
+            return .kept
         }
         // Resumed outside the lock: resuming may run the awaiting task at once on another thread.
         switch action {
         case .deliver(let continuation):
             continuation.resume(returning: Handoff(result: .success(input)))
+        case .kept:
+            break
         case .endWaiting(let continuations):
             for continuation in continuations { continuation.resume(returning: Handoff(result: nil)) }
         case .unrequested:
@@ -130,13 +143,17 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     /// Cancels the upstream (once) and ends the sequence: every waiting `next()` returns nil, as does every later
     /// call. A subscription arriving later is cancelled.
     func cancel() {
-        let (waiting, subscription) = state.withCriticalSection { state -> ([Continuation], Subscription?) in
+        let (waiting, subscription, dropped) = state.withCriticalSection {
+            state -> ([Continuation], Subscription?, RingBuffer<Input>) in
             let waiting = state.waiting
             state.waiting = []
+            let dropped = state.ready.takeAll()
             defer { state.status = .ended }
-            if case .subscribed(let subscription) = state.status { return (waiting, subscription) }
-            return (waiting, nil)
+            if case .subscribed(let subscription) = state.status { return (waiting, subscription, dropped) }
+            return (waiting, nil, dropped)
         }
+        // Values nobody took are released here, with no lock held (their deinit is user code).
+        withExtendedLifetime(dropped) {}
         CalloutCheck.assertNoLockHeld("AsyncValueSubscriber cancelling its subscription")
         subscription?.cancel()
         for continuation in waiting { continuation.resume(returning: Handoff(result: nil)) }
@@ -152,8 +169,56 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
 
     /// The next value (`.success`), the failure (`.failure`, once), or nil once the stream has ended or was cancelled.
     func next() async -> Result<Input, Failure>? {
+        // The fast path: ask for one value without suspending. A synchronous upstream (a sequence, `Just`, a subject
+        // sending from inside the request) delivers during `request`; the value waits in `ready` and is returned
+        // without a continuation, which is what makes `for await` over a synchronous chain cheap. The demand is the
+        // same as on the slow path: `.max(1)` per call.
+        let first = state.withCriticalSection { state -> NextAction in
+            if let value = state.ready.popFirst() { return .resume(.success(value)) }
+            switch state.status {
+            case .ended:
+                return .resume(nil)
+            case .failed(let error):
+                state.status = .ended
+                return .resume(.failure(error))
+            case .awaitingSubscription:
+                return .wait
+            case .subscribed(let subscription):
+                state.unparked += 1
+                return .request(subscription)
+            }
+        }
+        switch first {
+        case .resume(let result):
+            return result
+        case .request(let subscription):
+            CalloutCheck.assertNoLockHeld("AsyncValueSubscriber requesting the next value")
+            subscription.request(.max(1))
+            return await take(requested: true)
+        case .wait:
+            return await take(requested: false)
+        }
+    }
+
+    // Takes the value a call asked for (`requested`: it counts in `unparked`) or, before the subscription, parks the
+    // call and counts it in the demand requested when the subscription arrives. The value may already wait in
+    // `ready`; otherwise the call parks, and whoever delivers resumes it.
+    private func take(requested: Bool) async -> Result<Input, Failure>? {
+        let immediate = state.withCriticalSection { state -> Result<Input, Failure>?? in
+            guard requested else { return .none }
+            if let value = state.ready.popFirst() {
+                state.unparked -= 1
+                return .some(.success(value))
+            }
+            return .none
+        }
+        if let immediate { return immediate }
         let handoff = await withUnsafeContinuation { (continuation: Continuation) in
             let action = state.withCriticalSection { state -> NextAction in
+                if requested {
+                    state.unparked -= 1
+                    if let value = state.ready.popFirst() { return .resume(.success(value)) }
+                }
                 switch state.status {
                 case .ended:
                     return .resume(nil)
@@ -162,11 +227,14 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
                     return .resume(.failure(error))
                 case .awaitingSubscription(let pending):
                     state.waiting.append(continuation)
-                    state.status = .awaitingSubscription(pending + 1)
+                    if !requested {
+                        state.status = .awaitingSubscription(pending + 1)
+                    }
                     return .wait
                 case .subscribed(let subscription):
                     state.waiting.append(continuation)
-                    return .request(subscription)
+                    // Parked before the subscription was known: ask now (the call was not counted anywhere).
+                    return requested ? .wait : .request(subscription)
                 }
             }
             switch action {

@@ -43,6 +43,23 @@ final class AsyncPublisherTests: XCTestCase {
         XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
     }
 
+    // A synchronous upstream answers a request from inside it: the value is handed back without parking the task,
+    // and the demand history is still one `.max(1)` per `next()` (the completion that follows the last element waits
+    // behind it).
+    func testAValueDeliveredDuringTheRequestIsReturnedAndDemandStaysOnePerNext() async {
+        let requests = LockedBox<[Subscribers.Demand]>([])
+        let upstream = [10, 20, 30].publisher.handleEvents(receiveRequest: { demand in
+            requests.withCriticalSection { $0.append(demand) }
+        })
+        var iterator = upstream.values.makeAsyncIterator()
+        var received: [Int?] = []
+        for _ in 0..<5 {
+            received.append(await iterator.next())
+        }
+        XCTAssertEqual(received, [10, 20, 30, nil, nil])
+        XCTAssertEqual(requests.withCriticalSection { $0 }, [.max(1), .max(1), .max(1)])
+    }
+
     // Regression: a second `next()` waiting at the same time (a copy of the iterator used from another task) stopped
     // the program; as in Combine, both wait, each with its own request, and are answered in the order they asked.
     func testNextCallsWaitingTogetherAreAnsweredInTheOrderTheyAsked() async {

@@ -66,4 +66,20 @@ final class AsyncThrowingPublisherTests: XCTestCase {
         let outcome = await consumer.value
         XCTAssertEqual(outcome, "ended")
     }
+
+    // The failure follows a value the upstream delivered inside the request: the value first, then the throw.
+    func testAFailureAfterASynchronouslyDeliveredValueComesOnTheNextCall() async throws {
+        let upstream = [1].publisher.setFailureType(to: TestError.self).append(Fail(error: TestError(7)))
+        var iterator = upstream.values.makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first, 1)
+        do {
+            _ = try await iterator.next()
+            XCTFail("the failure was not thrown")
+        } catch {
+            XCTAssertEqual(error as? TestError, TestError(7))
+        }
+        let afterFailure = try await iterator.next()
+        XCTAssertNil(afterFailure)
+    }
 }
