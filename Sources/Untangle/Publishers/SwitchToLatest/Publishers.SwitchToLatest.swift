@@ -104,9 +104,11 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches the subscriber; it receives its subscription when the outer publisher's arrives.
+        /// Attaches the subscriber: it receives its subscription at once, then the outer publisher is subscribed.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SwitchToLatestSubscription<P, S>(downstream: subscriber))
+            let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            subscription.start()
+            upstream.subscribe(subscription)
         }
     }
 }
