@@ -66,7 +66,8 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(a.history, [.cancel])
     }
 
-    func testFailureCancelsTheOthersAndNothingFollows() {
+    // As in Combine, the failed upstream is cancelled along with the others.
+    func testFailureCancelsEveryUpstreamTheFailedOneTooAndNothingFollows() {
         let a = ManualPublisher<Int, TestError>()
         let b = ManualPublisher<Int, TestError>()
         let c = ManualPublisher<Int, TestError>()
@@ -80,7 +81,7 @@ final class ZipTests: XCTestCase {
         a.send(completion: .failure(TestError(8)))
         XCTAssertEqual(history(recorder), ["subscription(Zip)", "value((1, 2, 3))", "failure(TestError(7))"])
         XCTAssertEqual(a.history, [.request(.max(3)), .cancel])
-        XCTAssertEqual(b.history, [.request(.max(3))])
+        XCTAssertEqual(b.history, [.request(.max(3)), .cancel])
         XCTAssertEqual(c.history, [.request(.max(3)), .cancel])
     }
 

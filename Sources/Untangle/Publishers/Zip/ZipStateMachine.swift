@@ -93,13 +93,13 @@ struct ZipStateMachine: CombiningStateMachine {
         return effects
     }
 
-    /// Upstream `index` failed: ends the zip. Returns what to cancel and release, or nil if it had already ended or was
+    /// Upstream `index` failed: ends the zip. Returns what to cancel (every upstream) and release, or nil if it had already ended or was
     /// finishing (the first completion wins).
     @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
         guard outbox.isActive else { return nil }
-        // The failed upstream's subscription is over: it is not cancelled.
-        subscriptions[index] = nil
+        // As in Combine, every upstream subscription is cancelled, the failed one's too (cancelling a finished
+        // subscription does nothing).
         return end()
     }
 
