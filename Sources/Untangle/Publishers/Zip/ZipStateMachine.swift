@@ -53,6 +53,19 @@ struct ZipStateMachine: CombiningStateMachine {
         return subscriptions.compactMap { $0 }
     }
 
+    // As in Combine: demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    // upstream as the return value of its `receive(_:)`, and to the others as a request.
+    @usableFromInline
+    static var returnsDemandToSender: Bool { true }
+
+    /// As ``request(_:)``, leaving out upstream `sender`'s subscription (it gets the demand as its return value).
+    @usableFromInline
+    mutating func request(_ demand: Subscribers.Demand, except sender: Int) -> [Subscription] {
+        guard outbox.isActive else { return [] }
+        requested += demand
+        return subscriptions.indices.compactMap { $0 == sender ? nil : subscriptions[$0] }
+    }
+
     /// Upstream `index` sent a value.
     @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
