@@ -11,7 +11,8 @@
 /// Tuples are formed under the lock, in pairing order, and handed to the emitter by one thread at a time (the
 /// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
 ///
-/// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) is requested from every upstream;
+/// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) goes to every upstream (to the one
+/// delivering the tuple, if any, as its `receive(_:)`'s return value: `returnsDemandToSender`);
 /// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
