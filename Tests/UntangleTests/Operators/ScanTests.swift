@@ -62,7 +62,7 @@ final class TryScanTests: XCTestCase {
         let upstream = UnsubscribedUpstream<Int, Error>()
         let recorder = Recorder<Int, Error>()
         upstream.tryScan(10, +).subscribe(recorder)
-        let subscriber = try XCTUnwrap(upstream.operatorSubscriber as? CustomReflectable)
+        let subscriber = try XCTUnwrap(try XCTUnwrap(upstream.operatorSubscriber) as? CustomReflectable)
         func children() -> [String] {
             subscriber.customMirror.children.map { "\($0.label ?? "?")" }
         }
