@@ -336,6 +336,8 @@ let zipFamily = TupleFamily(
     demand: """
         each downstream request is forwarded to every upstream; a tuple takes one value from each,
         so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+        Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+        upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
         """,
     example: (tuple: "(a1, b1), (a2, b2), ...", transform: "a1, a2, ...")
 )

@@ -6,11 +6,16 @@ import XCTest
 private final class EventLog: _Introspection, @unchecked Sendable {
     private let lock = Lock()
     private var _events: [String] = []
+    private var _publishers: [String] = []
     var events: [String] { lock.withLock { _events } }
+    /// The type names of the publishers that received a subscriber, in order.
+    var publishers: [String] { lock.withLock { _publishers } }
     private func log(_ event: String) { lock.withLock { _events.append(event) } }
 
     func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        let name = String(describing: Upstream.self)
+        lock.withLock { _publishers.append(String(name.prefix { $0 != "<" })) }
         log("willSubscribe \(subscriber)")
     }
     func didReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
@@ -86,6 +91,51 @@ final class IntrospectionTests: XCTestCase {
             ])
         XCTAssertEqual(recorder.events, [.subscription("ManualSubscription"), .value(1), .completion(.finished)])
         XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    // As in Combine, map has a subscriber of its own ("Map") that the introspection sees between the upstream and the
+    // downstream, although the downstream receives the upstream's own subscription.
+    func testAMapIsObservedThroughItsOwnSubscriber() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(2) })
+        log.enable()
+        upstream.map { $0 * 10 }.subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .max(2))
+        log.disable()
+        let name = String(describing: recorder)
+        XCTAssertEqual(log.publishers, ["Map", "ManualPublisher"])
+        XCTAssertEqual(
+            log.events,
+            [
+                "willSubscribe \(name)", "willSubscribe Map", "willReceive subscription ManualSubscription",
+                "willReceive subscription ManualSubscription", "willRequest max(1)", "didRequest max(1)",
+                "didReceive subscription ManualSubscription", "didReceive subscription ManualSubscription",
+                "didSubscribe Map", "didSubscribe \(name)", "willReceive 1", "willReceive 10",
+                "didReceive 10 -> max(2)", "didReceive 1 -> max(2)",
+            ])
+        XCTAssertEqual(recorder.events, [.subscription("ManualSubscription"), .value(10)])
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+    }
+
+    // As in Combine, subscribing to an AnyPublisher is observed once, as the eraser's (not again as the wrapped
+    // publisher's), however many times it was erased.
+    func testAnErasedPublisherIsObservedOnceAsTheEraser() {
+        let log = EventLog()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        log.enable()
+        upstream.eraseToAnyPublisher().eraseToAnyPublisher().subscribe(recorder)
+        log.disable()
+        let name = String(describing: recorder)
+        XCTAssertEqual(log.publishers, ["AnyPublisher"])
+        XCTAssertEqual(
+            log.events,
+            [
+                "willSubscribe \(name)", "willReceive subscription ManualSubscription",
+                "didReceive subscription ManualSubscription", "didSubscribe \(name)",
+            ])
+        XCTAssertEqual(recorder.events, [.subscription("ManualSubscription")])
     }
 
     func testSubscriptionsMadeWhileDisabledAreNotObservedAndDisablingStopsTheEvents() {

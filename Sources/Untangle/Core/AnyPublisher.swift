@@ -74,6 +74,8 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
 
     @inlinable
     override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
-        base.subscribe(subscriber)
+        // `receive`, not `subscribe`: as in Combine, an `_Introspection` sees the eraser receive the subscriber,
+        // not the wrapped publisher as well (that one's own inner subscribes are observed as usual).
+        base.receive(subscriber: subscriber)
     }
 }

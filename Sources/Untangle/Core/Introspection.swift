@@ -139,6 +139,9 @@ extension _Introspection {
 enum IntrospectionHooks {
     /// How many introspections are enabled (changed under `handlers`' lock, read without it).
     @usableFromInline static let count = AtomicWord(0)
+
+    /// Whether at least one introspection is enabled (one atomic load).
+    @inlinable static var isActive: Bool { count.load() != 0 }
     // A LockedBox is safe to share; it is not declared Sendable because its value need not be. Not counted by
     // LiveObjects: it lives as long as the process.
     nonisolated(unsafe) static let handlers = LockedBox<[_Introspection]>([])

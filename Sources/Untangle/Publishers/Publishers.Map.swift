@@ -45,7 +45,14 @@ extension Publishers {
             // operator, with a subscriber type growing each time, looks to the optimizer like an infinite
             // specialization and is left unspecialized from the third operator on (every value then runs generic
             // code with runtime type lookups). Each publisher's own `receive` is a different function.
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            // With an `_Introspection` enabled, the upstream is subscribed through `subscribe` as in Combine, so the
+            // map's own subscriber ("Map") is observed too; that check is one atomic load per subscription.
+            let inner = Inner(downstream: subscriber, transform: transform)
+            if IntrospectionHooks.isActive {
+                IntrospectionHooks.subscribe(inner, to: upstream)
+            } else {
+                upstream.receive(subscriber: inner)
+            }
         }
     }
 }

@@ -112,13 +112,28 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Error {
             let next = nextPartialResult
             let accumulator = OperatorVariable(initialResult)
+            // As for scan: the accumulator lives on the (serialized) upstream signal path; the mirror, which may be
+            // asked for from any thread, shows a copy kept behind a lock (the previous copy is released after
+            // unlocking).
+            let shownResult = LockedBox(tracking: initialResult)
             upstream.subscribe(
                 StepSubscription(
-                    downstream: subscriber, name: "TryScan", behavior: .valuesOnly, mirror: .downstreamOnly,
+                    downstream: subscriber, name: "TryScan", behavior: .valuesOnly,
+                    mirror: .custom { downstream, upstream, ended in
+                        let status = ended ? "terminal" : upstream.map { "subscribed(\($0))" } ?? "awaiting"
+                        let result = shownResult.withCriticalSection { $0 }
+                        return [("downstream", downstream), ("status", status), ("result", result)] as [Mirror.Child]
+                    },
                     step: { value in
                         do {
-                            accumulator.value = try next(accumulator.value, value)
-                            return .emit(accumulator.value)
+                            let result = try next(accumulator.value, value)
+                            accumulator.value = result
+                            let previous = shownResult.withCriticalSection { shown -> Output in
+                                defer { shown = result }
+                                return shown
+                            }
+                            withExtendedLifetime(previous) {}
+                            return .emit(result)
                         } catch {
                             return .fail(error)
                         }

@@ -56,4 +56,25 @@ final class TryScanTests: XCTestCase {
         Fail<Int, TestError>(error: TestError(3)).tryScan(0, +).subscribe(failed)
         XCTAssertEqual(thrownError(failed), TestError(3))
     }
+
+    // As in Combine: the tryScan subscription shows its downstream, its status and the current result.
+    func testTryScanMirrorShowsTheDownstreamTheStatusAndTheCurrentResult() throws {
+        let upstream = UnsubscribedUpstream<Int, Error>()
+        let recorder = Recorder<Int, Error>()
+        upstream.tryScan(10, +).subscribe(recorder)
+        let subscriber = try XCTUnwrap(try XCTUnwrap(upstream.operatorSubscriber) as? CustomReflectable)
+        func children() -> [String] {
+            subscriber.customMirror.children.map { "\($0.label ?? "?")" }
+        }
+        func result() -> Int? {
+            subscriber.customMirror.children.first { $0.label == "result" }?.value as? Int
+        }
+        XCTAssertEqual(children(), ["downstream", "status", "result"])
+        XCTAssertEqual(result(), 10)
+        upstream.send(subscription: LoggingUpstreamSubscription())
+        XCTAssertEqual(upstream.send(5), .none)
+        XCTAssertEqual(result(), 15)
+        XCTAssertEqual(recorder.values, [15])
+        XCTAssertEqual(String(describing: subscriber), "TryScan")
+    }
 }

@@ -39,21 +39,23 @@ final class SwitchToLatestTests: XCTestCase {
         XCTAssertEqual(b.history, [.request(.max(2)), .request(.max(1))])
     }
 
-    func testAQueuedValueOfAReplacedInnerIsDroppedAndUsesNoDemand() {
+    // (A value of a replaced inner that was already queued when the switch happened is dropped too: see the
+    // concurrency test below; the current inner cannot queue one here, since a value without demand traps.)
+    func testAReplacedInnersValueIsDroppedAndUsesNoDemand() {
         let outer = ManualPublisher<Inner, TestError>()
         let a = Inner()
         let b = Inner()
-        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
         outer.switchToLatest().subscribe(recorder)
         outer.send(a)
-        a.send(1)
-        a.send(2)  // beyond demand: waits
+        XCTAssertEqual(a.send(1), .none)
         outer.send(b)
-        XCTAssertEqual(b.history, [], "no demand left to carry over")
-        recorder.request(.max(1))
+        XCTAssertEqual(b.history, [.request(.max(1))], "the demand not yet met carries over")
+        XCTAssertEqual(a.send(2), .none)
+        XCTAssertEqual(b.send(3), .none)
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .value(1), .value(3)])
+        XCTAssertEqual(a.history, [.request(.max(2)), .cancel])
         XCTAssertEqual(b.history, [.request(.max(1))])
-        b.send(3)
-        XCTAssertEqual(recorder.values, [1, 3], "the stale 2 is never delivered")
     }
 
     func testFinishesWhenTheOuterAndTheCurrentInnerHaveFinished() {
@@ -135,17 +137,148 @@ final class SwitchToLatestTests: XCTestCase {
         XCTAssertEqual(a.history, [.request(.max(2)), .cancel])
     }
 
-    /// Regression: demand returned from `receive(_:)` must reach the current inner.
-    func testDemandReturnedFromReceiveReachesTheCurrentInner() {
+    /// Regression: demand returned from `receive(_:)` must reach the current inner. As in Combine, it is the return
+    /// value of the inner's own `receive(_:)` (not a request), and it counts towards the demand carried over.
+    func testDemandReturnedFromReceiveGoesBackAsTheInnersReturnValueAndCarriesOver() {
         let outer = ManualPublisher<Inner, TestError>()
         let a = Inner()
-        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { _, _ in .max(1) }
+        let b = Inner()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { _, _ in .max(2) }
         outer.switchToLatest().subscribe(recorder)
         outer.send(a)
-        a.send(1)
-        a.send(2)
-        XCTAssertEqual(a.history, [.request(.max(1)), .request(.max(1)), .request(.max(1))])
+        XCTAssertEqual(a.send(1), .max(2))
+        XCTAssertEqual(a.send(2), .max(2))
+        XCTAssertEqual(a.history, [.request(.max(1))])
+        outer.send(b)
+        XCTAssertEqual(b.history, [.request(.max(3))], "1 - 1 + 2 - 1 + 2")
         XCTAssertEqual(recorder.values, [1, 2])
+    }
+
+    func testADownstreamRequestDuringDeliveryGoesToTheInnerAsARequest() {
+        let outer = ManualPublisher<Inner, TestError>()
+        let a = Inner()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { recorder, _ in
+            recorder.request(.max(5))
+            return .none
+        }
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(a)
+        XCTAssertEqual(a.send(1), .none)
+        XCTAssertEqual(a.history, [.request(.max(1)), .request(.max(5))])
+    }
+
+    func testTheDownstreamIsSubscribedBeforeTheOuterAndItsDemandWaitsForTheFirstInner() {
+        let outer = UnsubscribedUpstream<Inner, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(4))
+        outer.switchToLatest().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest")])
+        let outerSubscription = LoggingUpstreamSubscription()
+        outer.send(subscription: outerSubscription)
+        XCTAssertEqual(outerSubscription.history, [.request(.unlimited)])
+        let secondOuterSubscription = LoggingUpstreamSubscription()
+        outer.send(subscription: secondOuterSubscription)
+        XCTAssertEqual(secondOuterSubscription.history, [.cancel])
+        let a = Inner()
+        outer.send(a)
+        XCTAssertEqual(a.history, [.request(.max(4))])
+        recorder.cancel()
+        XCTAssertEqual(outerSubscription.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(a.history, [.request(.max(4)), .cancel])
+        let lateOuterSubscription = LoggingUpstreamSubscription()
+        outer.send(subscription: lateOuterSubscription)
+        XCTAssertEqual(lateOuterSubscription.history, [.cancel])
+    }
+
+    func testTheOuterFinishingBeforeItsSubscriptionFinishesTheDownstream() {
+        let outer = UnsubscribedUpstream<Inner, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .completion(.finished)])
+    }
+
+    func testASecondInnerSubscriptionIsCancelledAndOneAfterTheInnerFinishedIsIgnored() {
+        typealias LateInner = UnsubscribedUpstream<Int, TestError>
+        let outer = ManualPublisher<LateInner, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
+        outer.switchToLatest().subscribe(recorder)
+        let a = LateInner()
+        outer.send(a)
+        XCTAssertEqual(a.send(1), .none, "a value before the inner's subscription is delivered")
+        let first = LoggingUpstreamSubscription()
+        a.send(subscription: first)
+        XCTAssertEqual(first.history, [.request(.max(1))])
+        let second = LoggingUpstreamSubscription()
+        a.send(subscription: second)
+        XCTAssertEqual(second.history, [.cancel])
+        a.send(completion: .finished)
+        let afterFinish = LoggingUpstreamSubscription()
+        a.send(subscription: afterFinish)
+        XCTAssertEqual(afterFinish.history, [])
+        XCTAssertEqual(first.history, [.request(.max(1))])
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .value(1)])
+    }
+
+    func testAnInnerSubscribingAfterTheOuterFinishedIsAskedForTheDemandAndFinishesTheSwitch() {
+        typealias LateInner = UnsubscribedUpstream<Int, TestError>
+        let outer = ManualPublisher<LateInner, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        outer.switchToLatest().subscribe(recorder)
+        let a = LateInner()
+        outer.send(a)
+        outer.send(completion: .finished)
+        let subscription = LoggingUpstreamSubscription()
+        a.send(subscription: subscription)
+        XCTAssertEqual(subscription.history, [.request(.unlimited)])
+        XCTAssertEqual(a.send(7), .none)
+        a.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .value(7), .completion(.finished)])
+    }
+
+    // Combine asks an inner that subscribes after the outer failed for the demand (and delivers nothing of it).
+    func testAnInnerSubscribingAfterTheOuterFailedIsAskedForTheDemandButDeliversNothing() {
+        typealias LateInner = UnsubscribedUpstream<Int, TestError>
+        let outer = ManualPublisher<LateInner, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        outer.switchToLatest().subscribe(recorder)
+        let a = LateInner()
+        outer.send(a)
+        outer.send(completion: .failure(TestError(3)))
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .completion(.failure(TestError(3)))])
+        let subscription = LoggingUpstreamSubscription()
+        a.send(subscription: subscription)
+        XCTAssertEqual(subscription.history, [.request(.unlimited)])
+        XCTAssertEqual(a.send(1), .none)
+        a.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(outer.history, [.request(.unlimited)])
+    }
+
+    func testDescriptionsAndMirrorsOfTheSubscriptionAndTheInnerSubscriber() throws {
+        let outer = UnsubscribedUpstream<UnsubscribedUpstream<Int, TestError>, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        outer.switchToLatest().subscribe(recorder)
+        let subscription = try XCTUnwrap(outer.operatorSubscription)
+        XCTAssertEqual(String(describing: subscription), "SwitchToLatest")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+            "SwitchToLatest")
+        XCTAssertEqual((subscription as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertFalse(subscription is CustomDebugStringConvertible)
+        let inner = UnsubscribedUpstream<Int, TestError>()
+        outer.send(inner)
+        let innerSubscriber = try XCTUnwrap(inner.operatorSubscriber)
+        XCTAssertFalse(innerSubscriber is Subscription)
+        XCTAssertEqual(String(describing: innerSubscriber), "SwitchToLatest")
+        XCTAssertEqual(
+            (innerSubscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+            "SwitchToLatest")
+        let children = try XCTUnwrap((innerSubscriber as? CustomReflectable)?.customMirror.children)
+        XCTAssertEqual(children.map(\.label), ["parentSubscription"])
+        XCTAssertEqual(children.first?.value as? CombineIdentifier, subscription.combineIdentifier)
+        XCTAssertNotEqual(
+            (innerSubscriber as? CustomCombineIdentifierConvertible)?.combineIdentifier,
+            subscription.combineIdentifier)
     }
 
     func testReentrantRequestsWithSynchronousInners() {

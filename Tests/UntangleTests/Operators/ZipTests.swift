@@ -66,7 +66,8 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(a.history, [.cancel])
     }
 
-    func testFailureCancelsTheOthersAndNothingFollows() {
+    // As in Combine, the failed upstream is cancelled along with the others.
+    func testFailureCancelsEveryUpstreamTheFailedOneTooAndNothingFollows() {
         let a = ManualPublisher<Int, TestError>()
         let b = ManualPublisher<Int, TestError>()
         let c = ManualPublisher<Int, TestError>()
@@ -80,7 +81,7 @@ final class ZipTests: XCTestCase {
         a.send(completion: .failure(TestError(8)))
         XCTAssertEqual(history(recorder), ["subscription(Zip)", "value((1, 2, 3))", "failure(TestError(7))"])
         XCTAssertEqual(a.history, [.request(.max(3)), .cancel])
-        XCTAssertEqual(b.history, [.request(.max(3))])
+        XCTAssertEqual(b.history, [.request(.max(3)), .cancel])
         XCTAssertEqual(c.history, [.request(.max(3)), .cancel])
     }
 
@@ -98,18 +99,41 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(history(recorder), ["subscription(Zip)", "value((1, 1))"])
     }
 
-    func testMaxOneAndDemandReturnedFromReceiveIsForwardedUpstream() {
+    // As in Combine: the upstream whose value completed the tuple gets the returned demand as the return value of
+    // its `receive(_:)`; the others are asked with a request.
+    func testDemandReturnedFromReceiveGoesBackToTheCompletingUpstreamAndIsRequestedFromTheOthers() {
         let a = ManualPublisher<Int, Never>()
         let b = ManualPublisher<Int, Never>()
         let recorder = Recorder<(Int, Int), Never>(initialDemand: .max(1)) { _, _ in .max(1) }
         a.zip(b).subscribe(recorder)
-        a.send(1)
-        b.send(1)
+        XCTAssertEqual(a.send(1), .none)
+        XCTAssertEqual(b.send(1), .max(1))
+        XCTAssertEqual(a.history, [.request(.max(1)), .request(.max(1))])
+        XCTAssertEqual(b.history, [.request(.max(1))])
+        XCTAssertEqual(b.send(2), .none)
+        XCTAssertEqual(a.send(2), .max(1))
         XCTAssertEqual(a.history, [.request(.max(1)), .request(.max(1))])
         XCTAssertEqual(b.history, [.request(.max(1)), .request(.max(1))])
-        a.send(2)
-        b.send(2)
         XCTAssertEqual(history(recorder), ["subscription(Zip)", "value((1, 1))", "value((2, 2))"])
+    }
+
+    func testARequestFromInsideTheDeliveryGoesBackToTheCompletingUpstreamAndToTheOthersAsARequest() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let c = ManualPublisher<Int, Never>()
+        let recorder = Recorder<(Int, Int, Int), Never>(initialDemand: .max(2)) { recorder, _ in
+            recorder.request(.max(7))
+            return .max(1)
+        }
+        a.zip(b, c).subscribe(recorder)
+        XCTAssertEqual(a.send(1), .none)
+        XCTAssertEqual(c.send(1), .none)
+        XCTAssertEqual(b.send(1), .max(8))
+        XCTAssertEqual(a.history, [.request(.max(2)), .request(.max(7)), .request(.max(1))])
+        XCTAssertEqual(b.history, [.request(.max(2))])
+        XCTAssertEqual(c.history, [.request(.max(2)), .request(.max(7)), .request(.max(1))])
+        recorder.request(.max(3))
+        XCTAssertEqual(b.history, [.request(.max(2)), .request(.max(3))], "a request from outside goes to all")
     }
 
     func testTuplesBeyondDemandWaitForARequest() {

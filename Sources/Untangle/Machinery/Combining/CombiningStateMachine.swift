@@ -52,4 +52,58 @@ protocol CombiningStateMachine {
     mutating func cancelled() -> CombiningEffects?
     /// The forwarder's next step (groups in the order they formed, then the finish).
     mutating func nextToForward() -> CombiningForward
+    /// See the default implementation (false).
+    static var returnsDemandToSender: Bool { get }
+    /// See the default implementation (all subscriptions).
+    mutating func request(_ demand: Subscribers.Demand, except sender: Int) -> [Subscription]
+}
+
+extension CombiningStateMachine {
+    /// Whether demand the downstream requests or returns while an upstream's `receive(_:)` is delivering a group on
+    /// the same thread goes back to that upstream as the return value of its `receive(_:)` (and to the others as a
+    /// request), as Combine's zip does. False by default: every upstream is asked with `request`.
+    @inlinable
+    static var returnsDemandToSender: Bool { false }
+
+    /// The downstream asked for more while upstream `sender` is delivering: the subscriptions to forward the request
+    /// to, leaving out the sender's (it gets the demand as its return value). By default, all of them.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand, except sender: Int) -> [Subscription] {
+        request(demand)
+    }
+}
+
+/// The upstreams whose `receive(_:)` is delivering a group downstream on some thread, innermost last, with the
+/// demand that will go back to each as its return value (used when ``CombiningStateMachine/returnsDemandToSender``).
+///
+/// **Demand:** see ``CombiningStateMachine/returnsDemandToSender``.
+/// **Thread safety:** none: always used under its own lock.
+@usableFromInline
+struct CombiningSenders {
+    @usableFromInline var entries: [(thread: ThreadID, index: Int, demand: Subscribers.Demand)] = []
+
+    @inlinable
+    init() {}
+
+    /// Upstream `index` starts delivering on `thread`.
+    @inlinable
+    mutating func enter(_ index: Int, on thread: ThreadID) {
+        entries.append((thread, index, .none))
+    }
+
+    /// The delivery on `thread` is over: the demand to return from the upstream's `receive(_:)`.
+    @inlinable
+    mutating func leave(on thread: ThreadID) -> Subscribers.Demand {
+        guard let position = entries.lastIndex(where: { $0.thread == thread }) else { return .none }
+        return entries.remove(at: position).demand
+    }
+
+    /// Demand on `thread`: if an upstream is delivering there, it takes the demand as its return value; returns its
+    /// index (nil: no upstream is delivering on this thread).
+    @inlinable
+    mutating func absorb(_ demand: Subscribers.Demand, on thread: ThreadID) -> Int? {
+        guard let position = entries.lastIndex(where: { $0.thread == thread }) else { return nil }
+        entries[position].demand += demand
+        return entries[position].index
+    }
 }

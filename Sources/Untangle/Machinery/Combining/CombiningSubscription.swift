@@ -28,6 +28,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
     @usableFromInline let state: LockedBox<Machine>
     @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
+    /// Only when `Machine.returnsDemandToSender`: the upstreams delivering a group downstream, per thread.
+    @usableFromInline let senders: LockedBox<CombiningSenders>?
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     @inlinable
@@ -35,10 +37,12 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         let state = LockedBox(tracking: Machine(upstreamCount: upstreamCount))
         self.state = state
         self.makeOutput = makeOutput
+        let senders = Machine.returnsDemandToSender ? LockedBox(tracking: CombiningSenders()) : nil
+        self.senders = senders
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
             downstream: DemandRelay(downstream: downstream) { more in
-                CombiningSubscription.requestUpstreams(more, state: state)
+                CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
             },
             policy: .unbounded)
     }
@@ -59,12 +63,22 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        CombiningSubscription.requestUpstreams(demand, state: state)
+        CombiningSubscription.requestUpstreams(demand, state: state, senders: senders)
     }
 
+    // With `senders`: demand that arrives on a thread where an upstream is delivering a group (the downstream
+    // requesting, or returning demand, from inside that delivery) goes back to that upstream as the return value of
+    // its `receive(_:)`, and to the others as a request. Each upstream is still asked for every unit exactly once;
+    // demand from any other thread is requested from all of them.
     @inlinable
-    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
-        let subscriptions = state.withCriticalSection { $0.request(demand) }
+    static func requestUpstreams(
+        _ demand: Subscribers.Demand, state: LockedBox<Machine>, senders: LockedBox<CombiningSenders>? = nil
+    ) {
+        let sender = senders?.withCriticalSection { $0.absorb(demand, on: .current) }
+        let subscriptions = state.withCriticalSection { machine in
+            if let sender { return machine.request(demand, except: sender) }
+            return machine.request(demand)
+        }
         CalloutCheck.assertNoLockHeld("zip requesting from its upstreams")
         for subscription in subscriptions {
             subscription.request(demand)
@@ -93,9 +107,19 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
+    /// Returns the demand for upstream `index` to return from its `receive(_:)`.
     @inlinable
-    func upstream(_ index: Int, received value: Any) {
-        perform(state.withCriticalSection { $0.received(value, at: index) })
+    func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
+        let effects = state.withCriticalSection { $0.received(value, at: index) }
+        // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
+        guard let senders, effects.startForwarding else {
+            perform(effects)
+            return .none
+        }
+        let thread = ThreadID.current
+        senders.withCriticalSection { $0.enter(index, on: thread) }
+        perform(effects)
+        return senders.withCriticalSection { $0.leave(on: thread) }
     }
 
     @inlinable
@@ -166,9 +190,9 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet.
+            // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet. Demand from
+            // the downstream during this delivery may come back here (see `requestUpstreams`).
             owner.upstream(index, received: input)
-            return .none
         }
 
         @inlinable

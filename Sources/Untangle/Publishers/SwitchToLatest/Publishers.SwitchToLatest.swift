@@ -13,8 +13,9 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// ```
     ///
     /// **Demand:** the outer publisher is asked for `.unlimited`. The downstream demand not yet met carries over to
-    /// each new inner when it subscribes; later requests (and demand returned from `receive(_:)`) go to the current
-    /// inner.
+    /// each new inner when it subscribes; later requests go to the current inner, and demand the downstream returns
+    /// from `receive(_:)` goes back to the inner as the return value of its own `receive(_:)`, as in Combine. An
+    /// inner that sends a value the downstream has not asked for stops the program, as in Combine.
     /// **Thread safety:** the outer and inner publishers may deliver on any threads; the downstream receives one
     /// signal at a time. The switch is decided under a lock and every value is checked against it right before
     /// delivery, so no delivery of a replaced inner's value starts after the switch (one that was already running
@@ -104,9 +105,11 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches the subscriber; it receives its subscription when the outer publisher's arrives.
+        /// Attaches the subscriber: it receives its subscription at once, then the outer publisher is subscribed.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SwitchToLatestSubscription<P, S>(downstream: subscriber))
+            let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            subscription.start()
+            upstream.subscribe(subscription)
         }
     }
 }

@@ -1,13 +1,17 @@
 /// The pure state machine of a switchToLatest: the outer subscription, which inner is current (a generation
-/// number), the current inner's subscription, and the downstream's outstanding demand. It never calls out.
+/// number) and where it stands, and the downstream's outstanding demand. It never calls out.
 ///
 /// Switching bumps the generation under the lock. Every value carries its inner's generation through the emitter
 /// and is checked again when it is about to be delivered (``deliver(_:)``), so a value of a replaced inner is dropped
 /// even if it was queued before the switch: no delivery of an older inner starts after a switch is decided.
 ///
-/// **Demand:** the outer publisher is asked for `.unlimited`. `demand` is what the downstream asked for and has not
-/// received yet; a new inner is asked for all of it (the demand carries over), and later downstream requests go to
-/// the current inner only.
+/// Each admitted value also gets a ticket: while the inner's `receive(_:)` is still running, the demand the
+/// downstream returns for that value is handed back through the ticket (so the inner gets it as the return value of
+/// `receive(_:)`, as in Combine); once that call has returned, the demand is requested from the current inner.
+///
+/// **Demand:** the outer publisher is asked for `.unlimited`. `demand` is what the downstream asked for (or returned
+/// from `receive(_:)`) and has not received yet; a new inner is asked for all of it (the demand carries over), and
+/// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
 struct SwitchToLatestStateMachine {
     private enum Outer {
@@ -16,14 +20,78 @@ struct SwitchToLatestStateMachine {
         case finished
     }
 
+    /// Where the current inner (generation `generation`) stands.
+    private enum Current {
+        case none
+        case awaitingSubscription
+        case subscribed(Subscription)
+        case finished
+    }
+
+    private enum Phase {
+        case running
+        /// The outer publisher failed while the current inner had not delivered its subscription yet: when it
+        /// does, it is asked for the demand and then forgotten, as in Combine.
+        case outerFailedBeforeInnerSubscription
+        case ended
+    }
+
+    /// What to do with an inner's subscription.
+    enum InnerSubscriptionAction: Equatable {
+        /// Request this demand from it (nothing if `.none`).
+        case request(Subscribers.Demand)
+        case cancel
+        /// Its inner has finished: leave it alone, as Combine does.
+        case ignore
+    }
+
+    /// What to do with a value an inner sent.
+    enum Admission: Equatable {
+        /// Offer it to the emitter with this ticket.
+        case offer(ticket: Int)
+        /// The inner was replaced, or the switch ended: drop it and return no demand.
+        case drop
+        /// The current inner sent a value while the downstream has no demand: Combine traps.
+        case trap
+    }
+
+    /// What to do when an inner completes.
+    enum InnerCompletion {
+        case ignore
+        /// It completed before delivering its subscription: Combine traps.
+        case trap
+        /// It finished: release its subscription after unlocking, and finish downstream if `finish`.
+        case finished(released: Subscription, finish: Bool)
+        /// It failed: cancel the outer (if any) and fail downstream.
+        case failed(cancel: Subscription?)
+    }
+
     private var outer = Outer.awaiting
     /// The current inner's generation (0: none yet).
     private var generation = 0
-    private var inner: Subscription?
-    /// The current inner has not finished.
-    private var innerIsLive = false
+    private var current = Current.none
+    private var phase = Phase.running
     private var demand = Subscribers.Demand.none
-    private(set) var isTerminated = false
+    private var nextTicket = 0
+    /// Values whose inner is still inside `receive(_:)`, with the demand the downstream returned for them.
+    private var replies: [(ticket: Int, demand: Subscribers.Demand)] = []
+
+    var isTerminated: Bool {
+        if case .running = phase { return false }
+        return true
+    }
+
+    private var currentIsLive: Bool {
+        switch current {
+        case .awaitingSubscription, .subscribed: true
+        case .none, .finished: false
+        }
+    }
+
+    private var currentSubscription: Subscription? {
+        if case .subscribed(let subscription) = current { return subscription }
+        return nil
+    }
 
     /// The outer subscription arrived: false if it must be cancelled instead.
     mutating func outerSubscribed(_ subscription: Subscription) -> Bool {
@@ -33,21 +101,52 @@ struct SwitchToLatestStateMachine {
     }
 
     /// A new inner publisher arrived: returns its generation and the replaced inner's subscription to cancel (nil:
-    /// the switch has ended; ignore the publisher).
+    /// the switch has ended or the outer has finished; ignore the publisher).
     mutating func switched() -> (generation: Int, replaced: Subscription?)? {
         guard !isTerminated else { return nil }
+        if case .finished = outer { return nil }
         generation += 1
-        let replaced = inner
-        inner = nil
-        innerIsLive = true
+        let replaced = currentSubscription
+        current = .awaitingSubscription
         return (generation, replaced)
     }
 
-    /// An inner's subscription arrived: returns the demand to request (nil: it was replaced already; cancel it).
-    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, id == generation, innerIsLive, inner == nil else { return nil }
-        inner = subscription
-        return demand
+    /// Inner `id` delivered a subscription.
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> InnerSubscriptionAction {
+        guard id == generation else { return .cancel }
+        switch current {
+        case .awaitingSubscription:
+            switch phase {
+            case .running:
+                current = .subscribed(subscription)
+                return .request(demand)
+            case .outerFailedBeforeInnerSubscription:
+                current = .finished
+                phase = .ended
+                return .request(demand)
+            case .ended:
+                return .cancel
+            }
+        case .subscribed:
+            return .cancel
+        case .none, .finished:
+            return .ignore
+        }
+    }
+
+    /// Inner `id` sent a value (before it reaches the emitter).
+    mutating func admit(_ id: Int) -> Admission {
+        guard !isTerminated, id == generation, currentIsLive else { return .drop }
+        guard demand > .none else { return .trap }
+        nextTicket &+= 1
+        replies.append((nextTicket, .none))
+        return .offer(ticket: nextTicket)
+    }
+
+    /// The inner's `receive(_:)` for `ticket` is about to return: the demand to return from it.
+    mutating func takeReply(_ ticket: Int) -> Subscribers.Demand {
+        guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else { return .none }
+        return replies.remove(at: index).demand
     }
 
     /// A value of inner `id` is about to be delivered: true if that inner is still current (the value uses up one
@@ -60,53 +159,101 @@ struct SwitchToLatestStateMachine {
         return true
     }
 
+    /// The downstream returned `more` for the value with `ticket` of inner `id`: returns the subscription to
+    /// request it from, or nil when it goes back as the return value of the inner's `receive(_:)` (still running)
+    /// or there is no current inner to ask.
+    mutating func delivered(_ id: Int, ticket: Int, more: Subscribers.Demand) -> Subscription? {
+        guard !isTerminated else { return nil }
+        demand += more
+        if id == generation, let index = replies.lastIndex(where: { $0.ticket == ticket }) {
+            replies[index].demand += more
+            return nil
+        }
+        return currentSubscription
+    }
+
     /// The downstream asked for more: returns the current inner's subscription to forward the request to.
     mutating func request(_ more: Subscribers.Demand) -> Subscription? {
         guard !isTerminated else { return nil }
         demand += more
-        return inner
+        return currentSubscription
     }
 
-    /// Inner `id` finished: `finish` if the outer has finished too; `released` is its subscription, to be released
-    /// after unlocking. A replaced inner's completion is ignored.
-    mutating func innerFinished(_ id: Int) -> (finish: Bool, released: Subscription?) {
-        guard !isTerminated, id == generation, innerIsLive else { return (false, nil) }
-        innerIsLive = false
-        let released = inner
-        inner = nil
-        if case .finished = outer {
-            isTerminated = true
-            return (true, released)
+    /// Inner `id` finished or failed. A replaced inner's completion is ignored.
+    mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
+        guard !isTerminated, id == generation else { return .ignore }
+        switch current {
+        case .awaitingSubscription:
+            return .trap
+        case .none, .finished:
+            return .ignore
+        case .subscribed(let subscription):
+            current = .finished
+            if failed {
+                phase = .ended
+                let outerSubscription = takeOuter()
+                return .failed(cancel: outerSubscription)
+            }
+            if case .finished = outer {
+                phase = .ended
+                return .finished(released: subscription, finish: true)
+            }
+            return .finished(released: subscription, finish: false)
         }
-        return (false, released)
     }
 
     /// The outer publisher finished: true if no inner is live (the switch finishes now).
     mutating func outerFinished() -> Bool {
         guard !isTerminated else { return false }
+        if case .finished = outer { return false }
         outer = .finished
-        if !innerIsLive {
-            isTerminated = true
+        if !currentIsLive {
+            phase = .ended
             return true
         }
         return false
     }
 
-    /// A failure or the downstream's cancel: ends the switch and returns what to cancel (nil if it had already
-    /// ended). A source that has just failed is not cancelled.
-    mutating func terminate(failedInner: Int? = nil, outerFailed: Bool = false) -> [Subscription]? {
+    /// The outer publisher failed: returns the current inner's subscription to cancel, or nil if the switch had
+    /// already ended (ignore the failure).
+    mutating func outerFailed() -> [Subscription]? {
         guard !isTerminated else { return nil }
-        if let failedInner, failedInner != generation { return nil }
-        isTerminated = true
+        if case .finished = outer { return nil }
+        outer = .finished
+        if case .awaitingSubscription = current {
+            phase = .outerFailedBeforeInnerSubscription
+            return []
+        }
+        phase = .ended
+        let inner = currentSubscription
+        current = .finished
+        return inner.map { [$0] } ?? []
+    }
+
+    /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
+    /// already ended).
+    mutating func cancel() -> [Subscription]? {
+        if case .outerFailedBeforeInnerSubscription = phase {
+            // The failure was delivered; a late inner subscription is now cancelled rather than asked.
+            phase = .ended
+            return nil
+        }
+        guard !isTerminated else { return nil }
+        phase = .ended
         var toCancel: [Subscription] = []
-        if failedInner == nil, let inner {
+        if let inner = currentSubscription {
             toCancel.append(inner)
         }
-        if !outerFailed, case .subscribed(let subscription) = outer {
-            toCancel.append(subscription)
+        current = .finished
+        if let outerSubscription = takeOuter() {
+            toCancel.append(outerSubscription)
         }
-        inner = nil
-        outer = .finished
         return toCancel
+    }
+
+    private mutating func takeOuter() -> Subscription? {
+        defer { outer = .finished }
+        if case .subscribed(let subscription) = outer { return subscription }
+        return nil
     }
 }

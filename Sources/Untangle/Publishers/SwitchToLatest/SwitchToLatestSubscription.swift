@@ -8,7 +8,7 @@ import UntangleSync
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
 /// from any thread. No lock is held while calling the outer publisher, an inner or the downstream.
 final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     typealias Input = P
     typealias Failure = P.Failure
@@ -21,6 +21,11 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         emitter = Emitter(downstream: Delivery(downstream: downstream, parent: self), policy: .unbounded)
     }
 
+    /// Gives the downstream its subscription (Combine does so before subscribing to the outer publisher).
+    func start() {
+        emitter.start(subscription: self)
+    }
+
     // MARK: Outer
 
     func receive(subscription: Subscription) {
@@ -29,11 +34,8 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
             subscription.cancel()
             return
         }
-        emitter.start(subscription: self)
-        if state.withCriticalSection({ !$0.isTerminated }) {
-            CalloutCheck.assertNoLockHeld("switchToLatest requesting from the outer publisher")
-            subscription.request(.unlimited)
-        }
+        CalloutCheck.assertNoLockHeld("switchToLatest requesting from the outer publisher")
+        subscription.request(.unlimited)
     }
 
     func receive(_ input: P) -> Subscribers.Demand {
@@ -51,7 +53,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
                 emitter.complete(.finished, order: .afterQueuedValues)
             }
         case .failure:
-            fail(completion, cancelling: state.withCriticalSection { $0.terminate(outerFailed: true) })
+            fail(completion, cancelling: state.withCriticalSection { $0.outerFailed() })
         }
     }
 
@@ -60,10 +62,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        forward(demand)
-    }
-
-    fileprivate func forward(_ demand: Subscribers.Demand) {
         let inner = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("switchToLatest forwarding demand to the current inner")
         inner?.request(demand)
@@ -71,7 +69,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
 
     func cancel() {
         emitter.cancel()
-        let subscriptions = state.withCriticalSection { $0.terminate() }
+        let subscriptions = state.withCriticalSection { $0.cancel() }
         CalloutCheck.assertNoLockHeld("switchToLatest cancelling its sources")
         for subscription in subscriptions ?? [] {
             subscription.cancel()
@@ -81,27 +79,50 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     // MARK: Inners
 
     fileprivate func inner(_ generation: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.innerSubscribed(generation, subscription) }) else {
-            CalloutCheck.assertNoLockHeld("switchToLatest cancelling a replaced inner")
+        switch state.withCriticalSection({ $0.innerSubscribed(generation, subscription) }) {
+        case .request(let demand):
+            if demand > .none {
+                CalloutCheck.assertNoLockHeld("switchToLatest requesting from the new inner")
+                subscription.request(demand)
+            }
+        case .cancel:
+            CalloutCheck.assertNoLockHeld("switchToLatest cancelling a replaced or second inner subscription")
             subscription.cancel()
-            return
+        case .ignore:
+            break
         }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("switchToLatest requesting from the new inner")
-            subscription.request(demand)
+    }
+
+    fileprivate func inner(_ generation: Int, received input: P.Output) -> Subscribers.Demand {
+        // The generation is checked again at delivery, not only here: this check could pass just before a switch
+        // on another thread, and the value would then be delivered after it. The demand check here is safe: demand
+        // is used up at delivery, so here it is never lower than what the current inner may still send.
+        switch state.withCriticalSection({ $0.admit(generation) }) {
+        case .drop:
+            return .none
+        case .trap:
+            preconditionFailure("switchToLatest: the current inner publisher sent a value without demand")
+        case .offer(let ticket):
+            _ = emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
+            return state.withCriticalSection { $0.takeReply(ticket) }
         }
     }
 
     fileprivate func inner(_ generation: Int, completed completion: Subscribers.Completion<P.Failure>) {
-        switch completion {
-        case .finished:
-            let (finish, released) = state.withCriticalSection { $0.innerFinished(generation) }
+        let failed: Bool
+        if case .failure = completion { failed = true } else { failed = false }
+        switch state.withCriticalSection({ $0.innerCompleted(generation, failed: failed) }) {
+        case .ignore:
+            break
+        case .trap:
+            preconditionFailure("switchToLatest: an inner publisher completed before sending its subscription")
+        case .finished(let released, let finish):
             withExtendedLifetime(released) {}
             if finish {
                 emitter.complete(.finished, order: .afterQueuedValues)
             }
-        case .failure:
-            fail(completion, cancelling: state.withCriticalSection { $0.terminate(failedInner: generation) })
+        case .failed(let outer):
+            fail(completion, cancelling: outer.map { [$0] } ?? [])
         }
     }
 
@@ -116,14 +137,19 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
 
     var description: String { "SwitchToLatest" }
 
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
     /// A value of one inner, tagged with that inner's generation.
     struct Tagged {
         let generation: Int
+        let ticket: Int
         let value: P.Output
     }
 
     /// The subscriber given to each inner publisher.
-    struct Inner: Subscriber, CustomStringConvertible {
+    struct Inner: Subscriber, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable {
         typealias Input = P.Output
         typealias Failure = P.Failure
 
@@ -136,10 +162,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
 
         func receive(_ input: P.Output) -> Subscribers.Demand {
-            // The generation is checked at delivery, not here: a check here could pass just before a switch on
-            // another thread and the value would then be delivered after it.
-            parent.emitter.offer(Tagged(generation: generation, value: input))
-            return .none
+            parent.inner(generation, received: input)
         }
 
         func receive(completion: Subscribers.Completion<P.Failure>) {
@@ -147,6 +170,10 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
 
         var description: String { "SwitchToLatest" }
+
+        var playgroundDescription: Any { description }
+
+        var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
     }
 
     /// The emitter's downstream: drops values of replaced inners when their turn comes, and reports demand the
@@ -170,8 +197,13 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
                 return .max(1)
             }
             let more = downstream.receive(input.value)
-            if more > .none {
-                parent.forward(more)
+            if more > .none,
+                let inner = parent.state.withCriticalSection({
+                    $0.delivered(input.generation, ticket: input.ticket, more: more)
+                })
+            {
+                CalloutCheck.assertNoLockHeld("switchToLatest forwarding returned demand to the current inner")
+                inner.request(more)
             }
             return more
         }

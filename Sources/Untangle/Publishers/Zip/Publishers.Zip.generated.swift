@@ -14,6 +14,8 @@ extension Publishers {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** the upstreams may deliver concurrently on any threads; the downstream receives one
     /// tuple at a time, in the order the tuples formed. `request`/`cancel` may be called from any thread;
     /// cancel cancels every upstream. No library lock is held while calling an upstream or the downstream.
@@ -66,6 +68,8 @@ extension Publishers {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** the upstreams may deliver concurrently on any threads; the downstream receives one
     /// tuple at a time, in the order the tuples formed. `request`/`cancel` may be called from any thread;
     /// cancel cancels every upstream. No library lock is held while calling an upstream or the downstream.
@@ -123,6 +127,8 @@ extension Publishers {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** the upstreams may deliver concurrently on any threads; the downstream receives one
     /// tuple at a time, in the order the tuples formed. `request`/`cancel` may be called from any thread;
     /// cancel cancels every upstream. No library lock is held while calling an upstream or the downstream.
@@ -189,6 +195,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the downstream receives one tuple
     /// at a time, in the order the tuples formed.
     public func zip<P>(_ other: P)
@@ -211,6 +219,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the transform and the downstream
     /// see one tuple at a time.
     public func zip<P, T>(
@@ -235,6 +245,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the downstream receives one tuple
     /// at a time, in the order the tuples formed.
     public func zip<P, Q>(_ publisher1: P, _ publisher2: Q)
@@ -257,6 +269,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the transform and the downstream
     /// see one tuple at a time.
     public func zip<P, Q, T>(
@@ -281,6 +295,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the downstream receives one tuple
     /// at a time, in the order the tuples formed.
     public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R)
@@ -306,6 +322,8 @@ extension Publisher {
     ///
     /// **Demand:** each downstream request is forwarded to every upstream; a tuple takes one value from each,
     /// so at most as many tuples form as were requested, and unpaired values are bounded by the requests.
+    /// Demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    /// upstream as the return value of its `receive(_:)` (and to the others as a request), as in Combine.
     /// **Thread safety:** upstreams may deliver concurrently on any threads; the transform and the downstream
     /// see one tuple at a time.
     public func zip<P, Q, R, T>(

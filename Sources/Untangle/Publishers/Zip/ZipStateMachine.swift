@@ -11,7 +11,8 @@
 /// Tuples are formed under the lock, in pairing order, and handed to the emitter by one thread at a time (the
 /// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
 ///
-/// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) is requested from every upstream;
+/// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) goes to every upstream (to the one
+/// delivering the tuple, if any, as its `receive(_:)`'s return value: `returnsDemandToSender`);
 /// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
@@ -51,6 +52,19 @@ struct ZipStateMachine: CombiningStateMachine {
         guard outbox.isActive else { return [] }
         requested += demand
         return subscriptions.compactMap { $0 }
+    }
+
+    // As in Combine: demand the downstream requests or returns while an upstream delivers a tuple goes back to that
+    // upstream as the return value of its `receive(_:)`, and to the others as a request.
+    @usableFromInline
+    static var returnsDemandToSender: Bool { true }
+
+    /// As ``request(_:)``, leaving out upstream `sender`'s subscription (it gets the demand as its return value).
+    @usableFromInline
+    mutating func request(_ demand: Subscribers.Demand, except sender: Int) -> [Subscription] {
+        guard outbox.isActive else { return [] }
+        requested += demand
+        return subscriptions.indices.compactMap { $0 == sender ? nil : subscriptions[$0] }
     }
 
     /// Upstream `index` sent a value.
@@ -93,13 +107,13 @@ struct ZipStateMachine: CombiningStateMachine {
         return effects
     }
 
-    /// Upstream `index` failed: ends the zip. Returns what to cancel and release, or nil if it had already ended or was
+    /// Upstream `index` failed: ends the zip. Returns what to cancel (every upstream) and release, or nil if it had already ended or was
     /// finishing (the first completion wins).
     @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
         guard outbox.isActive else { return nil }
-        // The failed upstream's subscription is over: it is not cancelled.
-        subscriptions[index] = nil
+        // As in Combine, every upstream subscription is cancelled, the failed one's too (cancelling a finished
+        // subscription does nothing).
         return end()
     }
 
