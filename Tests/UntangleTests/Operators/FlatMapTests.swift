@@ -252,7 +252,9 @@ final class FlatMapTests: XCTestCase {
         inners[0].send(completion: .failure(TestError(3)))
         recorder.cancel()
         XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError(2)))])
-        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(
+            upstream.history, [.request(.unlimited), .cancel],
+            "unlike Combine, which leaves the upstream running and holding the transform after the failure")
         XCTAssertEqual(inners[0].history, [.request(.unlimited), .cancel])
         XCTAssertEqual(inners[1].history, [.request(.unlimited)], "the failed inner is not cancelled")
     }
@@ -475,6 +477,33 @@ final class FlatMapConcurrencyTests: XCTestCase {
             }
         }
         XCTAssertLessThanOrEqual(recorder.values.count, 1_000)
+    }
+
+    /// Regression for the buffer's drain: values an inner sends while another thread drains the buffer (with the
+    /// demand that thread's request brought) queue behind it, so each inner's values arrive in the order it sent them.
+    func testEachInnersValuesKeepTheirOrderWhileAnotherThreadDrainsTheBuffer() {
+        for _ in 0..<20 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+            let detector = OverlapDetector()
+            let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+            let wrapped = AnySubscriber<Int, Never>(
+                receiveSubscription: { recorder.receive(subscription: $0) },
+                receiveValue: { value in detector.around { recorder.receive(value) } },
+                receiveCompletion: { recorder.receive(completion: $0) })
+            upstream.flatMap { inners[$0] }.subscribe(wrapped)
+            for index in 0..<3 { upstream.send(index) }
+            runConcurrently(threads: 4) { thread in
+                for i in 0..<300 {
+                    if thread == 3 { recorder.request(.max(1)) } else { inners[thread].send(thread * 1_000 + i) }
+                }
+            }
+            XCTAssertEqual(detector.overlaps, 0)
+            XCTAssertLessThanOrEqual(recorder.values.count, 301)
+            for (inner, values) in Dictionary(grouping: recorder.values, by: { $0 / 1_000 }) {
+                XCTAssertEqual(values, values.sorted(), "inner \(inner) out of order")
+            }
+        }
     }
 
     /// Lock inversion: the subscriber takes a user lock that another thread holds while sending into a second

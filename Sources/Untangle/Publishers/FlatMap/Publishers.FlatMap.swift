@@ -3,8 +3,9 @@ extension Publisher {
     /// you specify.
     ///
     /// The values of every inner publisher are merged into one stream. The result finishes when the upstream and
-    /// every inner publisher have finished, and fails (cancelling the upstream and every other inner) on the first
-    /// failure, from the upstream or from an inner.
+    /// every inner publisher have finished and every waiting value was delivered, and fails on the first failure:
+    /// an upstream failure cancels every inner, an inner's failure cancels the other inners and the upstream (Apple's
+    /// Combine leaves the upstream running then, still holding the transform; Untangle releases it).
     ///
     /// ```swift
     /// let cancellable = userIDs
