@@ -316,19 +316,28 @@ where
 
     @inlinable
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-        var more = Subscribers.Demand.none
-        if !steady {
-            switch parent.state.withCriticalSection({ $0.innerValue(id, input) }) {
-            case .ignore, .buffered:
-                return .none
-            case .deliverReplenishing:
-                more = .max(1)
-            case .deliverUnlimited(let steady):
-                self.steady = steady
-            }
-        }
+        guard steady else { return receiveCounted(input) }
         // Performance: borrowed through `Unmanaged` (the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
+        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
+        return .none
+    }
+
+    // Performance: kept out of line, so the steady path above stays small enough to inline into the inner
+    // publisher's delivery.
+    /// A value while the demand is bounded or values wait: the state machine decides.
+    @inlinable
+    @inline(never)
+    func receiveCounted(_ input: NewPublisher.Output) -> Subscribers.Demand {
+        var more = Subscribers.Demand.none
+        switch parent.state.withCriticalSection({ $0.innerValue(id, input) }) {
+        case .ignore, .buffered:
+            return .none
+        case .deliverReplenishing:
+            more = .max(1)
+        case .deliverUnlimited(let steady):
+            self.steady = steady
+        }
         _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
         return more
     }
