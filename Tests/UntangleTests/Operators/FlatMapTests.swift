@@ -69,70 +69,139 @@ final class FlatMapTests: XCTestCase {
         XCTAssertEqual(recorder.values, [5])
     }
 
-    func testZeroMaxPublishersNeverRequestsUpstream() {
+    func testZeroMaxPublishersAsksUpstreamForNothingLikeCombine() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>()
         upstream.flatMap(maxPublishers: .max(0)) { Just($0) }.subscribe(recorder)
         upstream.send(completion: .finished)
-        XCTAssertEqual(upstream.history, [])
+        XCTAssertEqual(upstream.history, [.request(.none)], "Combine passes maxPublishers on as it is")
         XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.finished)])
     }
 
-    func testInnersAreAskedForOutstandingDemandAndLaterRequestsAreForwardedToEveryLiveInner() {
+    func testDownstreamHasItsSubscriptionBeforeTheUpstreamIsSubscribed() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        var eventsWhenUpstreamSubscribed: [Event<Int, Never>]?
+        Deferred { () -> Empty<Int, Never> in
+            eventsWhenUpstreamSubscribed = recorder.events
+            return Empty()
+        }
+        .flatMap { Just($0) }
+        .subscribe(recorder)
+        XCTAssertEqual(eventsWhenUpstreamSubscribed, [.subscription("FlatMap")])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    func testCompletionBeforeTheUpstreamSubscriptionFinishesTheDownstream() {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.flatMap { Just($0) }.subscribe(recorder)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    func testEachInnerIsAskedForOneValueAndDownstreamRequestsAreNotForwarded() {
         let upstream = ManualPublisher<Int, Never>()
         let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         upstream.flatMap { inners[$0] }.subscribe(recorder)
         upstream.send(0)
-        XCTAssertEqual(inners[0].history, [.request(.max(2))])
-        inners[0].send(10)
         upstream.send(1)
-        XCTAssertEqual(inners[1].history, [.request(.max(1))], "only the demand not yet met")
         recorder.request(.max(3))
-        XCTAssertEqual(inners[0].history, [.request(.max(2)), .request(.max(3))])
-        XCTAssertEqual(inners[1].history, [.request(.max(1)), .request(.max(3))])
+        XCTAssertEqual(inners[0].history, [.request(.max(1))])
+        XCTAssertEqual(inners[1].history, [.request(.max(1))])
     }
 
-    func testInnerSubscribingWithZeroDemandIsAskedLater() {
+    func testAValueMeetingDemandGivesItsInnerOneMoreAndAValueBeyondItWaits() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inner = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.flatMap { _ in inner }.subscribe(recorder)
+        upstream.send(0)
+        XCTAssertEqual(inner.send(10), .max(1))
+        XCTAssertEqual(inner.send(11), .max(1))
+        XCTAssertEqual(inner.send(12), .none, "no demand left: buffered")
+        XCTAssertEqual(recorder.values, [10, 11])
+        XCTAssertEqual(inner.history, [.request(.max(1))])
+    }
+
+    func testABufferedValueAsksItsInnerForOneMoreWhenItIsDelivered() {
         let upstream = ManualPublisher<Int, Never>()
         let inner = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         upstream.flatMap { _ in inner }.subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.unlimited)], "upstream is asked up front, like Combine")
         upstream.send(0)
-        XCTAssertEqual(inner.history, [])
+        XCTAssertEqual(inner.history, [.request(.max(1))], "asked for one value even without downstream demand")
+        XCTAssertEqual(inner.send(4), .none)
+        XCTAssertEqual(recorder.values, [])
         recorder.request(.max(1))
-        XCTAssertEqual(inner.history, [.request(.max(1))])
-        inner.send(4)
         XCTAssertEqual(recorder.values, [4])
+        XCTAssertEqual(inner.history, [.request(.max(1)), .request(.max(1))])
     }
 
-    func testValuesBeyondDemandWaitForTheNextRequest() {
+    func testUnlimitedRequestDeliversTheBufferThenAsksEveryInnerForUnlimited() {
         let upstream = ManualPublisher<Int, Never>()
         let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         upstream.flatMap { inners[$0] }.subscribe(recorder)
         upstream.send(0)
         upstream.send(1)
-        inners[0].send(1)
-        inners[1].send(2)
-        XCTAssertEqual(recorder.values, [1])
-        recorder.request(.max(1))
-        XCTAssertEqual(recorder.values, [1, 2], "a value the inners were allowed to send is not lost")
+        XCTAssertEqual(inners[0].send(1), .max(1))
+        XCTAssertEqual(inners[0].send(2), .none)
+        XCTAssertEqual(inners[1].send(3), .none)
+        recorder.request(.unlimited)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(inners[0].history, [.request(.max(1)), .request(.unlimited)])
+        XCTAssertEqual(inners[1].history, [.request(.max(1)), .request(.unlimited)])
+        XCTAssertEqual(inners[1].send(4), .none, "unlimited: nothing to give back")
+        upstream.send(0)
+        XCTAssertEqual(inners[0].history, [.request(.max(1)), .request(.unlimited), .request(.unlimited)])
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4])
     }
 
-    /// Regression: demand returned from `receive(_:)` must reach the inners, or a subscriber that asks for one more
-    /// value at a time stalls after the first.
-    func testDemandReturnedFromReceiveReachesTheInners() {
+    /// Regression: a value an inner sends while the buffer drains (here from inside the downstream's `receive`)
+    /// joins the end of the buffer instead of overtaking the value its own inner sent before it.
+    func testAValueSentWhileTheBufferDrainsWaitsBehindTheValuesBeforeIt() {
         let upstream = ManualPublisher<Int, Never>()
-        let inner = ManualPublisher<Int, Never>()
-        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, _ in .max(1) }
-        upstream.flatMap { _ in inner }.subscribe(recorder)
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, value in
+            if value == 1 {
+                XCTAssertEqual(inners[1].send(21), .none, "buffered behind 20")
+            }
+            return .none
+        }
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
         upstream.send(0)
-        inner.send(1)
-        XCTAssertEqual(inner.history, [.request(.max(1)), .request(.max(1))])
-        inner.send(2)
+        upstream.send(1)
+        XCTAssertEqual(inners[0].send(1), .none)
+        XCTAssertEqual(inners[1].send(20), .none)
+        recorder.request(.max(3))
+        XCTAssertEqual(recorder.values, [1, 20, 21])
+        XCTAssertEqual(inners[0].history, [.request(.max(1)), .request(.max(1))])
+        XCTAssertEqual(inners[1].history, [.request(.max(1)), .request(.max(1)), .request(.max(1))])
+    }
+
+    /// Regression: demand returned from `receive(_:)` must count, or a subscriber that asks for one more value at a
+    /// time stalls after the first; and it must drain what waits.
+    func testDemandReturnedFromReceiveCountsAndDrainsTheBuffer() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, value in value == 2 ? .max(2) : .max(1) }
+        upstream.flatMap { inners[$0] }.subscribe(recorder)
+        upstream.send(0)
+        XCTAssertEqual(inners[0].send(1), .max(1))
+        XCTAssertEqual(inners[0].send(2), .max(1))
+        XCTAssertEqual(inners[0].history, [.request(.max(1))])
         XCTAssertEqual(recorder.values, [1, 2])
+
+        let waiting = Recorder<Int, Never>(initialDemand: nil) { _, _ in .max(1) }
+        let upstream2 = ManualPublisher<Int, Never>()
+        upstream2.flatMap { inners[$0] }.subscribe(waiting)
+        upstream2.send(1)
+        XCTAssertEqual(inners[1].send(7), .none)
+        XCTAssertEqual(inners[1].send(8), .none, "a misbehaving inner's extra value waits too")
+        waiting.request(.max(1))
+        XCTAssertEqual(waiting.values, [7, 8], "7's returned demand delivered 8")
     }
 
     func testFinishesOnlyWhenUpstreamAndEveryInnerHaveFinished() {
@@ -183,7 +252,9 @@ final class FlatMapTests: XCTestCase {
         inners[0].send(completion: .failure(TestError(3)))
         recorder.cancel()
         XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError(2)))])
-        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+        XCTAssertEqual(
+            upstream.history, [.request(.unlimited), .cancel],
+            "unlike Combine, which leaves the upstream running and holding the transform after the failure")
         XCTAssertEqual(inners[0].history, [.request(.unlimited), .cancel])
         XCTAssertEqual(inners[1].history, [.request(.unlimited)], "the failed inner is not cancelled")
     }
@@ -240,29 +311,43 @@ final class FlatMapTests: XCTestCase {
         XCTAssertEqual(recorder.completions, [.finished])
     }
 
-    /// Regression for the `Just` fast path (no inner subscription when the downstream has demand): a Just with demand
-    /// is delivered at once and gives its maxPublishers slot back as returned demand; a Just without demand is
-    /// subscribed, waits for demand while holding its slot, and asks upstream for one more when it finishes.
-    func testJustInnersWithDemandFreeTheirSlotAtOnceAndWithoutDemandWaitHoldingIt() {
+    /// Regression for the `Just` fast path (no inner subscription): like a subscribed Just, which delivers or is
+    /// buffered the moment it is asked and then finishes, every Just frees its maxPublishers slot at once with a
+    /// request for one more upstream value (not as returned demand), whether its value was delivered or waits.
+    func testJustInnersFreeTheirSlotByRequestWhetherDeliveredOrBuffered() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         upstream.flatMap(maxPublishers: .max(2)) { Just($0 * 10) }.subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.max(2))])
-        XCTAssertEqual(upstream.send(1), .max(1), "delivered at once: its slot is free again")
-        XCTAssertEqual(upstream.send(2), .none, "no demand: the Just waits, holding its slot")
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(upstream.history, [.request(.max(2)), .request(.max(1))], "delivered: its slot is free")
+        XCTAssertEqual(upstream.send(2), .none)
         XCTAssertEqual(upstream.send(3), .none)
-        XCTAssertEqual(recorder.values, [10])
+        XCTAssertEqual(recorder.values, [10], "no demand: 20 and 30 wait")
+        XCTAssertEqual(
+            upstream.history, [.request(.max(2)), .request(.max(1)), .request(.max(1)), .request(.max(1))],
+            "a buffered Just is done too")
         recorder.request(.max(1))
         XCTAssertEqual(recorder.values, [10, 20])
-        XCTAssertEqual(
-            upstream.history, [.request(.max(2)), .request(.max(1)), .request(.max(1))],
-            "each waiting Just finished (its value queued for demand) and freed its slot")
-        recorder.request(.max(1))
+        recorder.request(.max(2))
         XCTAssertEqual(recorder.values, [10, 20, 30])
-        XCTAssertEqual(upstream.send(4), .max(1))
-        XCTAssertEqual(recorder.values, [10, 20, 30], "no demand left: 40 waits")
-        recorder.request(.max(1))
-        XCTAssertEqual(recorder.values, [10, 20, 30, 40])
+        XCTAssertEqual(upstream.send(4), .none)
+        XCTAssertEqual(recorder.values, [10, 20, 30, 40], "the demand left over took 40 at once")
+    }
+
+    /// Regression for the `Just` fast path: with unlimited maxPublishers nothing is requested upstream per value,
+    /// and a Just arriving while values wait joins the end of the buffer.
+    func testJustInnersWithUnlimitedMaxPublishersKeepTheUpstreamOrder() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        upstream.flatMap { Just($0) }.subscribe(recorder)
+        for value in 1...3 { XCTAssertEqual(upstream.send(value), .none) }
+        recorder.request(.max(2))
+        XCTAssertEqual(upstream.send(4), .none)
+        recorder.request(.unlimited)
+        XCTAssertEqual(upstream.send(5), .none)
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4, 5])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
     }
 
     /// Regression for the `Just` fast path with unlimited demand (no lock taken per value): nothing is delivered
@@ -275,6 +360,34 @@ final class FlatMapTests: XCTestCase {
         cancellable.cancel()
         upstream.send(4)
         XCTAssertEqual(received, [1, 2, 3])
+    }
+
+    func testSubscriptionAndInnerSubscriberDescribeThemselvesLikeCombine() throws {
+        let upstream = UnsubscribedUpstream<Int, Never>()
+        let inner = UnsubscribedUpstream<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        // Unowned: the transform holding the inner, which holds its subscriber, would be a cycle through the flatMap.
+        upstream.flatMap { [unowned inner] _ in inner }.subscribe(recorder)
+        upstream.send(subscription: LoggingUpstreamSubscription())
+        upstream.send(0)
+
+        let subscription = try XCTUnwrap(upstream.operatorSubscriber)
+        XCTAssertEqual(String(describing: subscription), "FlatMap")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "FlatMap")
+        XCTAssertEqual((subscription as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertFalse(subscription is CustomDebugStringConvertible)
+
+        let innerSubscriber = try XCTUnwrap(inner.operatorSubscriber)
+        XCTAssertEqual(String(describing: innerSubscriber), "FlatMap")
+        XCTAssertEqual(
+            (innerSubscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "FlatMap")
+        let children = try XCTUnwrap((innerSubscriber as? CustomReflectable)?.customMirror.children).map {
+            ($0.label, String(describing: $0.value))
+        }
+        let parentID = try XCTUnwrap(subscription as? CustomCombineIdentifierConvertible).combineIdentifier
+        XCTAssertEqual(children.map(\.0), ["parentSubscription"])
+        XCTAssertEqual(children.map(\.1), ["\(parentID)"])
     }
 
     func testMaxOneDemandAtATime() {
@@ -339,16 +452,17 @@ final class FlatMapConcurrencyTests: XCTestCase {
             receiveSubscription: { recorder.receive(subscription: $0) },
             receiveValue: { value in detector.around { recorder.receive(value) } },
             receiveCompletion: { recorder.receive(completion: $0) })
-        (0..<8).publisher.flatMap(maxPublishers: .max(3)) { index in (0..<500).publisher.map { _ in index } }.subscribe(
-            wrapped)
+        (0..<8).publisher.flatMap(maxPublishers: .max(3)) { index in (0..<500).publisher.map { index * 1_000 + $0 } }
+            .subscribe(wrapped)
         runConcurrently(threads: 4) { _ in
             for _ in 0..<1_000 { recorder.request(.max(1)) }
         }
         XCTAssertEqual(detector.overlaps, 0)
         XCTAssertEqual(recorder.values.count, 4_000, "exactly what was requested, which is everything")
         XCTAssertEqual(recorder.completions, [.finished])
-        let counts = Dictionary(grouping: recorder.values, by: { $0 }).mapValues(\.count)
-        XCTAssertEqual(counts, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 500) }))
+        // Each inner's values in the order it sent them, even though buffered values drain on whichever thread asks.
+        let perInner = Dictionary(grouping: recorder.values, by: { $0 / 1_000 }).mapValues { $0.map { $0 % 1_000 } }
+        XCTAssertEqual(perInner, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, Array(0..<500)) }))
     }
 
     func testNeverMoreThanRequestedUnderConcurrentSendsAndRequests() {
@@ -363,6 +477,33 @@ final class FlatMapConcurrencyTests: XCTestCase {
             }
         }
         XCTAssertLessThanOrEqual(recorder.values.count, 1_000)
+    }
+
+    /// Regression for the buffer's drain: values an inner sends while another thread drains the buffer (with the
+    /// demand that thread's request brought) queue behind it, so each inner's values arrive in the order it sent them.
+    func testEachInnersValuesKeepTheirOrderWhileAnotherThreadDrainsTheBuffer() {
+        for _ in 0..<20 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+            let detector = OverlapDetector()
+            let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+            let wrapped = AnySubscriber<Int, Never>(
+                receiveSubscription: { recorder.receive(subscription: $0) },
+                receiveValue: { value in detector.around { recorder.receive(value) } },
+                receiveCompletion: { recorder.receive(completion: $0) })
+            upstream.flatMap { inners[$0] }.subscribe(wrapped)
+            for index in 0..<3 { upstream.send(index) }
+            runConcurrently(threads: 4) { thread in
+                for i in 0..<300 {
+                    if thread == 3 { recorder.request(.max(1)) } else { inners[thread].send(thread * 1_000 + i) }
+                }
+            }
+            XCTAssertEqual(detector.overlaps, 0)
+            XCTAssertLessThanOrEqual(recorder.values.count, 301)
+            for (inner, values) in Dictionary(grouping: recorder.values, by: { $0 / 1_000 }) {
+                XCTAssertEqual(values, values.sorted(), "inner \(inner) out of order")
+            }
+        }
     }
 
     /// Lock inversion: the subscriber takes a user lock that another thread holds while sending into a second

@@ -1,164 +1,357 @@
-// `@usableFromInline` so that the `@inlinable` ``FlatMapSubscription`` can call it; the state machine itself is not
-// generic and stays compiled once, here.
+// `@usableFromInline` with `@inlinable` members so that the `@inlinable` ``FlatMapSubscription`` is specialized
+// together with it: the buffer holds the inners' values, so the machine is generic over them.
 /// The pure state machine of a flatMap: the upstream subscription, the live inner publishers and their
-/// subscriptions, the downstream's outstanding demand, and who has finished. It never calls out: every method
-/// returns what the caller must do after unlocking.
+/// subscriptions, the downstream's unmet demand, the inner values waiting for that demand, and who has finished. It
+/// never calls out: every method returns what the caller must do after unlocking.
 ///
-/// **Demand:** upstream is asked for `maxPublishers` values when it subscribes and for one more each time an inner
-/// finishes (with `.unlimited`, once). `demand` is what the downstream asked for and no inner has sent yet: an inner
-/// is asked for it when its subscription arrives, and every later downstream request is forwarded to every live
-/// inner. Values beyond the downstream's demand wait in the emitter, so what is buffered never exceeds what the
-/// inners were asked for.
+/// The demand model is Apple's. The upstream is asked for `maxPublishers` when it subscribes and for one more each
+/// time an inner finishes. An inner is asked for one value when it subscribes (for `.unlimited` once the downstream's
+/// demand is unlimited). An inner value that meets unmet downstream demand is delivered at once and the inner gets
+/// one more unit back as the demand its `receive(_:)` returns; a value that does not is buffered, and when a later
+/// downstream request delivers it the inner that sent it is asked for one more. So a live inner has at most one
+/// value waiting, and the buffer never exceeds what the inners were asked for (Just inners aside: they are done the
+/// moment they deliver, so, like in Apple's Combine, their slot is freed and the upstream asked for one more even
+/// when their value waits in the buffer).
+///
+/// Order: while the buffer holds anything or a thread is draining it, every new inner value joins the buffer's end,
+/// so values of one inner reach the downstream in the order the inner sent them. Only one thread drains at a time.
+///
+/// **Demand:** as above; the downstream's own requests are never forwarded to the inners, except the switch to
+/// `.unlimited`, which asks every live inner for `.unlimited`.
 /// **Thread safety:** none: always mutated under the flatMap's lock.
 @usableFromInline
-struct FlatMapStateMachine {
-    private enum Upstream {
+struct FlatMapStateMachine<Value> {
+    /// A buffered value and the id of the inner that sent it (nil: a Just, which is done).
+    @usableFromInline typealias Buffered = (inner: Int?, value: Value)
+
+    @usableFromInline
+    enum Upstream {
         case awaiting
         case subscribed(Subscription)
         case finished
     }
 
-    private var upstream = Upstream.awaiting
-    /// Live inners in creation order (so demand is forwarded oldest first); the subscription is nil until it
-    /// arrives.
-    private var inners: [(id: Int, subscription: Subscription?)] = []
-    private var nextInnerID = 0
-    @usableFromInline private(set) var demand = Subscribers.Demand.none
-    private let maxPublishers: Subscribers.Demand
-    @usableFromInline private(set) var isTerminated = false
-
+    /// Where the flatMap is in its life.
     @usableFromInline
+    enum Phase {
+        case running
+        /// The upstream failed and `thread` is cancelling the inners: Apple's Combine holds its lock meanwhile, so
+        /// an upstream completion made from inside one of those cancels (on that thread) traps there.
+        case cancellingAfterUpstreamFailure(ThreadID)
+        /// Finished, failed or cancelled: nothing more is delivered or requested.
+        case ended
+    }
+
+    /// Whether a thread is delivering the buffer.
+    @usableFromInline
+    enum Drain {
+        case idle
+        case running
+    }
+
+    @usableFromInline var upstream = Upstream.awaiting
+    @usableFromInline var phase = Phase.running
+    @usableFromInline var drain = Drain.idle
+    /// Live inners in creation order; the subscription is nil until it arrives.
+    @usableFromInline var inners: [(id: Int, subscription: Subscription?)] = []
+    @usableFromInline var nextInnerID = 0
+    /// What the downstream asked for and has not been given yet.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Inner values waiting for demand, with the id of the inner that sent each (nil: a Just, which is done).
+    @usableFromInline var buffer = RingBuffer<Buffered>()
+    @usableFromInline let maxPublishers: Subscribers.Demand
+
+    @inlinable
     init(maxPublishers: Subscribers.Demand) {
         self.maxPublishers = maxPublishers
     }
 
-    /// The upstream subscription arrived: returns the demand to request from it (nil: cancel it).
-    @usableFromInline
+    @inlinable
+    var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
+    /// Nothing is waiting and nobody is delivering: a value may go straight to the downstream.
+    @inlinable
+    var isSteady: Bool {
+        buffer.isEmpty && drain == .idle
+    }
+
+    /// Whether every source has finished and nothing waits: the flatMap finishes.
+    @inlinable
+    var isDone: Bool {
+        if case .finished = upstream, inners.isEmpty, isSteady { return true }
+        return false
+    }
+
+    // MARK: Upstream
+
+    /// The upstream subscription arrived: returns the demand to request from it, `maxPublishers` even when it is
+    /// `.none`, as Apple's Combine does (nil: cancel it).
+    @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, case .awaiting = upstream else { return nil }
+        guard isRunning, case .awaiting = upstream else { return nil }
         upstream = .subscribed(subscription)
         return maxPublishers
     }
 
-    /// An upstream value produced a new inner publisher: returns its id (nil: the flatMap has ended; do not
-    /// subscribe to it).
-    @usableFromInline
+    /// An upstream value produced a new inner publisher: returns its id (nil: the flatMap has ended; do not call the
+    /// transform nor subscribe).
+    @inlinable
     mutating func innerCreated() -> Int? {
-        guard !isTerminated else { return nil }
+        guard isRunning else { return nil }
         let id = nextInnerID
         nextInnerID += 1
         inners.append((id, nil))
         return id
     }
 
-    /// What an upstream value does when the inner publishers are `Just`s (see `FlatMapSubscription.receiveJust`).
+    /// What a Just's value does (see `FlatMapSubscription.receiveJust`).
     @usableFromInline
     enum JustAction {
-        /// The flatMap has ended: the value is ignored (the transform is not called).
+        /// The flatMap has ended: the value is dropped.
         case ignore
-        /// The downstream has demand: deliver the Just's value now (one unit of demand was taken, as an inner's
-        /// delivery takes it) and return `upstreamDemand` to the upstream (the slot the Just would have held under
-        /// `maxPublishers` is free again at once). `steady`: demand and `maxPublishers` are both unlimited, so
-        /// every later Just gets the same answer (until the flatMap ends) and the caller may stop asking.
-        case deliver(upstreamDemand: Subscribers.Demand, steady: Bool)
-        /// No downstream demand: subscribe to the Just like to any inner (registered with this id), so that it
-        /// waits for demand while holding its slot.
-        case subscribe(id: Int)
+        /// Deliver the value now, then ask `requestUpstream` for one more (the Just is done, so its slot under
+        /// `maxPublishers` is free again). `steady`: demand and `maxPublishers` are both unlimited and nothing waits,
+        /// so every later Just gets the same answer (until the flatMap ends) and the caller may stop asking.
+        case deliver(requestUpstream: Subscription?, steady: Bool)
+        /// The value was buffered; ask `requestUpstream` for one more (the Just is done all the same).
+        case buffered(requestUpstream: Subscription?)
     }
 
-    /// An upstream value arrived and the inner will be a `Just`: a Just delivers its one value as soon as it has
-    /// demand and finishes right after, so when the downstream has demand the whole inner lifecycle (created,
-    /// subscribed, delivered, finished) collapses into this one transition.
-    @usableFromInline
-    mutating func justArrived() -> JustAction {
-        guard !isTerminated else { return .ignore }
-        guard demand > .none else { return .subscribe(id: innerCreated()!) }
-        innerDelivered()
-        switch upstream {
-        case .subscribed where maxPublishers != .unlimited:
-            return .deliver(upstreamDemand: .max(1), steady: false)
-        default:
-            return .deliver(upstreamDemand: .none, steady: demand == .unlimited && maxPublishers == .unlimited)
+    /// The value of a `Just` inner (the transform's result for an upstream value; the caller asked ``isRunning``
+    /// before calling the transform, like an ordinary inner's ``innerCreated()``): a Just delivers its one value as
+    /// soon as it is asked and finishes right after, so the whole inner lifecycle (created, subscribed, delivered or
+    /// buffered, finished) collapses into this one transition.
+    @inlinable
+    mutating func justValue(_ value: Value) -> JustAction {
+        guard isRunning else { return .ignore }
+        var requestUpstream: Subscription?
+        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
+            requestUpstream = subscription
         }
-    }
-
-    /// An inner's subscription arrived: returns the demand to request from it (nil: cancel it instead).
-    @usableFromInline
-    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, let index = inners.firstIndex(where: { $0.id == id }), inners[index].subscription == nil
-        else { return nil }
-        inners[index].subscription = subscription
-        return demand
-    }
-
-    /// An inner delivered a value: it uses up one unit of the downstream's demand.
-    @usableFromInline
-    mutating func innerDelivered() {
-        if demand > .none {
+        guard isSteady, demand > .none else {
+            buffer.append((nil, value))
+            return .buffered(requestUpstream: requestUpstream)
+        }
+        if demand != .unlimited {
             demand -= 1
         }
+        return .deliver(
+            requestUpstream: requestUpstream, steady: demand == .unlimited && maxPublishers == .unlimited)
     }
 
-    /// The downstream asked for more (by request or by returning demand): returns the inner subscriptions to
-    /// forward the request to.
-    @usableFromInline
-    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
-        guard !isTerminated else { return [] }
-        demand += more
-        return inners.compactMap(\.subscription)
-    }
-
-    /// What to do when an inner or the upstream finishes.
-    @usableFromInline
-    enum FinishAction {
-        case none
-        /// Ask the upstream for one more value (a slot under `maxPublishers` opened).
-        case requestOneMore(Subscription)
-        /// Everything finished: finish the downstream.
-        case finish
-    }
-
-    /// An inner finished. Also returns its subscription, to be released after unlocking.
-    @usableFromInline
-    mutating func innerFinished(_ id: Int) -> (FinishAction, released: Subscription?) {
-        guard !isTerminated, let index = inners.firstIndex(where: { $0.id == id }) else { return (.none, nil) }
-        let slot = inners.remove(at: index).subscription
-        switch upstream {
-        case .finished where inners.isEmpty:
-            isTerminated = true
-            return (.finish, slot)
-        case .subscribed(let subscription) where maxPublishers != .unlimited:
-            return (.requestOneMore(subscription), slot)
-        default:
-            return (.none, slot)
-        }
-    }
-
-    /// The upstream finished: true if no inner is live (the flatMap finishes now).
-    @usableFromInline
-    mutating func upstreamFinished() -> Bool {
-        guard !isTerminated else { return false }
+    /// The upstream finished: true if the flatMap finishes now (no inner is live and nothing waits).
+    @inlinable
+    mutating func upstreamFinished(on thread: ThreadID) -> Bool {
+        trapIfReenteredDuringUpstreamFailure(on: thread)
+        guard isRunning else { return false }
         upstream = .finished
-        if inners.isEmpty {
-            isTerminated = true
+        if isDone {
+            phase = .ended
             return true
         }
         return false
     }
 
-    /// A failure (upstream or inner) or the downstream's cancel: ends the flatMap and returns every subscription
-    /// to cancel (nil if it had already ended). A source that has just failed is not cancelled: pass the failing
-    /// inner's id, or `upstreamFailed`.
+    /// The upstream failed: ends the flatMap and returns the inner subscriptions to cancel, and the buffered values
+    /// to release, outside the lock (nil if it had already ended). The caller calls
+    /// ``upstreamFailureCancellationsDone()`` after cancelling.
+    @inlinable
+    mutating func upstreamFailed(on thread: ThreadID) -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+        trapIfReenteredDuringUpstreamFailure(on: thread)
+        guard isRunning else { return nil }
+        phase = .cancellingAfterUpstreamFailure(thread)
+        upstream = .finished
+        let cancel = inners.compactMap(\.subscription)
+        inners = []
+        return (cancel, releaseBuffer())
+    }
+
+    @inlinable
+    mutating func upstreamFailureCancellationsDone() {
+        phase = .ended
+    }
+
+    // Apple's Combine cancels the inners after an upstream failure while holding its (non-recursive) lock, so an
+    // upstream completion sent from inside one of those cancels crashes it. A completion from another thread
+    // meanwhile just waits for the lock there, then is ignored: here too (ignored), since it never blocks.
+    @inlinable
+    func trapIfReenteredDuringUpstreamFailure(on thread: ThreadID) {
+        if case .cancellingAfterUpstreamFailure(let canceller) = phase, canceller == thread {
+            preconditionFailure(
+                "flatMap: the upstream completed again from inside an inner's cancel() while flatMap was cancelling "
+                    + "its inners after the upstream's failure")
+        }
+    }
+
+    // MARK: Inners
+
+    /// An inner's subscription arrived: returns the demand to request from it, one value, or `.unlimited` once the
+    /// downstream's demand is (nil: cancel it instead).
+    @inlinable
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard isRunning, let index = inners.firstIndex(where: { $0.id == id }), inners[index].subscription == nil
+        else { return nil }
+        inners[index].subscription = subscription
+        return demand == .unlimited ? .unlimited : .max(1)
+    }
+
+    /// What an inner's value does.
     @usableFromInline
-    mutating func terminate(failedInner: Int? = nil, upstreamFailed: Bool = false) -> [Subscription]? {
-        guard !isTerminated else { return nil }
-        isTerminated = true
-        var toCancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
-        if !upstreamFailed, case .subscribed(let subscription) = upstream {
-            toCancel.append(subscription)
+    enum InnerValueAction {
+        /// The flatMap has ended: drop the value.
+        case ignore
+        /// Buffered: return `.none` to the inner.
+        case buffered
+        /// Deliver it now, then return `.max(1)` to the inner (it used one unit of a bounded demand).
+        case deliverReplenishing
+        /// Deliver it now and return `.none` (the demand is unlimited). `steady`: nothing waits and nobody drains,
+        /// which stays true for good, so the inner may deliver later values without asking.
+        case deliverUnlimited(steady: Bool)
+    }
+
+    /// An inner delivered a value.
+    @inlinable
+    mutating func innerValue(_ id: Int, _ value: Value) -> InnerValueAction {
+        guard isRunning else { return .ignore }
+        guard isSteady, demand > .none else {
+            buffer.append((id, value))
+            return .buffered
+        }
+        if demand == .unlimited {
+            return .deliverUnlimited(steady: true)
+        }
+        demand -= 1
+        return .deliverReplenishing
+    }
+
+    /// What to do when an inner finishes.
+    @usableFromInline
+    enum FinishAction {
+        case none
+        /// Ask the upstream for one more value (a slot under `maxPublishers` opened).
+        case requestOneMore(Subscription)
+        /// Everything finished and nothing waits: finish the downstream.
+        case finish
+    }
+
+    /// An inner finished. Also returns its subscription, to be released after unlocking. Like Apple's Combine, an
+    /// inner that finishes twice asks the upstream for one more value twice.
+    @inlinable
+    mutating func innerFinished(_ id: Int) -> (FinishAction, released: Subscription?) {
+        guard isRunning else { return (.none, nil) }
+        let slot = inners.firstIndex(where: { $0.id == id }).flatMap { inners.remove(at: $0).subscription }
+        if isDone {
+            phase = .ended
+            return (.finish, slot)
+        }
+        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
+            return (.requestOneMore(subscription), slot)
+        }
+        return (.none, slot)
+    }
+
+    /// An inner failed: ends the flatMap and returns every other source to cancel (the inners first, then the
+    /// upstream) and the buffered values to release (nil if it had already ended).
+    @inlinable
+    mutating func innerFailed(_ id: Int) -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+        guard isRunning else { return nil }
+        return end(except: id)
+    }
+
+    // MARK: Downstream
+
+    /// What a downstream request (or demand returned from `receive(_:)`) does.
+    @usableFromInline
+    struct RequestAction {
+        /// This thread now drains the buffer (``nextBuffered()`` until it says stop).
+        @usableFromInline var drain = false
+        /// The demand just became unlimited: ask each of these inners for `.unlimited` (after draining).
+        @usableFromInline var unleash: [Subscription] = []
+
+        @inlinable
+        init() {}
+    }
+
+    /// The downstream asked for more (by request or by returning demand).
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+        var action = RequestAction()
+        guard isRunning else { return action }
+        let wasUnlimited = demand == .unlimited
+        demand += more
+        if !wasUnlimited, demand == .unlimited {
+            action.unleash = inners.compactMap(\.subscription)
+        }
+        if drain == .idle, !buffer.isEmpty {
+            drain = .running
+            action.drain = true
+        }
+        return action
+    }
+
+    /// The drainer's next step.
+    @usableFromInline
+    enum DrainStep {
+        /// Deliver `value`, then (bounded demand) ask `replenish`, the inner that sent it, for one more.
+        case deliver(Value, replenish: Subscription?)
+        /// Nothing more to deliver now: stop draining.
+        case stop
+        /// The buffer is empty and every source had finished: finish the downstream.
+        case finish
+    }
+
+    /// The draining thread takes the next buffered value the demand allows, or stops draining.
+    @inlinable
+    mutating func nextBuffered() -> DrainStep {
+        guard isRunning else {
+            drain = .idle
+            return .stop
+        }
+        if demand > .none, let next = buffer.popFirst() {
+            var replenish: Subscription?
+            if demand != .unlimited {
+                demand -= 1
+                if let inner = next.inner, let index = inners.firstIndex(where: { $0.id == inner }) {
+                    replenish = inners[index].subscription
+                }
+            }
+            return .deliver(next.value, replenish: replenish)
+        }
+        drain = .idle
+        if isDone {
+            phase = .ended
+            return .finish
+        }
+        return .stop
+    }
+
+    /// The downstream cancelled: ends the flatMap and returns every source to cancel (the inners first, then the
+    /// upstream) and the buffered values to release (nil if it had already ended).
+    @inlinable
+    mutating func cancel() -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+        guard isRunning else { return nil }
+        return end(except: nil)
+    }
+
+    @inlinable
+    mutating func end(except failedInner: Int?) -> (cancel: [Subscription], released: RingBuffer<Buffered>) {
+        phase = .ended
+        var cancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
+        if case .subscribed(let subscription) = upstream {
+            cancel.append(subscription)
         }
         upstream = .finished
         inners = []
-        return toCancel
+        return (cancel, releaseBuffer())
+    }
+
+    /// Empties the buffer, returning its values for the caller to release outside the lock (their deinit is user
+    /// code).
+    @inlinable
+    mutating func releaseBuffer() -> RingBuffer<Buffered> {
+        buffer.takeAll()
     }
 }

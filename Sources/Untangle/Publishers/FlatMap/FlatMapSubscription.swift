@@ -1,12 +1,15 @@
 import UntangleSync
 
 // Performance: `@usableFromInline` with `@inlinable` members (and `Publishers.FlatMap.receive(subscriber:)`
-// `@inlinable`), so the client module specializes the subscription, the inners and the upstream's conduit for the
-// concrete types instead of running generic code with runtime type lookups per value. The state machine is not
-// generic and is not inlined.
+// `@inlinable`), so the client module specializes the subscription, the inners, the state machine and the upstream's
+// conduit for the concrete types instead of running generic code with runtime type lookups per value.
 /// The subscription of a flatMap: the subscriber it gives the upstream, the subscription it gives the downstream,
 /// and the owner of one ``FlatMapInner`` per inner publisher. Every inner's values go through one ``Emitter``, so the
 /// downstream sees one signal at a time however many threads the inners deliver on.
+///
+/// The state machine (``FlatMapStateMachine``) does the demand accounting and keeps the values that wait for demand;
+/// the emitter is asked for `.unlimited` once, before the downstream's subscription, and only serializes: a value
+/// reaches it only once the machine has charged it to the downstream's demand.
 ///
 /// **Demand:** see ``FlatMapStateMachine``.
 /// **Thread safety:** the upstream and the inners may deliver concurrently from any threads; `request` and `cancel`
@@ -14,15 +17,16 @@ import UntangleSync
 /// lock is never held while calling the transform, an upstream, an inner or the downstream.
 @usableFromInline
 final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where
     NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure,
     Upstream.Failure == Downstream.Failure
 {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
+    @usableFromInline typealias Machine = FlatMapStateMachine<Downstream.Input>
 
-    @usableFromInline let state: LockedBox<FlatMapStateMachine>
+    @usableFromInline let state: LockedBox<Machine>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
     @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
     // See `receiveJust`: touched only on the upstream's serialized signal path. `@exclusivity(unchecked)`: no
@@ -34,35 +38,38 @@ where
         downstream: Downstream, maxPublishers: Subscribers.Demand,
         transform: @escaping (Upstream.Output) -> NewPublisher
     ) {
-        let state = LockedBox(tracking: FlatMapStateMachine(maxPublishers: maxPublishers))
-        self.state = state
+        state = LockedBox(tracking: Machine(maxPublishers: maxPublishers))
         self.transform = transform
-        // Demand the downstream returns goes to the inners, like requests. The closure captures the state, not the
-        // subscription: the emitter must not keep the subscription alive, and a `[weak self]` capture would give
-        // the subscription a weak-reference side table, which sends every retain and release of it (one pair per
-        // value, as the upstream's emitter's downstream) down the runtime's slow path.
+        // Demand the downstream returns from `receive(_:)` is the flatMap's to count, like requests. The relay
+        // reaches the subscription through a link object rather than capturing it: the emitter must not keep the
+        // subscription alive, and a `[weak self]` capture would give the subscription a weak-reference side table,
+        // which sends every retain and release of it down the runtime's slow path.
+        let link = FlatMapLink<Upstream, NewPublisher, Downstream>()
         emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { FlatMapSubscription.forward($0, state: state) },
-            policy: .unbounded)
+            downstream: DemandRelay(downstream: downstream) { link.parent?.downstreamAsked($0) }, policy: .unbounded)
+        // The emitter only serializes: the machine decides what the downstream may receive.
+        emitter.request(.unlimited)
+        link.parent = self
+    }
+
+    /// Gives the downstream its subscription; Apple's Combine does so before subscribing to the upstream.
+    @inlinable
+    func start() {
+        emitter.start(subscription: self)
     }
 
     // MARK: Upstream
 
     @inlinable
     func receive(subscription: Subscription) {
-        guard let maxPublishers = state.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("flatMap cancelling a second upstream subscription")
+        guard let demand = state.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
+            CalloutCheck.assertNoLockHeld("flatMap cancelling an upstream subscription it does not need")
             subscription.cancel()
             return
         }
-        emitter.start(subscription: self)
-        // The downstream may have cancelled from inside receive(subscription:): then the upstream is already
-        // cancelled and must not be asked for anything.
-        let live = state.withCriticalSection { !$0.isTerminated }
-        if live, maxPublishers > .none {
-            CalloutCheck.assertNoLockHeld("flatMap requesting from its upstream")
-            subscription.request(maxPublishers)
-        }
+        // `maxPublishers` as it is, `.none` included, as Apple's Combine asks.
+        CalloutCheck.assertNoLockHeld("flatMap requesting from its upstream")
+        subscription.request(demand)
     }
 
     @inlinable
@@ -72,14 +79,11 @@ where
         }
         guard let id = state.withCriticalSection({ $0.innerCreated() }) else { return .none }
         CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-        subscribeInner(transform(input), id: id)
+        let publisher = transform(input)
+        CalloutCheck.assertNoLockHeld("flatMap subscribing to an inner publisher")
+        publisher.subscribe(FlatMapInner(parent: self, id: id))
         // More upstream demand is requested when an inner finishes (bounded maxPublishers) or was unlimited.
         return .none
-    }
-
-    @inlinable
-    func subscribeInner(_ publisher: NewPublisher, id: Int) {
-        publisher.subscribe(FlatMapInner(parent: self, id: id))
     }
 
     // MARK: Just inners
@@ -102,46 +106,61 @@ where
 
     // Performance: `flatMap { Just($0) }` without an inner subscription. Subscribing a `Just` costs two objects
     // (the inner subscriber and the Just's subscription) and four lock round-trips (created, subscribed, delivered,
-    // finished); when the downstream has demand the Just would deliver at once and finish, so its value goes
-    // straight to the emitter, exactly where the inner's delivery would have put it, after one transition of the
-    // state machine (`justArrived`). Without demand the Just is subscribed as usual and waits, holding its slot.
+    // finished); a Just delivers its value the moment it is asked (the flatMap asks every inner for one value) and
+    // finishes right after, so its whole lifecycle is one transition of the state machine (`justValue`): the value
+    // goes straight to the emitter, or to the buffer, exactly where the inner's delivery would have put it, and the
+    // upstream is asked for one more under a bounded maxPublishers, as the Just's finish would have asked.
     //
-    // `steadyJust` (once demand and maxPublishers are both unlimited) skips even that transition: nothing it
-    // decides can change any more except termination, and after termination (cancel or failure) the emitter is
-    // already cancelled or completed, so it drops the value; the only difference is that the transform may run for
-    // a value the upstream sends after the end, which a value racing the end could do anyway. `steadyJust` is read
-    // and written only here, on the upstream's serialized signal path, so it needs no lock.
+    // `steadyJust` (once demand and maxPublishers are both unlimited and nothing waits) skips even that transition:
+    // nothing it decides can change any more except termination, and after termination (cancel or failure) the
+    // emitter is already cancelled or completed, so it drops the value; the only difference is that the transform
+    // may run for a value the upstream sends after the end, which a value racing the end could do anyway.
+    // `steadyJust` is read and written only here, on the upstream's serialized signal path, so it needs no lock.
     @inlinable
     func receiveJust(_ input: Upstream.Output) -> Subscribers.Demand {
-        var upstreamDemand = Subscribers.Demand.none
-        if !steadyJust {
-            switch state.withCriticalSection({ $0.justArrived() }) {
-            case .ignore:
-                return .none
-            case .subscribe(let id):
-                CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-                subscribeInner(transform(input), id: id)
-                return .none
-            case .deliver(let demand, let steady):
-                upstreamDemand = demand
-                steadyJust = steady
-            }
+        if steadyJust {
+            CalloutCheck.assertNoLockHeld("flatMap calling its transform")
+            emitter.offer(FlatMapSubscription.justOutput(transform(input)))
+            return .none
         }
+        guard state.withCriticalSection({ $0.isRunning }) else { return .none }
         CalloutCheck.assertNoLockHeld("flatMap calling its transform")
         let value = FlatMapSubscription.justOutput(transform(input))
-        emitter.offer(value)
-        return upstreamDemand
+        let requestUpstream: Subscription?
+        switch state.withCriticalSection({ $0.justValue(value) }) {
+        case .ignore:
+            return .none
+        case .deliver(let upstream, let steady):
+            steadyJust = steady
+            emitter.offer(value)
+            requestUpstream = upstream
+        case .buffered(let upstream):
+            requestUpstream = upstream
+        }
+        if let requestUpstream {
+            CalloutCheck.assertNoLockHeld("flatMap requesting one more upstream value")
+            requestUpstream.request(.max(1))
+        }
+        return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        let thread = ThreadID.current
         switch completion {
         case .finished:
-            if state.withCriticalSection({ $0.upstreamFinished() }) {
+            if state.withCriticalSection({ $0.upstreamFinished(on: thread) }) {
                 emitter.complete(.finished, order: .afterQueuedValues)
             }
         case .failure:
-            fail(completion, cancelling: state.withCriticalSection { $0.terminate(upstreamFailed: true) })
+            guard let ended = state.withCriticalSection({ $0.upstreamFailed(on: thread) }) else { return }
+            withExtendedLifetime(ended.released) {}
+            CalloutCheck.assertNoLockHeld("flatMap cancelling its inners after the upstream's failure")
+            for subscription in ended.cancel {
+                subscription.cancel()
+            }
+            state.withCriticalSection { $0.upstreamFailureCancellationsDone() }
+            emitter.complete(completion, order: .afterDemandedValues)
         }
     }
 
@@ -150,30 +169,51 @@ where
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
-        forward(demand)
+        downstreamAsked(demand)
     }
 
+    /// A request, or demand the downstream returned from `receive(_:)`.
     @inlinable
-    func forward(_ demand: Subscribers.Demand) {
-        FlatMapSubscription.forward(demand, state: state)
+    func downstreamAsked(_ demand: Subscribers.Demand) {
+        let action = state.withCriticalSection { $0.request(demand) }
+        if action.drain {
+            drainBuffer()
+        }
+        CalloutCheck.assertNoLockHeld("flatMap asking its inners for unlimited demand")
+        for inner in action.unleash {
+            inner.request(.unlimited)
+        }
     }
 
+    // Only one thread drains at a time (the machine's `drain` phase), and while it does every new inner value joins
+    // the buffer, so an inner's values keep their order. A request or returned demand made meanwhile (from this
+    // thread's callouts or any other thread) only adds demand, which this loop then uses: no recursion.
     @inlinable
-    static func forward(_ demand: Subscribers.Demand, state: LockedBox<FlatMapStateMachine>) {
-        let inners = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("flatMap forwarding demand to its inners")
-        for inner in inners {
-            inner.request(demand)
+    func drainBuffer() {
+        while true {
+            switch state.withCriticalSection({ $0.nextBuffered() }) {
+            case .deliver(let value, let replenish):
+                emitter.offer(value)
+                if let replenish {
+                    CalloutCheck.assertNoLockHeld("flatMap asking an inner for one more value")
+                    replenish.request(.max(1))
+                }
+            case .stop:
+                return
+            case .finish:
+                emitter.complete(.finished, order: .afterQueuedValues)
+                return
+            }
         }
     }
 
     @inlinable
     func cancel() {
         emitter.cancel()
-        let subscriptions = state.withCriticalSection { $0.terminate() }
+        guard let ended = state.withCriticalSection({ $0.cancel() }) else { return }
+        withExtendedLifetime(ended.released) {}
         CalloutCheck.assertNoLockHeld("flatMap cancelling its sources")
-        for subscription in subscriptions ?? [] {
+        for subscription in ended.cancel {
             subscription.cancel()
         }
     }
@@ -196,33 +236,54 @@ where
                 emitter.complete(.finished, order: .afterQueuedValues)
             }
         case .failure:
-            fail(completion, cancelling: state.withCriticalSection { $0.terminate(failedInner: id) })
+            guard let ended = state.withCriticalSection({ $0.innerFailed(id) }) else { return }
+            withExtendedLifetime(ended.released) {}
+            CalloutCheck.assertNoLockHeld("flatMap cancelling its sources after an inner's failure")
+            for subscription in ended.cancel {
+                subscription.cancel()
+            }
+            emitter.complete(completion, order: .afterDemandedValues)
         }
-    }
-
-    @inlinable
-    func fail(_ completion: Subscribers.Completion<Downstream.Failure>, cancelling: [Subscription]?) {
-        guard let subscriptions = cancelling else { return }
-        CalloutCheck.assertNoLockHeld("flatMap cancelling its sources after a failure")
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
-        emitter.complete(completion, order: .afterDemandedValues)
     }
 
     @usableFromInline
     var description: String { "FlatMap" }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+/// How the demand relay inside a flatMap's emitter reaches the flatMap's subscription without keeping it alive.
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** `parent` is set once, in the subscription's init, before the subscription is shared.
+@usableFromInline
+final class FlatMapLink<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>
+where
+    NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure,
+    Upstream.Failure == Downstream.Failure
+{
+    // Unowned and unsafe: the relay runs only while the emitter delivers, and the emitter delivers only from inside
+    // a call on the subscription (an inner's, the upstream's or the downstream's), which holds it alive.
+    @usableFromInline unowned(unsafe) var parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>?
+
+    @inlinable
+    init() {}
 }
 
 /// The subscriber flatMap gives each inner publisher.
 ///
-/// **Demand:** the inner is asked for the downstream's outstanding demand when it subscribes, then for every
-/// later downstream request (see ``FlatMapStateMachine``).
+/// **Demand:** the inner is asked for one value when it subscribes (`.unlimited` once the downstream's demand is);
+/// each value delivered at once returns one more, each value that had to wait asks one more when it is delivered
+/// (see ``FlatMapStateMachine``).
 /// **Thread safety:** its `receive` methods are called by one inner publisher, serialized (the contract); they may
 /// run on any thread, concurrently with other inners.
 @usableFromInline
 final class FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where
     NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure,
     Upstream.Failure == Downstream.Failure
@@ -232,9 +293,9 @@ where
 
     @usableFromInline let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
     @usableFromInline let id: Int
-    // Touched only on this inner's own serialized signal path. Once the downstream's demand is unlimited it stays
-    // so, and the per-value bookkeeping (a lock round-trip) can be skipped.
-    @exclusivity(unchecked) @usableFromInline var demandIsUnlimited = false
+    // Touched only on this inner's own serialized signal path. Once the downstream's demand is unlimited and nothing
+    // waits in the buffer, that stays so, and the per-value bookkeeping (a lock round-trip) can be skipped.
+    @exclusivity(unchecked) @usableFromInline var steady = false
 
     @inlinable
     init(parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>, id: Int) {
@@ -249,22 +310,36 @@ where
             subscription.cancel()
             return
         }
-        demandIsUnlimited = demand == .unlimited
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("flatMap requesting from an inner")
-            subscription.request(demand)
-        }
+        CalloutCheck.assertNoLockHeld("flatMap requesting from an inner")
+        subscription.request(demand)
     }
 
     @inlinable
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-        if !demandIsUnlimited {
-            parent.state.withCriticalSection { $0.innerDelivered() }
-        }
+        guard steady else { return receiveCounted(input) }
         // Performance: borrowed through `Unmanaged` (the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
         _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
         return .none
+    }
+
+    // Performance: kept out of line, so the steady path above stays small enough to inline into the inner
+    // publisher's delivery.
+    /// A value while the demand is bounded or values wait: the state machine decides.
+    @inlinable
+    @inline(never)
+    func receiveCounted(_ input: NewPublisher.Output) -> Subscribers.Demand {
+        var more = Subscribers.Demand.none
+        switch parent.state.withCriticalSection({ $0.innerValue(id, input) }) {
+        case .ignore, .buffered:
+            return .none
+        case .deliverReplenishing:
+            more = .max(1)
+        case .deliverUnlimited(let steady):
+            self.steady = steady
+        }
+        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
+        return more
     }
 
     @inlinable
@@ -274,4 +349,10 @@ where
 
     @usableFromInline
     var description: String { "FlatMap" }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
 }

@@ -3,8 +3,9 @@ extension Publisher {
     /// you specify.
     ///
     /// The values of every inner publisher are merged into one stream. The result finishes when the upstream and
-    /// every inner publisher have finished, and fails (cancelling the upstream and every other inner) on the first
-    /// failure, from the upstream or from an inner.
+    /// every inner publisher have finished and every waiting value was delivered, and fails on the first failure:
+    /// an upstream failure cancels every inner, an inner's failure cancels the other inners and the upstream (Apple's
+    /// Combine leaves the upstream running then, still holding the transform; Untangle releases it).
     ///
     /// ```swift
     /// let cancellable = userIDs
@@ -12,11 +13,12 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
     ///
-    /// **Demand:** the upstream is asked for `maxPublishers` values when it subscribes, then for one more each time
-    /// an inner publisher finishes (`.unlimited`: asked once). Each inner is asked, when it subscribes, for the
-    /// downstream demand not yet met, and every later downstream request is forwarded to every live inner; values
-    /// beyond the downstream's demand wait in arrival order, so the buffer never exceeds what the inners were asked
-    /// for. With `maxPublishers: .max(0)` no upstream value is ever requested.
+    /// **Demand:** as in Apple's Combine. The upstream is asked for `maxPublishers` values when it subscribes, then
+    /// for one more each time an inner publisher finishes (`.unlimited`: asked once). Each inner is asked for one
+    /// value when it subscribes (`.unlimited` once the downstream's demand is). A value that meets downstream demand
+    /// is delivered at once and gives its inner one more unit of demand back; a value beyond the downstream's demand
+    /// waits in arrival order, and its inner is asked for one more when it is delivered, so each live inner has at
+    /// most one value waiting. With `maxPublishers: .max(0)` no upstream value is ever requested.
     /// **Thread safety:** the transform runs on the thread delivering each upstream value, with no lock held; inner
     /// publishers may deliver concurrently on any threads and the downstream still receives one signal at a time;
     /// `request`/`cancel` may be called from any thread, and cancel cancels the upstream and every inner.
@@ -94,9 +96,9 @@ extension Publishers {
     /// other inner, on the first failure from either.
     ///
     /// **Demand:** the upstream is asked for `maxPublishers` values when it subscribes, then for one more each time
-    /// an inner publisher finishes. Each inner is asked for the downstream demand not yet met when it subscribes,
-    /// and every later downstream request (including demand returned from `receive(_:)`) is forwarded to every live
-    /// inner; values beyond the downstream's demand wait in arrival order.
+    /// an inner publisher finishes. Each inner is asked for one value when it subscribes (`.unlimited` once the
+    /// downstream's demand is) and for one more each time one of its values is delivered; values beyond the
+    /// downstream's demand wait in arrival order.
     /// **Thread safety:** inner publishers may deliver concurrently on any threads; the downstream receives one
     /// signal at a time; `request`/`cancel` may be called from any thread.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
@@ -126,13 +128,15 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches the subscriber; it receives its subscription when the upstream's arrives.
+        /// Attaches the subscriber: it receives its subscription first, then the upstream is subscribed to.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(
-                FlatMapSubscription<Upstream, NewPublisher, S>(
-                    downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
+            let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
+                downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            // Like Apple's Combine: the downstream has its subscription before the upstream is subscribed to.
+            subscription.start()
+            upstream.subscribe(subscription)
         }
     }
 }
