@@ -36,8 +36,13 @@ import UntangleSync
 package struct IsolationCheck: Sendable {
     /// The actor the closure was formed on; nil for a closure formed in nonisolated code (no check).
     @usableFromInline let actor: (any Actor)?
-    /// The main thread's identity when `actor` is the main actor; 0 otherwise.
-    @usableFromInline let mainThread: Int
+    /// What `check` compares: 0 for no actor (no check), 1 for an actor other than the main actor (Swift's check on
+    /// each call), else the main thread's identity (`ThreadID.bits`, never 0 or 1: its low bit is clear).
+    //
+    // Performance: `check` reads only this word on its fast paths. Binding `actor` there would copy the existential,
+    // a retain and release of the actor object per value (atomic, and shared by every thread: about 20 ns per check
+    // on the main actor in a multi-threaded process).
+    @usableFromInline let expected: Int
 
     /// No check: the closure was formed in nonisolated code (or its caller opted out with `isolation: nil`).
     @inlinable
@@ -48,27 +53,33 @@ package struct IsolationCheck: Sendable {
     package init(_ isolation: (any Actor)?) {
         guard let isolation else {
             actor = nil
-            mainThread = 0
+            expected = 0
             return
         }
         actor = isolation
-        mainThread = IsolationCheck.mainThreadBits(for: isolation)
+        let mainThread = IsolationCheck.mainThreadBits(for: isolation)
+        expected = mainThread != 0 ? mainThread : 1
     }
 
     /// Combines the checks of two fused closures: the later one's actor if it has one, else the earlier one's.
     @inlinable
     package func then(_ later: IsolationCheck) -> IsolationCheck {
-        later.actor == nil ? self : later
+        later.expected == 0 ? self : later
     }
 
     /// Stops the program if the calling thread is not on the actor the closure was formed on. `operatorName` names
     /// the operator in the message (`"sink"`, `"map"`).
     @inlinable
     package func check(_ operatorName: StaticString) {
-        guard let actor else { return }
-        if mainThread != 0, ThreadID.current.bits == mainThread { return }
-        IsolationCheck.checkSlowly(actor, mainThread: mainThread, operatorName)
+        let expected = self.expected
+        if expected == 0 { return }
+        if expected != 1, ThreadID.current.bits == expected { return }
+        checkSlowly(operatorName)
     }
+
+    /// The main thread's identity if the actor is the main actor, else 0.
+    @inlinable
+    package var mainThread: Int { expected == 1 ? 0 : expected }
 
     /// The main thread's identity if `actor` is the main actor, else 0.
     @usableFromInline
@@ -85,12 +96,13 @@ package struct IsolationCheck: Sendable {
     }
 
     @usableFromInline @inline(never)
-    static func checkSlowly(_ actor: any Actor, mainThread: Int, _ operatorName: StaticString) {
-        if mainThread != 0 {
+    func checkSlowly(_ operatorName: StaticString) {
+        guard let actor else { return }
+        if expected != 1 {
             // The main actor, and this is not the main thread.
-            fatalError(message(actor, operatorName))
+            fatalError(IsolationCheck.message(actor, operatorName))
         }
-        actor.preconditionIsolated(message(actor, operatorName))
+        actor.preconditionIsolated(IsolationCheck.message(actor, operatorName))
     }
 
     /// The message: what happened, where, and the fix.
