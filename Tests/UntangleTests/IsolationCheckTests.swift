@@ -92,6 +92,20 @@ final class IsolationCheckTests: XCTestCase {
         }
     }
 
+    func testMainActorFilterRecordsTheActorAndPassesOnTheMainThread() {
+        MainActor.assumeIsolated {
+            let subject = PassthroughSubject<Int, Never>()
+            var values: [Int] = []
+            let filter = subject.filter { $0.isMultiple(of: 2) }
+            XCTAssertTrue(filter.isolation.actor === MainActor.shared)
+            XCTAssertNil(subject.filter({ _ in true }, isolation: nil).isolation.actor)
+            let cancellable = filter.filter { $0 > 2 }.sink { values.append($0) }
+            for value in 1...6 { subject.send(value) }
+            XCTAssertEqual(values, [4, 6])
+            cancellable.cancel()
+        }
+    }
+
     func testActorSinkFedFromInsideTheActorIsSilent() async {
         let model = CountingActor()
         let total = await model.sendInside([1, 2, 3])
@@ -113,9 +127,7 @@ private actor CountingActor {
 
     func sendInside(_ values: [Int]) -> Int {
         let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.sink { [self] value in
-            self.assumeIsolated { $0.total += value }
-        }
+        let cancellable = subject.sink { value in self.total += value }
         XCTAssertTrue(
             Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }).isolation.actor === self)
         for value in values { subject.send(value) }
