@@ -27,21 +27,29 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** requests `.unlimited` (as `assign(to:on:)`).
     /// **Thread safety:** the assignment runs on the delivering thread, one value at a time (signals are
-    /// serialized); the returned cancellable may be cancelled from any thread.
+    /// serialized); the returned cancellable may be cancelled from any thread. Called on an actor (`isolation`, the
+    /// caller's `#isolation`), each assignment is checked to run on that actor, as in `assign(to:on:)`.
+    //
+    // Disfavored: `assign(to:on:)` with two arguments must keep meaning Untangle's own (both now have a defaulted
+    // trailing argument, which made the call ambiguous).
+    @_disfavoredOverload
     public func assign<Root: AnyObject>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: ObjectOwnership = .strong
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: ObjectOwnership = .strong,
+        isolation: (any Actor)? = #isolation
     ) -> AnyCancellable {
         switch ownership {
         case .strong:
-            return assign(to: keyPath, on: object)
+            return assign(to: keyPath, on: object, isolation: isolation)
         case .weak:
-            return sink { [weak object] value in
-                object?[keyPath: keyPath] = value
-            }
+            return sink(
+                receiveValue: { [weak object] value in
+                    object?[keyPath: keyPath] = value
+                }, isolation: isolation)
         case .unowned:
-            return sink { [unowned object] value in
-                object[keyPath: keyPath] = value
-            }
+            return sink(
+                receiveValue: { [unowned object] value in
+                    object[keyPath: keyPath] = value
+                }, isolation: isolation)
         }
     }
 }

@@ -10,16 +10,21 @@ extension Publisher {
     /// **Demand:** passed through; each value filtered out asks the upstream for one more in its place, so the
     /// downstream receives as many values as it requested if the upstream has them.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held.
+    /// Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), the operator checks
+    /// before each call that it runs on that actor and stops the program with a message naming the fix
+    /// (`.receive(on: DispatchQueue.main)` before `filter`) if not; pass `isolation: nil` to opt out.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
-        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    public func filter(
+        _ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded, check: IsolationCheck(isolation))
     }
 }
 
 extension Publishers {
     /// A publisher that republishes all elements that match a provided closure.
     ///
-    /// **Demand:** see ``Publisher/filter(_:)``.
+    /// **Demand:** see ``Publisher/filter(_:isolation:)``.
     /// **Thread safety:** as the upstream; the predicate runs with no lock held.
     public struct Filter<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
@@ -33,11 +38,23 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) -> Bool
 
-        /// Creates the publisher.
+        // The actor the closure was formed on (see IsolationCheck), checked before each call.
+        @usableFromInline let isolation: IsolationCheck
+
+        /// Creates the publisher. `isolation` is the caller's actor (leave the default): created on an actor, the
+        /// publisher checks before each call of `isIncluded` that it runs on that actor.
         @inlinable
-        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+        public init(
+            upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation
+        ) {
+            self.init(upstream: upstream, isIncluded: isIncluded, check: IsolationCheck(isolation))
+        }
+
+        @inlinable
+        init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, check: IsolationCheck) {
             self.upstream = upstream
             self.isIncluded = isIncluded
+            self.isolation = check
         }
 
         /// Attaches the subscriber through a filtering wrapper (a struct: no allocation per subscription).
@@ -45,17 +62,22 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             // `receive`, not `subscribe`: see Publishers.Map.receive(subscriber:).
-            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded, isolation: isolation))
         }
     }
 }
 
 extension Publishers.Filter {
-    /// Fuses two filters into one stage.
+    /// Fuses two filters into one stage (checked against the later closure's actor if it has one, else the
+    /// earlier's).
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    public func filter(
+        _ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
-        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+        return Publishers.Filter(
+            upstream: upstream, isIncluded: { first($0) && isIncluded($0) },
+            check: self.isolation.then(IsolationCheck(isolation)))
     }
 
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
@@ -68,11 +90,13 @@ extension Publishers.Filter {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+        @usableFromInline let isolation: IsolationCheck
 
         @inlinable
-        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: IsolationCheck) {
             self.downstream = downstream
             self.isIncluded = isIncluded
+            self.isolation = isolation
         }
 
         @inlinable
@@ -85,7 +109,8 @@ extension Publishers.Filter {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            isIncluded(input) ? downstream.receive(input) : .max(1)
+            isolation.check("filter")
+            return isIncluded(input) ? downstream.receive(input) : .max(1)
         }
 
         @inlinable

@@ -19,16 +19,22 @@ extension Publisher {
     /// `receiveCancel` on the thread that requests or cancels (possibly concurrently with delivery).
     /// `receiveCancel` runs at most once; after the completion or `cancel()` the subscriber is released and hears
     /// nothing more.
+    ///
+    /// Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), each closure is
+    /// checked before it runs: off that actor the program stops with a message naming the fix (deliver on the actor
+    /// first, e.g. `.receive(on: DispatchQueue.main)` before `handleEvents`). Pass `isolation: nil` to opt out.
     public func handleEvents(
         receiveSubscription: ((Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
         receiveCancel: (() -> Void)? = nil,
-        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.HandleEvents<Self> {
         Publishers.HandleEvents(
             upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest,
+            isolation: isolation)
     }
 }
 
@@ -36,7 +42,7 @@ extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** see ``Publisher/handleEvents(receiveSubscription:receiveOutput:receiveCompletion:receiveCancel:receiveRequest:)``.
+    /// **Thread safety:** see ``Publisher/handleEvents(receiveSubscription:receiveOutput:receiveCompletion:receiveCancel:receiveRequest:isolation:)``.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher.
         public typealias Output = Upstream.Output
@@ -56,15 +62,21 @@ extension Publishers {
         /// A closure that executes when the publisher receives a request for more elements.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
-        /// Creates the publisher.
+        // The actor the closures were formed on (see IsolationCheck), checked before each call.
+        let isolation: IsolationCheck
+
+        /// Creates the publisher. `isolation` is the caller's actor (leave the default): created on an actor, the
+        /// publisher checks before each call of a closure that it runs on that actor.
         public init(
             upstream: Upstream,
             receiveSubscription: ((Subscription) -> Void)? = nil,
             receiveOutput: ((Output) -> Void)? = nil,
             receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
             receiveCancel: (() -> Void)? = nil,
-            receiveRequest: ((Subscribers.Demand) -> Void)?
+            receiveRequest: ((Subscribers.Demand) -> Void)?,
+            isolation: (any Actor)? = #isolation
         ) {
+            self.isolation = IsolationCheck(isolation)
             self.upstream = upstream
             self.receiveSubscription = receiveSubscription
             self.receiveOutput = receiveOutput
@@ -76,6 +88,40 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
+            // Formed on an actor, each closure is wrapped in the check (nonisolated closures are passed as they are).
+            let check = isolation
+            var receiveSubscription = receiveSubscription
+            var receiveOutput = receiveOutput
+            var receiveCompletion = receiveCompletion
+            var receiveCancel = receiveCancel
+            var receiveRequest = receiveRequest
+            if check.actor != nil {
+                receiveSubscription = receiveSubscription.map { handler in
+                    {
+                        check.check("handleEvents(receiveSubscription:)"); handler($0)
+                    }
+                }
+                receiveOutput = receiveOutput.map { handler in
+                    {
+                        check.check("handleEvents(receiveOutput:)"); handler($0)
+                    }
+                }
+                receiveCompletion = receiveCompletion.map { handler in
+                    {
+                        check.check("handleEvents(receiveCompletion:)"); handler($0)
+                    }
+                }
+                receiveCancel = receiveCancel.map { handler in
+                    {
+                        check.check("handleEvents(receiveCancel:)"); handler()
+                    }
+                }
+                receiveRequest = receiveRequest.map { handler in
+                    {
+                        check.check("handleEvents(receiveRequest:)"); handler($0)
+                    }
+                }
+            }
             // The demand the downstream returns from `receive(_:)` is reported only when it is not `.none`.
             let returnedDemand = receiveRequest.map { handler in
                 { (demand: Subscribers.Demand) in if demand != .none { handler(demand) } }

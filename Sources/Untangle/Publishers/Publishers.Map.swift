@@ -9,10 +9,14 @@ extension Publisher {
     ///
     /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, one value at a time, with
-    /// no lock held.
+    /// no lock held. Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), the
+    /// operator checks before each call that it runs on that actor and stops the program with a message naming the
+    /// fix (`.receive(on: DispatchQueue.main)` before `map`) if not; pass `isolation: nil` to opt out.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
-        Publishers.Map(upstream: self, transform: transform)
+    public func map<T>(
+        _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
+    ) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform, check: IsolationCheck(isolation))
     }
 }
 
@@ -31,11 +35,26 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
+        // The actor the closure was formed on (see IsolationCheck), checked before each call.
+        @usableFromInline let isolation: IsolationCheck
+
         /// Creates a publisher that transforms all elements from the upstream publisher with a provided closure.
+        ///
+        /// `isolation` is the caller's actor (leave the default): created on an actor, the publisher checks before
+        /// each call of `transform` that it runs on that actor.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, transform: @escaping (Upstream.Output) -> Output,
+            isolation: (any Actor)? = #isolation
+        ) {
+            self.init(upstream: upstream, transform: transform, check: IsolationCheck(isolation))
+        }
+
+        @inlinable
+        init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output, check: IsolationCheck) {
             self.upstream = upstream
             self.transform = transform
+            self.isolation = check
         }
 
         /// Attaches the subscriber through a transforming wrapper (a struct: no allocation per subscription).
@@ -47,7 +66,7 @@ extension Publishers {
             // code with runtime type lookups). Each publisher's own `receive` is a different function.
             // With an `_Introspection` enabled, the upstream is subscribed through `subscribe` as in Combine, so the
             // map's own subscriber ("Map") is observed too; that check is one atomic load per subscription.
-            let inner = Inner(downstream: subscriber, transform: transform)
+            let inner = Inner(downstream: subscriber, transform: transform, isolation: isolation)
             if IntrospectionHooks.isActive {
                 IntrospectionHooks.subscribe(inner, to: upstream)
             } else {
@@ -58,18 +77,29 @@ extension Publishers {
 }
 
 extension Publishers.Map {
-    /// Fuses two maps into one stage.
+    /// Fuses two maps into one stage (checked against the later closure's actor if it has one, else the earlier's).
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+    public func map<T>(
+        _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
+    ) -> Publishers.Map<Upstream, T> {
         let first = self.transform
-        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+        return Publishers.Map(
+            upstream: upstream, transform: { transform(first($0)) },
+            check: self.isolation.then(IsolationCheck(isolation)))
     }
 
-    /// Fuses a map followed by a throwing map into one throwing stage.
+    /// Fuses a map followed by a throwing map into one throwing stage (the map's isolation check is kept inside).
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
-        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+        let check = self.isolation
+        if check.actor == nil {
+            return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+        }
+        return Publishers.TryMap(upstream: upstream) {
+            check.check("map")
+            return try transform(first($0))
+        }
     }
 }
 
@@ -85,11 +115,13 @@ extension Publishers.Map {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
+        @usableFromInline let isolation: IsolationCheck
 
         @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output, isolation: IsolationCheck) {
             self.downstream = downstream
             self.transform = transform
+            self.isolation = isolation
         }
 
         @inlinable
@@ -102,7 +134,8 @@ extension Publishers.Map {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(transform(input))
+            isolation.check("map")
+            return downstream.receive(transform(input))
         }
 
         @inlinable

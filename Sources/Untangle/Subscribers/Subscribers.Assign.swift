@@ -15,9 +15,14 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** `.unlimited`.
     /// **Thread safety:** the property is set on whatever thread the upstream delivers on, one value at a time;
-    /// `cancel()` may be called from any thread.
-    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
-        let assign = Subscribers.Assign(object: object, keyPath: keyPath)
+    /// `cancel()` may be called from any thread. Called on an actor (`isolation`, the caller's `#isolation`, e.g. in
+    /// `@MainActor` code), the subscriber checks before each assignment that it runs on that actor and stops the
+    /// program with a message naming the fix (`.receive(on: DispatchQueue.main)` before `assign`) if not; pass
+    /// `isolation: nil` to opt out.
+    public func assign<Root>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, isolation: (any Actor)? = #isolation
+    ) -> AnyCancellable {
+        let assign = Subscribers.Assign(object: object, keyPath: keyPath, isolation: isolation)
         subscribe(assign)
         return AnyCancellable(assign)
     }
@@ -61,10 +66,19 @@ extension Subscribers {
             state.withCriticalSection { $0.object }
         }
 
+        // The actor the subscriber was created on (see IsolationCheck), checked before each assignment.
+        private let isolation: IsolationCheck
+
         /// Creates a subscriber to assign the value of a property indicated by a key path.
-        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+        ///
+        /// `isolation` is the caller's actor (leave the default): created on an actor, the subscriber checks before
+        /// each assignment that it runs on that actor.
+        public init(
+            object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, isolation: (any Actor)? = #isolation
+        ) {
             state = LockedBox(tracking: State(object: object))
             self.keyPath = keyPath
+            self.isolation = IsolationCheck(isolation)
         }
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
@@ -90,6 +104,7 @@ extension Subscribers {
                 return state.object
             }
             if let object {
+                isolation.check("assign(to:on:)")
                 object[keyPath: keyPath] = value
             }
             return .none

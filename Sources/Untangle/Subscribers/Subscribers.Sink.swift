@@ -15,14 +15,36 @@ extension Publisher {
     /// **Demand:** `.unlimited`, requested once when the subscription arrives.
     /// **Thread safety:** the closures are called one at a time (never concurrently), on whatever thread the upstream
     /// delivers on; `cancel()` may be called from any thread.
+    ///
+    /// **Actor isolation:** `isolation` is the caller's actor (leave the default, `#isolation`). A sink made on an
+    /// actor, above all in `@MainActor` code, has closures that may touch that actor's state, so the sink checks
+    /// before each call that it runs on the actor, and stops the program with a message naming the fix if not:
+    ///
+    /// ```swift
+    /// @MainActor final class ViewModel {
+    ///     @Published var count = 0
+    ///     var cancellables = Set<AnyCancellable>()
+    ///     init(events: PassthroughSubject<Int, Never>) {   // sent from any thread
+    ///         events
+    ///             .receive(on: DispatchQueue.main)         // without this hop: stops when a value arrives off main
+    ///             .sink { [weak self] in self?.count += $0 }
+    ///             .store(in: &cancellables)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A sink made in nonisolated code, or with `isolation: nil` (a closure that touches no actor state), is not
+    /// checked.
     @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void
+        receiveValue: @escaping (Output) -> Void,
+        isolation: (any Actor)? = #isolation
     ) -> AnyCancellable {
         // @inlinable (as the operators are): subscribing from the caller's module specializes the whole chain for
         // the concrete publisher, instead of running Untangle's generic code, with runtime type lookups, per value.
-        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        let sink = Subscribers.Sink<Output, Failure>(
+            receiveCompletion: receiveCompletion, receiveValue: receiveValue, isolation: isolation)
         subscribe(sink)
         return AnyCancellable(sink)
     }
@@ -36,10 +58,18 @@ extension Publisher where Failure == Never {
     /// ```
     ///
     /// **Demand:** `.unlimited`.
-    /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:)``.
+    /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``, including the check of
+    /// `isolation` (the caller's actor) before each value.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    public func sink(
+        receiveValue: @escaping (Output) -> Void, isolation: (any Actor)? = #isolation
+    ) -> AnyCancellable {
+        // The completion closure is the library's own no-op: only the values are checked.
+        let sink = Subscribers.Sink<Output, Failure>(
+            closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: { _ in }),
+            isolation: IsolationCheck(isolation), checksCompletion: false)
+        subscribe(sink)
+        return AnyCancellable(sink)
     }
 }
 
@@ -103,18 +133,38 @@ extension Subscribers {
         @usableFromInline let upstream: AtomicWord
         @exclusivity(unchecked) @usableFromInline var upstreamType: any Cancellable.Type
 
+        // The actor the closures were formed on (see IsolationCheck), checked before each call; the completion
+        // closure only when the user gave one (`sink(receiveValue:)` passes a no-op of the library's own).
+        @usableFromInline let isolation: IsolationCheck
+        @usableFromInline let checksCompletion: Bool
+
         /// Initializes a sink with the provided closures.
+        ///
+        /// `isolation` is the caller's actor (leave the default): a sink created on an actor checks before each call
+        /// of a closure that it runs on that actor (see ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``).
         //
         // Performance: inlinable, so that the caller's module creates the sink with its metadata known statically
         // instead of looking it up (a hash-table search) on every subscribe.
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-            receiveValue: @escaping (Input) -> Void
+            receiveValue: @escaping (Input) -> Void,
+            isolation: (any Actor)? = #isolation
         ) {
             closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
             upstream = AtomicWord(SinkUpstream.awaiting)
             upstreamType = Sink.self  // unused until a reference is in `upstream`
+            self.isolation = IsolationCheck(isolation)
+            checksCompletion = true
+        }
+
+        @inlinable
+        init(closures: consuming SinkClosures<Input, Failure>, isolation: IsolationCheck, checksCompletion: Bool) {
+            self.closures = closures
+            upstream = AtomicWord(SinkUpstream.awaiting)
+            upstreamType = Sink.self
+            self.isolation = isolation
+            self.checksCompletion = checksCompletion
         }
 
         deinit {
@@ -162,6 +212,7 @@ extension Subscribers {
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
+            isolation.check("sink")
             closures.receive(value)
             return .none
         }
@@ -177,6 +228,7 @@ extension Subscribers {
             let receiveCompletion = closures.receiveCompletion
             let receiveValue = closures.receiveValue
             closures = SinkClosures(receiveValue: { _ in }, receiveCompletion: { _ in })
+            if checksCompletion { isolation.check("sink(receiveCompletion:)") }
             receiveCompletion(completion)
             withExtendedLifetime(receiveValue) {}
         }
