@@ -77,6 +77,10 @@ package struct IsolationCheck: Sendable {
         checkSlowly(operatorName)
     }
 
+    /// Whether there is anything to check (the closure was formed on an actor).
+    @inlinable
+    package var isActive: Bool { expected != 0 }
+
     /// The main thread's identity if the actor is the main actor, else 0.
     @inlinable
     package var mainThread: Int { expected == 1 ? 0 : expected }

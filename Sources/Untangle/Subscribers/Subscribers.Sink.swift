@@ -66,8 +66,9 @@ extension Publisher where Failure == Never {
     ) -> AnyCancellable {
         // The completion closure is the library's own no-op: only the values are checked.
         let sink = Subscribers.Sink<Output, Failure>(
-            closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: { _ in }),
-            isolation: IsolationCheck(isolation), checksCompletion: false)
+            closures: SinkClosures(
+                receiveValue: receiveValue, receiveCompletion: { _ in }, checking: IsolationCheck(isolation),
+                checksCompletion: false))
         subscribe(sink)
         return AnyCancellable(sink)
     }
@@ -133,11 +134,6 @@ extension Subscribers {
         @usableFromInline let upstream: AtomicWord
         @exclusivity(unchecked) @usableFromInline var upstreamType: any Cancellable.Type
 
-        // The actor the closures were formed on (see IsolationCheck), checked before each call; the completion
-        // closure only when the user gave one (`sink(receiveValue:)` passes a no-op of the library's own).
-        @usableFromInline let isolation: IsolationCheck
-        @usableFromInline let checksCompletion: Bool
-
         /// Initializes a sink with the provided closures.
         ///
         /// `isolation` is the caller's actor (leave the default): a sink created on an actor checks before each call
@@ -151,20 +147,18 @@ extension Subscribers {
             receiveValue: @escaping (Input) -> Void,
             isolation: (any Actor)? = #isolation
         ) {
-            closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            closures = SinkClosures(
+                receiveValue: receiveValue, receiveCompletion: receiveCompletion, checking: IsolationCheck(isolation),
+                checksCompletion: true)
             upstream = AtomicWord(SinkUpstream.awaiting)
             upstreamType = Sink.self  // unused until a reference is in `upstream`
-            self.isolation = IsolationCheck(isolation)
-            checksCompletion = true
         }
 
         @inlinable
-        init(closures: consuming SinkClosures<Input, Failure>, isolation: IsolationCheck, checksCompletion: Bool) {
+        init(closures: consuming SinkClosures<Input, Failure>) {
             self.closures = closures
             upstream = AtomicWord(SinkUpstream.awaiting)
             upstreamType = Sink.self
-            self.isolation = isolation
-            self.checksCompletion = checksCompletion
         }
 
         deinit {
@@ -212,7 +206,6 @@ extension Subscribers {
         /// Calls `receiveValue`; returns `.none` (the sink asked for everything up front).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            isolation.check("sink")
             closures.receive(value)
             return .none
         }
@@ -228,7 +221,6 @@ extension Subscribers {
             let receiveCompletion = closures.receiveCompletion
             let receiveValue = closures.receiveValue
             closures = SinkClosures(receiveValue: { _ in }, receiveCompletion: { _ in })
-            if checksCompletion { isolation.check("sink(receiveCompletion:)") }
             receiveCompletion(completion)
             withExtendedLifetime(receiveValue) {}
         }
@@ -285,6 +277,33 @@ struct SinkClosures<Input, Failure: Error>: ~Copyable {
     ) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
+    }
+
+    /// The closures, each wrapped in the isolation check when the sink was made on an actor (see IsolationCheck).
+    //
+    // Memory: the check lives in the wrapping closures' context, allocated only for a sink made on an actor; a sink
+    // made in nonisolated code stores the user's closures as they are and stays 72 bytes (an 80-byte allocation).
+    // `checksCompletion` is false when the completion closure is the library's own no-op (`sink(receiveValue:)`).
+    @inlinable
+    init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        checking check: IsolationCheck, checksCompletion: Bool
+    ) {
+        guard check.isActive else {
+            self.init(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            return
+        }
+        self.init(
+            receiveValue: { value in
+                check.check("sink")
+                receiveValue(value)
+            },
+            receiveCompletion: checksCompletion
+                ? { completion in
+                    check.check("sink(receiveCompletion:)")
+                    receiveCompletion(completion)
+                } : receiveCompletion)
     }
 
     @inlinable
