@@ -17,8 +17,9 @@ extension Publisher {
     /// — a `PassthroughSubject` — drops the values sent while an inner runs; put a buffer in front to keep them:
     /// `subject.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest).concatMap { ... }`.
     ///
-    /// **Demand:** this publisher is asked for one value, then one more each time an inner publisher finishes;
-    /// the downstream's outstanding demand goes to the current inner.
+    /// **Demand:** this publisher is asked for one value, then one more each time an inner publisher finishes; the
+    /// current inner is asked for one value at a time while the downstream has demand (`.unlimited` once the
+    /// downstream's demand is), as `flatMap` asks its inners.
     /// **Thread safety:** as `flatMap`: publishers may deliver on any threads, the downstream receives one signal
     /// at a time. `transform` runs on this publisher's delivering thread.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self>

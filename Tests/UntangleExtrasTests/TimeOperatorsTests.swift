@@ -5,7 +5,9 @@ import UntangleTesting
 import XCTest
 
 final class DelaySubscriptionTests: XCTestCase {
-    func testSubscribesAfterTheDelayWithTheDemandAskedMeanwhile() {
+    // Built on flatMap, the upstream is asked as flatMap asks its inners: one value at a time while the subscriber
+    // has demand (the two requested here arrive one after the other).
+    func testSubscribesAfterTheDelayAndAsksForOneValueAtATime() {
         let scheduler = TestScheduler()
         let source = OpSource<Int, OpError>()
         let recorder = OpRecorder<Int, OpError>(initialDemand: .max(2))
@@ -14,10 +16,11 @@ final class DelaySubscriptionTests: XCTestCase {
         scheduler.advance(by: .milliseconds(1_999))
         XCTAssertEqual(source.subscriptions, 0)
         scheduler.advance(by: .milliseconds(1))
-        XCTAssertEqual(source.history, [.subscribed, .request(.max(2))])
+        XCTAssertEqual(source.history, [.subscribed, .request(.max(1))])
         source.send(1)
+        source.send(2)
         source.finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .finished])
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .finished])
     }
 
     func testCancelBeforeTheDelayNeverSubscribes() {
