@@ -20,12 +20,10 @@ let package = Package(
         .library(name: "UntangleTesting", targets: ["UntangleTesting"]),
         .library(name: "UntangleSync", targets: ["UntangleSync"]),
         .executable(name: "untangle", targets: ["untangle"]),
-        .executable(name: "untangle-lint", targets: ["untangle-lint"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(name: "UntangleSync"),
@@ -39,16 +37,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(
-            name: "UntangleLint",
-            dependencies: [
-                "UntangleSync",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
-            ]
-        ),
-        .executableTarget(name: "untangle-lint", dependencies: ["UntangleLint"]),
-        .testTarget(name: "UntangleLintTests", dependencies: ["UntangleLint"]),
         .testTarget(name: "UntangleSyncTests", dependencies: ["UntangleSync"]),
         .testTarget(name: "UntangleTests", dependencies: ["Untangle", "UntangleSync", "UntangleTesting"]),
         .testTarget(
@@ -60,3 +48,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The linter. UNTANGLE_NO_LINT=1 leaves it out, for builds that need none of it and would otherwise compile
+// swift-syntax with everything (`swift build --build-tests`), such as CI's ThreadSanitizer and locked-word builds.
+if Context.environment["UNTANGLE_NO_LINT"] == nil {
+    package.products.append(.executable(name: "untangle-lint", targets: ["untangle-lint"]))
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"))
+    package.targets += [
+        .target(
+            name: "UntangleLint",
+            dependencies: [
+                "UntangleSync",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        .executableTarget(name: "untangle-lint", dependencies: ["UntangleLint"]),
+        .testTarget(name: "UntangleLintTests", dependencies: ["UntangleLint"]),
+    ]
+}
