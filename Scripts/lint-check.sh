@@ -13,7 +13,7 @@ fi
 
 expected="$(grep -oE '"[A-Za-z]+\.swift:[0-9]+:[0-9]+ [a-z-]+"' Tests/UntangleLintTests/PitfallsTests.swift | tr -d '"')"
 status=0
-actual="$("$linter" --quiet --reporter json Examples/Pitfalls | python3 -c '
+actual="$("$linter" --quiet --reporter json --config Examples/Pitfalls/.untangle-lint.json Examples/Pitfalls | python3 -c '
 import json, os, sys
 for f in json.load(sys.stdin):
     print("%s:%d:%d %s" % (os.path.basename(f["path"]), f["line"], f["column"], f["rule"]))

@@ -67,7 +67,7 @@ final class CommandTests: XCTestCase {
     /// The SARIF 2.1.0 schema's required properties: log {version, runs}, run {tool}, tool {driver}, driver {name},
     /// result {message}, message {text}, rule descriptor {id}; levels from the schema's enum.
     func testSARIFReporterHasTheSchemasRequiredFields() throws {
-        let path = try write("a.swift", mainSync + discarded.replacingOccurrences(of: "func f", with: "func g"))
+        let path = try write("a.swift", mainSync + mainSync.replacingOccurrences(of: "func f", with: "func g"))
         let outcome = LintCommand.run(arguments: ["--quiet", "--reporter", "sarif", path])
         let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
         XCTAssertEqual(log["version"] as? String, "2.1.0")
@@ -119,7 +119,8 @@ final class CommandTests: XCTestCase {
         let config = try write(
             ".untangle-lint.json",
             """
-            {"disabled_rules": ["main-queue-sync"], "severity": {"discarded-cancellable": "error"},
+            {"disabled_rules": ["main-queue-sync"], "enabled_rules": ["discarded-cancellable"],
+             "severity": {"discarded-cancellable": "error"},
              "excluded": ["Generated"]}
             """)
         let outcome = LintCommand.run(arguments: ["--quiet", "--config", config, folder])

@@ -26,7 +26,8 @@ final class PitfallsTests: XCTestCase {
 
     func testPitfallsHaveExactlyTheAnnouncedFindings() {
         let folder = repositoryRoot + "/Examples/Pitfalls"
-        let outcome = LintCommand.run(arguments: ["--quiet", folder])
+        // The folder's configuration turns on discarded-cancellable, which is off by default.
+        let outcome = LintCommand.run(arguments: ["--quiet", "--config", folder + "/.untangle-lint.json", folder])
         let found = outcome.findings.map {
             "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line):\($0.column) \($0.ruleID)"
         }

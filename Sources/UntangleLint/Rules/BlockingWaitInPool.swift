@@ -28,7 +28,9 @@ package final class BlockingWaitInPool: LintVisitor {
     }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard node.calledName == "wait", let receiver = node.receiverText,
+        // An awaited `wait()` (AsyncSemaphore and the like) suspends instead of blocking.
+        guard node.calledName == "wait", node.parent?.is(AwaitExprSyntax.self) != true,
+            let receiver = node.receiverText,
             node.argumentLabels.allSatisfy({ $0 == "timeout" || $0 == "wallTimeout" })
         else { return .visitChildren }
         guard
