@@ -83,7 +83,13 @@ struct InlineDisables {
             let directive = rest.prefix { !$0.isWhitespace }
             let ids = Self.ruleIDs(rest.dropFirst(directive.count))
             switch directive {
-            case ":next": byLine[index + 2, default: []].formUnion(ids)
+            case ":next":
+                // The next line of code: a reason may continue over further comment lines.
+                var target = index + 1
+                while target < lines.count, lines[target].trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    target += 1
+                }
+                byLine[target + 1, default: []].formUnion(ids)
             case ":this": byLine[index + 1, default: []].formUnion(ids)
             case "-file": file.formUnion(ids)
             default: continue

@@ -101,14 +101,15 @@ final class CommandTests: XCTestCase {
     func testInlineDisableNextThisAndFile() throws {
         let source = """
             func f() {
-                // untangle:disable:next main-queue-sync -- called only from a background queue
+                // untangle:disable:next main-queue-sync -- called only from a background queue, a reason that
+                // goes on over a second comment line
                 DispatchQueue.main.sync { g() }
                 DispatchQueue.main.sync { g() }  // untangle:disable:this -- same
                 // untangle:disable:next discarded-cancellable -- another rule: does not apply
                 DispatchQueue.main.sync { g() }
             }
             """
-        XCTAssertEqual(allFindings(in: source).map(\.line), [6])
+        XCTAssertEqual(allFindings(in: source).map(\.line), [7])
         XCTAssertEqual(allFindings(in: "// untangle:disable-file main-queue-sync -- reason\n" + mainSync), [])
     }
 
