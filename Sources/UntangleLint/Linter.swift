@@ -1,0 +1,111 @@
+// Linting one file: parse once, run every enabled rule's visitor, drop what inline comments disable, and apply
+// mechanical fixes (only when the result still parses).
+
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// The rules to run and their severities, after the configuration.
+package struct RuleSet: Sendable {
+    package var rules: [RuleDescription]
+    package var severities: [String: Severity] = [:]
+
+    package init(rules: [RuleDescription] = Rules.all.filter(\.enabledByDefault), severities: [String: Severity] = [:])
+    {
+        self.rules = rules
+        self.severities = severities
+    }
+}
+
+/// Lints Swift source text.
+package enum Linter {
+    /// The findings in `source`, sorted by position, after inline `untangle:disable` comments.
+    package static func lint(source: String, path: String, rules: RuleSet = RuleSet()) -> [Finding] {
+        let context = FileContext(path: path, source: source)
+        for rule in rules.rules {
+            let visitor = rule.visitor.init(context: context, rule: rule)
+            visitor.walk(context.tree)
+        }
+        let disabled = InlineDisables(lines: context.lines)
+        var findings = context.findings.filter { !disabled.suppresses($0) }
+        for index in findings.indices {
+            if let severity = rules.severities[findings[index].ruleID] { findings[index].severity = severity }
+        }
+        return findings.sorted { ($0.line, $0.column, $0.ruleID) < ($1.line, $1.column, $1.ruleID) }
+    }
+
+    /// Applies every mechanical fix, in passes (a fix that overlaps another waits for the next pass, on the text
+    /// the first produced), until nothing changes; nil if nothing applied.
+    package static func fixAll(source: String, path: String, rules: RuleSet = RuleSet()) -> String? {
+        var current = source
+        var changed = false
+        for _ in 0..<5 {
+            let findings = lint(source: current, path: path, rules: rules)
+            guard let next = fix(source: current, findings: findings), next != current else { break }
+            current = next
+            changed = true
+        }
+        return changed ? current : nil
+    }
+
+    /// Applies the findings' fixes to `source`; nil if nothing applies or if the result would not parse.
+    package static func fix(source: String, findings: [Finding]) -> String? {
+        var edits: [Edit] = []
+        for finding in findings where !finding.edits.isEmpty {
+            // Skip a fix that overlaps one already taken (two rules, or one set fix reported at several calls).
+            let fresh = finding.edits.filter { !edits.contains($0) }
+            let overlaps = fresh.contains { new in edits.contains { $0.start < new.end && new.start < $0.end } }
+            if !overlaps { edits.append(contentsOf: fresh) }
+        }
+        guard !edits.isEmpty else { return nil }
+        var bytes = Array(source.utf8)
+        for edit in edits.sorted(by: { ($0.start, $0.end) > ($1.start, $1.end) }) {
+            bytes.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
+        }
+        let result = String(decoding: bytes, as: UTF8.self)
+        let before = Parser.parse(source: source).hasError
+        if Parser.parse(source: result).hasError && !before { return nil }
+        return result
+    }
+}
+
+/// `// untangle:disable:next rule-a rule-b -- reason` (the next line), `// untangle:disable:this rule -- reason` (its
+/// own line), `// untangle:disable-file rule -- reason` (the whole file). No rule id means every rule.
+struct InlineDisables {
+    private var byLine: [Int: Set<String>] = [:]
+    private var file: Set<String> = []
+    private static let all = "*"
+
+    init(lines: [Substring]) {
+        for (index, line) in lines.enumerated() where line.contains("untangle:disable") {
+            guard let range = line.range(of: "untangle:disable") else { continue }
+            let rest = line[range.upperBound...]
+            let directive = rest.prefix { !$0.isWhitespace }
+            let ids = Self.ruleIDs(rest.dropFirst(directive.count))
+            switch directive {
+            case ":next":
+                // The next line of code: a reason may continue over further comment lines.
+                var target = index + 1
+                while target < lines.count, lines[target].trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    target += 1
+                }
+                byLine[target + 1, default: []].formUnion(ids)
+            case ":this": byLine[index + 1, default: []].formUnion(ids)
+            case "-file": file.formUnion(ids)
+            default: continue
+            }
+        }
+    }
+
+    private static func ruleIDs(_ text: Substring) -> Set<String> {
+        let beforeReason = String(text).components(separatedBy: "--").first ?? ""
+        let ids = beforeReason.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+        return ids.isEmpty ? [all] : Set(ids)
+    }
+
+    func suppresses(_ finding: Finding) -> Bool {
+        if file.contains(Self.all) || file.contains(finding.ruleID) { return true }
+        guard let ids = byLine[finding.line] else { return false }
+        return ids.contains(Self.all) || ids.contains(finding.ruleID)
+    }
+}

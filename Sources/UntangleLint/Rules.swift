@@ -1,0 +1,26 @@
+// The rule registry: every rule, in the order `untangle lint --rules` lists them.
+
+/// Every rule the linter knows.
+package enum Rules {
+    package static let all: [RuleDescription] = [
+        CancellableSetFromClosure.description,
+        BarrierQueueReaderWriter.description,
+        MainQueueSync.description,
+        SyncOnCurrentQueue.description,
+        BlockingWaitInPool.description,
+        SinkRetainCycle.description,
+        AssignOnSelf.description,
+        DiscardedCancellable.description,
+        UnsynchronizedSubscription.description,
+        ReceiveOnConcurrentQueue.description,
+        SubscribeOnTwice.description,
+        EagerFuture.description,
+        RxSubscribeRetainCycle.description,
+        RxUndisposedSubscription.description,
+        RxSubscribeOnMain.description,
+    ]
+
+    package static func named(_ id: String) -> RuleDescription? {
+        all.first { $0.id == id }
+    }
+}

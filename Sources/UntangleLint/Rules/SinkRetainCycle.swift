@@ -1,0 +1,162 @@
+// sink-retain-cycle, assign-on-self, rx-subscribe-retain-cycle: a subscription stored on `self` whose closure
+// retains `self`.
+
+import SwiftSyntax
+
+/// Shared by the Combine and RxSwift variants: a call named `method` whose closures (or `self.method` references)
+/// capture `self` strongly, and whose result is stored (`store(in:)`, `disposed(by:)`, a property).
+package class RetainCycleVisitor: LintVisitor {
+    var methods: Set<String> { [] }
+    var requiredLabel: String? { nil }
+
+    override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let name = node.calledName, methods.contains(name), node.receiver != nil else { return .visitChildren }
+        if let label = requiredLabel, !node.argumentLabels.contains(label) { return .visitChildren }
+        guard node.inReferenceTypeOrExtension, resultIsStored(node) else { return .visitChildren }
+        let strongClosures = node.closures.filter { !$0.weakensSelf && $0.usesSelfStrongly }
+        let methodReference = node.arguments.contains { argument in
+            guard let member = argument.expression.as(MemberAccessExprSyntax.self) else { return false }
+            return member.base?.trimmedDescription == "self"
+        }
+        guard !strongClosures.isEmpty || methodReference else { return .visitChildren }
+        reportCall(node, edits: methodReference ? [] : weakSelfFix(strongClosures))
+        return .visitChildren
+    }
+
+    /// `{ value in ... }` becomes `{ [weak self] value in guard let self else { return } ... }`; not offered for a
+    /// closure that already has a capture list or uses `$0` (adding `in` would break it).
+    private func weakSelfFix(_ closures: [ClosureExprSyntax]) -> [Edit] {
+        var edits: [Edit] = []
+        for closure in closures {
+            guard closure.signature?.capture == nil, !closure.usesAnonymousArguments,
+                let first = closure.statements.first
+            else { return [] }
+            let indent = String(
+                first.leadingTrivia.description.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+            let guardLine = "guard let self else { return }"
+            if let signature = closure.signature {
+                edits.append(
+                    Edit(
+                        start: signature.positionAfterSkippingLeadingTrivia.utf8Offset,
+                        end: signature.positionAfterSkippingLeadingTrivia.utf8Offset, replacement: "[weak self] "))
+                let separator = first.leadingTrivia.contains(where: \.isNewline) ? "\n" + indent : " "
+                edits.append(
+                    Edit(
+                        start: first.positionAfterSkippingLeadingTrivia.utf8Offset,
+                        end: first.positionAfterSkippingLeadingTrivia.utf8Offset,
+                        replacement: guardLine + (separator == " " ? "; " : separator)))
+            } else {
+                let multiline = first.leadingTrivia.contains(where: \.isNewline)
+                edits.append(
+                    Edit(
+                        start: closure.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                        end: first.positionAfterSkippingLeadingTrivia.utf8Offset,
+                        replacement: multiline
+                            ? " [weak self] in\n\(indent)\(guardLine)\n\(indent)" : " [weak self] in \(guardLine); "))
+            }
+        }
+        return edits
+    }
+}
+
+/// `sink` closures (or `self.method` references) that capture `self` strongly while the `AnyCancellable` is stored on
+/// `self`: `self` → cancellable → sink → closure → `self`, a cycle that outlives every owner. Syntax cannot see the
+/// type of an extension's `Self`: in an extension of a struct there is no cycle.
+package final class SinkRetainCycle: RetainCycleVisitor {
+    package static let description = RuleDescription(
+        id: "sink-retain-cycle", severity: .warning,
+        message:
+            "sink closure captures self strongly while its AnyCancellable is stored on self (a retain cycle: self "
+            + "never deinits); capture [weak self]",
+        visitor: SinkRetainCycle.self)
+
+    override var methods: Set<String> { ["sink"] }
+}
+
+/// RxSwift's `subscribe(onNext:)` with the same cycle through `disposed(by: disposeBag)`.
+package final class RxSubscribeRetainCycle: RetainCycleVisitor {
+    package static let description = RuleDescription(
+        id: "rx-subscribe-retain-cycle", severity: .warning,
+        message:
+            "RxSwift subscribe closure captures self strongly while the Disposable is kept by self's DisposeBag (a "
+            + "retain cycle); capture [weak self]",
+        visitor: RxSubscribeRetainCycle.self)
+
+    override var methods: Set<String> { ["subscribe", "bind", "drive"] }
+    override var requiredLabel: String? { nil }
+
+    override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        // Only RxSwift's closure-taking spellings: `subscribe(onNext:)` etc., never Combine's `subscribe(subscriber)`.
+        let labels = node.argumentLabels
+        let rxLabels = ["onNext", "onError", "onCompleted", "onSuccess", "onFailure", "onDisposed", "onSubscribe"]
+        guard
+            labels.contains(where: { rxLabels.contains($0) })
+                || (node.calledName == "drive" || node.calledName == "bind") && node.trailingClosure != nil
+        else { return .visitChildren }
+        return super.visit(node)
+    }
+}
+
+/// `assign(to: \.x, on: self)` stored on `self`: the subscriber retains `self` strongly, a retain cycle. The fix,
+/// where `x` is `@Published` in the same file, is `assign(to: &$x)`, which ties the subscription to the property.
+package final class AssignOnSelf: LintVisitor {
+    package static let description = RuleDescription(
+        id: "assign-on-self", severity: .warning,
+        message:
+            "assign(to:on: self) retains self strongly while the subscription is stored on self (a retain cycle); use "
+            + "assign(to: &$property) on a @Published property",
+        visitor: AssignOnSelf.self)
+
+    private var published: Set<String> = []
+
+    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        let finder = PublishedFinder(viewMode: .sourceAccurate)
+        finder.walk(node)
+        published = finder.names
+        return .visitChildren
+    }
+
+    override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard node.calledName == "assign", node.argument("on")?.trimmedDescription == "self",
+            node.inReferenceTypeOrExtension, resultIsStored(node)
+        else { return .visitChildren }
+        reportCall(node, edits: fix(node))
+        return .visitChildren
+    }
+
+    /// `x.assign(to: \.name, on: self).store(in: &c)` → `x.assign(to: &$name)` when `name` is `@Published` here.
+    private func fix(_ node: FunctionCallExprSyntax) -> [Edit] {
+        guard let keyPath = node.argument("to")?.as(KeyPathExprSyntax.self), keyPath.root == nil,
+            keyPath.components.count == 1,
+            let property = keyPath.components.first?.component.as(KeyPathPropertyComponentSyntax.self)?.declName
+                .baseName.text,
+            published.contains(property), let receiver = node.receiver,
+            let member = node.parent?.as(MemberAccessExprSyntax.self),
+            let store = member.parent?.as(FunctionCallExprSyntax.self), store.calledName == "store"
+        else { return [] }
+        let dot = node.calledExpression.as(MemberAccessExprSyntax.self)!.period
+        let replacement =
+            receiver.description + dot.trimmedDescription + "assign(to: &$\(property))"
+        return [
+            Edit(
+                start: receiver.position.utf8Offset, end: store.endPositionBeforeTrailingTrivia.utf8Offset,
+                replacement: replacement)
+        ]
+    }
+}
+
+private final class PublishedFinder: SyntaxVisitor {
+    var names: Set<String> = []
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        let isPublished = node.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Published"
+        }
+        if isPublished {
+            for binding in node.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { names.insert(name) }
+            }
+        }
+        return .skipChildren
+    }
+}

@@ -1,0 +1,52 @@
+// unsynchronized-subscription: a hand-written `Subscription` whose `request`/`cancel` mutate state without a lock.
+
+import SwiftSyntax
+
+/// A class conforming to `Subscription` whose `request(_:)` or `cancel()` assigns to state (a demand counter, the
+/// subscriber) with no lock in sight: Combine calls `request` and `cancel` from any thread, concurrently with
+/// `receive`. Syntax recognises a lock by name (`lock`, `withLock`, `withCriticalSection`, `sync`, `Mutex`, atomics).
+package final class UnsynchronizedSubscription: LintVisitor {
+    package static let description = RuleDescription(
+        id: "unsynchronized-subscription", severity: .warning,
+        message:
+            "custom Subscription mutates its state in request/cancel without a lock, but these are called from any "
+            + "thread concurrently (demand and the subscriber race); guard the state with a lock, or build the "
+            + "publisher from a Subject or Untangle's Publishers.Create",
+        visitor: UnsynchronizedSubscription.self)
+
+    private static let lockWords = [
+        "lock", "Lock", "withCriticalSection", "sync", "Mutex", "mutex", "atomic", "Atomic", "os_unfair",
+        "Serialized", "serial",
+    ]
+
+    override package func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        let conforms =
+            node.inheritanceClause?.inheritedTypes.contains {
+                let name = $0.type.trimmedDescription
+                return name == "Subscription" || name == "Combine.Subscription"
+            } ?? false
+        guard conforms else { return .visitChildren }
+        for member in node.memberBlock.members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body else { continue }
+            let name = function.name.text
+            let params = function.signature.parameterClause.parameters
+            let isRequest = name == "request" && params.count == 1
+            let isCancel = name == "cancel" && params.isEmpty
+            guard isRequest || isCancel else { continue }
+            let text = body.description
+            if Self.lockWords.contains(where: { text.contains($0) }) { continue }
+            if mutatesState(body) { report(function.name) }
+        }
+        return .visitChildren
+    }
+
+    private func mutatesState(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            switch token.tokenKind {
+            case .binaryOperator(let op): return ["+=", "-=", "="].contains(op)
+            case .equal: return token.parent?.is(AssignmentExprSyntax.self) == true
+            default: return false
+            }
+        }
+    }
+}

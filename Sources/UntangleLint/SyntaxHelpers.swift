@@ -1,0 +1,253 @@
+// Small syntax questions the rules share: what a call is called, which call a closure is an argument of, whether
+// code runs on another thread (a dispatch, a Task, a Thread), whether a closure captures `self` strongly.
+
+import SwiftSyntax
+
+extension FunctionCallExprSyntax {
+    /// The called name: `sink` for `a.b.sink(...)`, `Future` for `Future { }` or `Future<Int, Never> { }`.
+    package var calledName: String? {
+        var callee = ExprSyntax(calledExpression)
+        if let generic = callee.as(GenericSpecializationExprSyntax.self) { callee = generic.expression }
+        if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let ref = callee.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        return nil
+    }
+
+    /// The receiver's source text: `DispatchQueue.main` for `DispatchQueue.main.sync { }`; nil for a free call.
+    package var receiverText: String? {
+        calledExpression.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription
+    }
+
+    /// The receiver expression of a method call.
+    package var receiver: ExprSyntax? {
+        calledExpression.as(MemberAccessExprSyntax.self)?.base
+    }
+
+    /// The labels of the arguments, in order ("" for an unlabeled one).
+    package var argumentLabels: [String] {
+        arguments.map { $0.label?.text ?? "" }
+    }
+
+    /// The argument with this label.
+    package func argument(_ label: String) -> ExprSyntax? {
+        arguments.first { ($0.label?.text ?? "") == label }?.expression
+    }
+
+    /// Every closure passed to this call: labeled arguments, the trailing closure, additional trailing closures.
+    package var closures: [ClosureExprSyntax] {
+        var result = arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        if let trailing = trailingClosure { result.append(trailing) }
+        result.append(contentsOf: additionalTrailingClosures.map(\.closure))
+        return result
+    }
+
+    /// The calls of a method chain below this one: `a.x().y()` seen from `y()` gives `[x()]`.
+    package var chainBelow: [FunctionCallExprSyntax] {
+        var result: [FunctionCallExprSyntax] = []
+        var expr = receiver
+        while let current = expr {
+            if let call = current.as(FunctionCallExprSyntax.self) {
+                result.append(call)
+                expr = call.receiver
+            } else if let member = current.as(MemberAccessExprSyntax.self) {
+                expr = member.base
+            } else if let optional = current.as(OptionalChainingExprSyntax.self) {
+                expr = optional.expression
+            } else if let forced = current.as(ForceUnwrapExprSyntax.self) {
+                expr = forced.expression
+            } else {
+                break
+            }
+        }
+        return result
+    }
+}
+
+extension ClosureExprSyntax {
+    /// The call this closure is an argument (or trailing closure) of.
+    package var enclosingCall: FunctionCallExprSyntax? {
+        var node = Syntax(self).parent
+        while let current = node {
+            if let call = current.as(FunctionCallExprSyntax.self) { return call }
+            if current.is(LabeledExprSyntax.self) || current.is(LabeledExprListSyntax.self)
+                || current.is(MultipleTrailingClosureElementSyntax.self)
+                || current.is(MultipleTrailingClosureElementListSyntax.self)
+            {
+                node = current.parent
+                continue
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Whether the capture list weakens `self` (`[weak self]`, `[unowned self]`, `[weak owner = self]`).
+    package var weakensSelf: Bool {
+        guard let items = signature?.capture?.items else { return false }
+        return items.contains { item in
+            let specifier = item.specifier?.specifier.text
+            guard specifier == "weak" || specifier == "unowned" else { return false }
+            return item.name.tokenKind == .keyword(.self) || item.name.text == "self"
+                || item.initializer?.value.trimmedDescription == "self"
+        }
+    }
+
+    /// Whether the body uses `self` outside nested closures that weaken it themselves.
+    package var usesSelfStrongly: Bool {
+        let finder = SelfUseFinder(viewMode: .sourceAccurate)
+        finder.walk(statements)
+        return finder.found
+    }
+
+    /// Whether the body uses the anonymous arguments `$0`, `$1`...
+    package var usesAnonymousArguments: Bool {
+        statements.tokens(viewMode: .sourceAccurate).contains {
+            if case .dollarIdentifier = $0.tokenKind { return true }
+            return false
+        }
+    }
+}
+
+private final class SelfUseFinder: SyntaxVisitor {
+    var found = false
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        node.weakensSelf ? .skipChildren : .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.baseName.tokenKind == .keyword(.self) { found = true }
+        return .skipChildren
+    }
+}
+
+/// Calls whose closures run later on another thread, or concurrently: GCD dispatches, Tasks, Threads, operations.
+private let spawningNames: Set<String> = [
+    "async", "asyncAfter", "concurrentPerform", "addOperation", "detachNewThread", "detached",
+]
+
+extension FunctionCallExprSyntax {
+    /// Whether this call runs its closure on another thread or concurrently (syntax: by its name and receiver).
+    package var spawnsConcurrentWork: Bool {
+        guard let name = calledName else { return false }
+        if name == "Task" || name == "Thread" { return receiverText == nil }
+        if name == "detached" { return receiverText == "Task" }
+        if name == "async" || name == "asyncAfter" {
+            // `x.async { }` on a queue: GCD's dispatch. (Free `async { }` is the old Task spelling.)
+            return true
+        }
+        return spawningNames.contains(name)
+    }
+
+    /// Whether this call submits work to a global (shared, concurrent) GCD queue.
+    package var submitsToGlobalQueue: Bool {
+        guard let name = calledName, name == "async" || name == "asyncAfter" || name == "concurrentPerform"
+        else { return false }
+        if name == "concurrentPerform" { return true }
+        return receiverText?.contains("global(") == true || receiverText == ".global()"
+    }
+}
+
+extension SyntaxProtocol {
+    /// The innermost enclosing function-like scope boundary (a function, initializer, accessor, or closure).
+    package var ancestors: AnySequence<Syntax> {
+        AnySequence(sequence(first: Syntax(self).parent) { $0?.parent }.lazy.compactMap { $0 })
+    }
+
+    /// Enclosing closures up to the enclosing function declaration, innermost first.
+    package var enclosingClosures: [ClosureExprSyntax] {
+        var result: [ClosureExprSyntax] = []
+        for node in ancestors {
+            if let closure = node.as(ClosureExprSyntax.self) { result.append(closure) }
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self)
+                || node.is(AccessorDeclSyntax.self) || node.is(DeinitializerDeclSyntax.self)
+            {
+                break
+            }
+        }
+        return result
+    }
+
+    /// The enclosing function declaration, if any (through closures).
+    package var enclosingFunction: FunctionDeclSyntax? {
+        for node in ancestors {
+            if let function = node.as(FunctionDeclSyntax.self) { return function }
+            if node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self) { return nil }
+        }
+        return nil
+    }
+
+    /// Whether the innermost enclosing type declaration is a class, an actor, or an extension (of a type syntax cannot
+    /// see, which may be a class): where a stored closure capturing `self` can make a cycle.
+    package var inReferenceTypeOrExtension: Bool {
+        for node in ancestors {
+            if node.is(ClassDeclSyntax.self) || node.is(ActorDeclSyntax.self) || node.is(ExtensionDeclSyntax.self) {
+                return true
+            }
+            if node.is(StructDeclSyntax.self) || node.is(EnumDeclSyntax.self) || node.is(ProtocolDeclSyntax.self) {
+                return false
+            }
+        }
+        return false
+    }
+}
+
+/// The last identifier of an expression's text: `semaphore` for `self.semaphore`.
+package func lastComponent(_ text: String) -> String {
+    text.split(separator: ".").last.map(String.init) ?? text
+}
+
+/// Names of variables in the file whose initializer or type annotation matches `predicate`.
+package final class DeclaredNames: SyntaxVisitor {
+    private let predicate: (PatternBindingSyntax) -> Bool
+    package var names: Set<String> = []
+
+    package init(_ predicate: @escaping (PatternBindingSyntax) -> Bool) {
+        self.predicate = predicate
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override package func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, predicate(node) {
+            names.insert(name)
+        }
+        return .visitChildren
+    }
+
+    package static func collect(in tree: some SyntaxProtocol, where predicate: @escaping (PatternBindingSyntax) -> Bool)
+        -> Set<String>
+    {
+        let visitor = DeclaredNames(predicate)
+        visitor.walk(tree)
+        return visitor.names
+    }
+}
+
+/// Whether a call's result is kept on the object: chained into `.store(in:)` / `.disposed(by:)`, or assigned to a
+/// property (`self.x = ...`, `x = ...`, not a `let` local).
+package func resultIsStored(_ call: FunctionCallExprSyntax) -> Bool {
+    var node = Syntax(call)
+    while let parent = node.parent {
+        if let member = parent.as(MemberAccessExprSyntax.self),
+            let outer = member.parent?.as(FunctionCallExprSyntax.self)
+        {
+            if let name = outer.calledName, name == "store" || name == "disposed" || name == "insert" {
+                return true
+            }
+            node = Syntax(outer)
+            continue
+        }
+        if let sequence = parent.as(ExprListSyntax.self), sequence.count == 3,
+            sequence.dropFirst().first?.is(AssignmentExprSyntax.self) == true,
+            sequence.last.map({ Syntax($0) }) == node
+        {
+            return !(sequence.first?.is(DiscardAssignmentExprSyntax.self) ?? false)
+        }
+        if parent.is(ExprListSyntax.self) || parent.is(SequenceExprSyntax.self) || parent.is(TryExprSyntax.self) {
+            node = parent
+            continue
+        }
+        return false
+    }
+    return false
+}

@@ -1,0 +1,42 @@
+// Examples/Pitfalls linted whole: exactly the findings each file's comments announce, nothing in the fixed halves.
+
+import UntangleLint
+import XCTest
+
+final class PitfallsTests: XCTestCase {
+    static let expected = [
+        "AssignOnSelf.swift:9:16 assign-on-self",
+        "BarrierQueueReaderWriter.swift:12:15 barrier-queue-reader-writer",
+        "BlockingWaitInPool.swift:10:23 blocking-wait-in-pool",
+        "BlockingWaitInPool.swift:19:11 blocking-wait-in-pool",
+        "CancellableSetFromClosure.swift:14:22 cancellable-set-from-closure",
+        "DiscardedCancellable.swift:6:20 discarded-cancellable",
+        "EagerFuture.swift:5:5 eager-future",
+        "MainQueueSync.swift:5:24 main-queue-sync",
+        "ReceiveOnConcurrentQueue.swift:8:10 receive-on-concurrent-queue",
+        "RxSwift.swift:9:14 rx-subscribe-retain-cycle",
+        "RxSwift.swift:14:14 rx-undisposed-subscription",
+        "RxSwift.swift:16:14 rx-subscribe-on-main",
+        "SinkRetainCycle.swift:11:14 sink-retain-cycle",
+        "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
+        "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
+        "UnsynchronizedSubscription.swift:12:10 unsynchronized-subscription",
+        "UnsynchronizedSubscription.swift:21:10 unsynchronized-subscription",
+    ]
+
+    func testPitfallsHaveExactlyTheAnnouncedFindings() {
+        let folder = repositoryRoot + "/Examples/Pitfalls"
+        // The folder's configuration turns on discarded-cancellable, which is off by default.
+        let outcome = LintCommand.run(arguments: ["--quiet", "--config", folder + "/.untangle-lint.json", folder])
+        let found = outcome.findings.map {
+            "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line):\($0.column) \($0.ruleID)"
+        }
+        XCTAssertEqual(found, Self.expected)
+        XCTAssertEqual(outcome.status, 1, "error-severity findings exit with status 1")
+    }
+
+    func testEveryRuleHasAPitfall() {
+        let covered = Set(Self.expected.map { String($0.split(separator: " ").last!) })
+        XCTAssertEqual(covered, Set(Rules.all.map(\.id)))
+    }
+}

@@ -1,0 +1,314 @@
+// Each rule on a triggering and a non-triggering example (the rule's hazard, then the usual correct spellings).
+
+import UntangleLint
+import XCTest
+
+final class CancellableSetFromClosureTests: XCTestCase {
+    let rule = CancellableSetFromClosure.description
+
+    func testStoreIntoSetFromGlobalQueueIsReported() {
+        let source = """
+            final class A {
+                var cancellables = Set<AnyCancellable>()
+                func f() {
+                    DispatchQueue.global().async {
+                        p.sink { _ in }.store(in: &self.cancellables)
+                    }
+                    Task { cancellables.insert(p.sink { _ in }) }
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source), ["5:29 cancellable-set-from-closure", "7:29 cancellable-set-from-closure"])
+    }
+
+    func testStoreOnTheOwningThreadOrIntoCancelBagIsNotReported() {
+        let source = """
+            final class A {
+                var cancellables = Set<AnyCancellable>()
+                let bag = CancelBag()
+                func f() {
+                    p.sink { _ in }.store(in: &cancellables)
+                    p.map { $0 }.sink { _ in q.sink { _ in }.store(in: &self.cancellables) }.store(in: &cancellables)
+                    DispatchQueue.global().async { p.sink { _ in }.store(in: self.bag) }
+                    items.insert(1)
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}
+
+final class BarrierQueueReaderWriterTests: XCTestCase {
+    let rule = BarrierQueueReaderWriter.description
+
+    func testSyncReadsWithBarrierWritesAreReported() {
+        let source = """
+            final class Box {
+                let queue = DispatchQueue(label: "q", attributes: .concurrent)
+                var value = 0
+                var current: Int { queue.sync { value } }
+                func set(_ v: Int) { queue.async(flags: .barrier) { self.value = v } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["5:32 barrier-queue-reader-writer"])
+    }
+
+    func testBarrierWithoutSyncReadsOrSyncOnAnotherQueueIsNotReported() {
+        let source = """
+            final class Box {
+                func set(_ v: Int) { queue.async(flags: .barrier) { self.value = v } }
+                var current: Int { other.sync { value } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}
+
+final class MainQueueSyncTests: XCTestCase {
+    func testMainSyncIsReported() {
+        let source = """
+            func f() {
+                DispatchQueue.main.sync { g() }
+            }
+            """
+        XCTAssertEqual(findings(MainQueueSync.description, in: source), ["2:24 main-queue-sync"])
+    }
+
+    func testMainSyncGuardedByIsMainThreadOrMainAsyncIsNotReported() {
+        let source = """
+            func f() {
+                if Thread.isMainThread { g() } else { DispatchQueue.main.sync { g() } }
+            }
+            func h() { DispatchQueue.main.async { g() } }
+            """
+        XCTAssertEqual(findings(MainQueueSync.description, in: source), [])
+    }
+
+    func testSyncOnTheQueueTheClosureRunsOnIsReported() {
+        let source = """
+            func f() {
+                queue.async {
+                    self.queue.sync { g() }
+                    other.sync { g() }
+                }
+                queue.sync { g() }
+            }
+            """
+        XCTAssertEqual(findings(SyncOnCurrentQueue.description, in: source), ["3:20 sync-on-current-queue"])
+    }
+}
+
+final class BlockingWaitInPoolTests: XCTestCase {
+    let rule = BlockingWaitInPool.description
+
+    func testWaitsInPoolWorkTaskAndAsyncFunctionAreReported() {
+        let source = """
+            let semaphore = DispatchSemaphore(value: 0)
+            func f() {
+                DispatchQueue.global(qos: .utility).async { semaphore.wait() }
+                Task { _ = semaphore.wait(timeout: .now() + 1) }
+            }
+            func g() async {
+                let group = DispatchGroup()
+                group.wait()
+            }
+            """
+        let found = Linter.lint(source: source, path: "t.swift", rules: RuleSet(rules: [rule]))
+        XCTAssertEqual(found.map { "\($0.line):\($0.column)" }, ["3:59", "4:26", "8:11"])
+        XCTAssertTrue(found[1].message.contains("Task"))
+        XCTAssertTrue(found[2].message.contains("async function"))
+    }
+
+    func testWaitInALoopMentionsThreadExplosion() {
+        let source = """
+            func f(_ n: Int) {
+                let s = DispatchSemaphore(value: 0)
+                for _ in 0..<n { DispatchQueue.global().async { s.wait() } }
+            }
+            """
+        let found = Linter.lint(source: source, path: "t.swift", rules: RuleSet(rules: [rule]))
+        XCTAssertEqual(found.count, 1)
+        XCTAssertTrue(found[0].message.contains("thread explosion"))
+    }
+
+    func testWaitsOutsidePoolsAndOtherWaitsAreNotReported() {
+        let source = """
+            let semaphore = DispatchSemaphore(value: 0)
+            func f() {
+                semaphore.wait()
+                serial.async { semaphore.wait() }
+                DispatchQueue.global().async { try? future.wait(); condition.wait() }
+            }
+            func g() async { await task.value }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}
+
+final class SinkRetainCycleTests: XCTestCase {
+    let rule = SinkRetainCycle.description
+
+    func testStrongSelfInStoredSinkIsReported() {
+        let source = """
+            final class VM {
+                func bind() {
+                    p.sink { self.x = $0 }.store(in: &cancellables)
+                    self.c = p.sink(receiveValue: self.handle)
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["3:11 sink-retain-cycle", "4:20 sink-retain-cycle"])
+    }
+
+    func testWeakSelfUnstoredStructOrNoSelfIsNotReported() {
+        let source = """
+            final class VM {
+                func bind() {
+                    p.sink { [weak self] in self?.x = $0 }.store(in: &cancellables)
+                    p.sink { print($0) }.store(in: &cancellables)
+                    let c = p.sink { self.x = $0 }
+                }
+            }
+            struct V {
+                func bind() { p.sink { self.x = $0 }.store(in: &cancellables) }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    func testAssignOnSelfIsReported() {
+        let source = """
+            final class VM {
+                @Published var name = ""
+                init() {
+                    p.assign(to: \\.name, on: self).store(in: &cancellables)
+                    p.assign(to: \\.name, on: other).store(in: &cancellables)
+                    p.assign(to: &$name)
+                }
+            }
+            """
+        XCTAssertEqual(findings(AssignOnSelf.description, in: source), ["4:11 assign-on-self"])
+    }
+}
+
+final class DiscardedCancellableTests: XCTestCase {
+    func testDiscardedSinkAndAssignAreReported() {
+        let source = """
+            func f() {
+                _ = p.sink { print($0) }
+                p.sink(receiveValue: { print($0) })
+                _ = p.assign(to: \\.x, on: model)
+            }
+            """
+        XCTAssertEqual(
+            findings(DiscardedCancellable.description, in: source),
+            ["2:11 discarded-cancellable", "3:7 discarded-cancellable", "4:11 discarded-cancellable"])
+    }
+
+    func testKeptOrReturnedSinkIsNotReported() {
+        let source = """
+            func f() -> AnyCancellable {
+                c = p.sink { print($0) }
+                p.sink { print($0) }.store(in: &cancellables)
+                let d = p.sink { _ in }
+                return p.sink { print($0) }
+            }
+            let g = { p.sink { print($0) } }
+            """
+        XCTAssertEqual(findings(DiscardedCancellable.description, in: source), [])
+    }
+}
+
+final class UnsynchronizedSubscriptionTests: XCTestCase {
+    let rule = UnsynchronizedSubscription.description
+
+    func testUnlockedMutationInRequestAndCancelIsReported() {
+        let source = """
+            final class S: Subscription {
+                var demand = Subscribers.Demand.none
+                func request(_ demand: Subscribers.Demand) { self.demand += demand }
+                func cancel() { subscriber = nil }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source), ["3:10 unsynchronized-subscription", "4:10 unsynchronized-subscription"])
+    }
+
+    func testLockedOrNonSubscriptionIsNotReported() {
+        let source = """
+            final class S: Subscription {
+                func request(_ demand: Subscribers.Demand) { lock.withLock { self.demand += demand } }
+                func cancel() { state.withCriticalSection { $0 = .cancelled } }
+            }
+            final class T: Cancellable {
+                func cancel() { subscriber = nil }
+            }
+            final class U: Subscription {
+                func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
+                func cancel() { upstream.cancel() }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}
+
+final class SchedulerRuleTests: XCTestCase {
+    func testReceiveOnConcurrentQueueIsReported() {
+        let source = """
+            let pool = DispatchQueue(label: "p", attributes: .concurrent)
+            let serial = DispatchQueue(label: "s")
+            func f() {
+                a.receive(on: DispatchQueue.global()).sink { _ in }
+                a.receive(on: pool).sink { _ in }
+                a.receive(on: serial).sink { _ in }
+                a.receive(on: DispatchQueue.main).sink { _ in }
+            }
+            """
+        XCTAssertEqual(
+            findings(ReceiveOnConcurrentQueue.description, in: source),
+            ["4:7 receive-on-concurrent-queue", "5:7 receive-on-concurrent-queue"])
+    }
+
+    func testSubscribeOnTwiceIsReportedOncePerChain() {
+        let source = """
+            let x = a.subscribe(on: q1).map { $0 }.subscribe(on: q2).subscribe(on: q3)
+            let y = a.subscribe(on: q1).receive(on: q2)
+            """
+        XCTAssertEqual(findings(SubscribeOnTwice.description, in: source), ["1:58 subscribe-on-twice"])
+    }
+
+    func testEagerFutureIsReportedWhenReturned() {
+        let source = """
+            func a() -> Future<Int, Never> { Future { $0(.success(1)) } }
+            func b() -> AnyPublisher<Int, Never> {
+                return Future { $0(.success(1)) }.eraseToAnyPublisher()
+            }
+            func c() -> AnyPublisher<Int, Never> { Deferred { Future { $0(.success(1)) } }.eraseToAnyPublisher() }
+            func d() { let f = Future<Int, Never> { $0(.success(1)) }; f.sink { _ in }.store(in: &c) }
+            """
+        XCTAssertEqual(findings(EagerFuture.description, in: source), ["1:34 eager-future", "3:12 eager-future"])
+    }
+}
+
+final class RxRuleTests: XCTestCase {
+    func testRxRetainCycleUndisposedAndSubscribeOnMain() {
+        let source = """
+            final class C {
+                func bind() {
+                    feed.subscribe(onNext: { self.items = $0 }).disposed(by: bag)
+                    feed.subscribe(onNext: { [weak self] in self?.items = $0 }).disposed(by: bag)
+                    feed.subscribe(onNext: { print($0) })
+                    feed.subscribeOn(MainScheduler.instance).subscribe(onNext: { print($0) }).disposed(by: bag)
+                    publisher.subscribe(subscriber)
+                }
+            }
+            """
+        let found = allFindings(in: source).map { "\($0.line):\($0.column) \($0.ruleID)" }
+        XCTAssertEqual(
+            found,
+            [
+                "3:14 rx-subscribe-retain-cycle", "5:14 rx-undisposed-subscription", "6:14 rx-subscribe-on-main",
+            ])
+    }
+}
