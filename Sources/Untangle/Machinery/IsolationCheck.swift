@@ -77,6 +77,20 @@ package struct IsolationCheck: Sendable {
         checkSlowly(operatorName)
     }
 
+    /// `body` itself when there is nothing to check, else `body` preceded by the check: the check then lives in the
+    /// closure, so an operator's per-value path has no check to make (and nothing more to carry) for a closure formed
+    /// in nonisolated code.
+    @inlinable
+    package func wrapping<Argument, Result>(
+        _ body: @escaping (Argument) -> Result, _ operatorName: StaticString
+    ) -> (Argument) -> Result {
+        guard isActive else { return body }
+        return { argument in
+            self.check(operatorName)
+            return body(argument)
+        }
+    }
+
     /// Whether there is anything to check (the closure was formed on an actor).
     @inlinable
     package var isActive: Bool { expected != 0 }

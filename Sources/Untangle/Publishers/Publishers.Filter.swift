@@ -52,9 +52,16 @@ extension Publishers {
 
         @inlinable
         init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, check: IsolationCheck) {
+            self.init(upstream: upstream, checkedIsIncluded: check.wrapping(isIncluded, "filter"), recorded: check)
+        }
+
+        // `checkedIsIncluded` already makes its checks (see IsolationCheck.wrapping); `recorded` is what `isolation`
+        // reports.
+        @inlinable
+        init(upstream: Upstream, checkedIsIncluded: @escaping (Upstream.Output) -> Bool, recorded: IsolationCheck) {
             self.upstream = upstream
-            self.isIncluded = isIncluded
-            self.isolation = check
+            self.isIncluded = checkedIsIncluded
+            self.isolation = recorded
         }
 
         /// Attaches the subscriber through a filtering wrapper (a struct: no allocation per subscription).
@@ -62,22 +69,23 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             // `receive`, not `subscribe`: see Publishers.Map.receive(subscriber:).
-            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded, isolation: isolation))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }
 
 extension Publishers.Filter {
-    /// Fuses two filters into one stage (checked against the later closure's actor if it has one, else the
-    /// earlier's).
+    /// Fuses two filters into one stage (each closure keeps its own isolation check; `isolation` reports the later
+    /// closure's actor if it has one, else the earlier's).
     @inlinable
     public func filter(
         _ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
     ) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
+        let check = IsolationCheck(isolation)
+        let second = check.wrapping(isIncluded, "filter")
         return Publishers.Filter(
-            upstream: upstream, isIncluded: { first($0) && isIncluded($0) },
-            check: self.isolation.then(IsolationCheck(isolation)))
+            upstream: upstream, checkedIsIncluded: { first($0) && second($0) }, recorded: self.isolation.then(check))
     }
 
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
@@ -90,13 +98,11 @@ extension Publishers.Filter {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
-        @usableFromInline let isolation: IsolationCheck
 
         @inlinable
-        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: IsolationCheck) {
+        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.downstream = downstream
             self.isIncluded = isIncluded
-            self.isolation = isolation
         }
 
         @inlinable
@@ -109,8 +115,7 @@ extension Publishers.Filter {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            isolation.check("filter")
-            return isIncluded(input) ? downstream.receive(input) : .max(1)
+            isIncluded(input) ? downstream.receive(input) : .max(1)
         }
 
         @inlinable

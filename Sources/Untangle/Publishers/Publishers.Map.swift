@@ -52,9 +52,16 @@ extension Publishers {
 
         @inlinable
         init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output, check: IsolationCheck) {
+            self.init(upstream: upstream, checkedTransform: check.wrapping(transform, "map"), recorded: check)
+        }
+
+        // `checkedTransform` already makes its checks (see IsolationCheck.wrapping); `recorded` is what `isolation`
+        // reports.
+        @inlinable
+        init(upstream: Upstream, checkedTransform: @escaping (Upstream.Output) -> Output, recorded: IsolationCheck) {
             self.upstream = upstream
-            self.transform = transform
-            self.isolation = check
+            self.transform = checkedTransform
+            self.isolation = recorded
         }
 
         /// Attaches the subscriber through a transforming wrapper (a struct: no allocation per subscription).
@@ -66,7 +73,7 @@ extension Publishers {
             // code with runtime type lookups). Each publisher's own `receive` is a different function.
             // With an `_Introspection` enabled, the upstream is subscribed through `subscribe` as in Combine, so the
             // map's own subscriber ("Map") is observed too; that check is one atomic load per subscription.
-            let inner = Inner(downstream: subscriber, transform: transform, isolation: isolation)
+            let inner = Inner(downstream: subscriber, transform: transform)
             if IntrospectionHooks.isActive {
                 IntrospectionHooks.subscribe(inner, to: upstream)
             } else {
@@ -77,29 +84,24 @@ extension Publishers {
 }
 
 extension Publishers.Map {
-    /// Fuses two maps into one stage (checked against the later closure's actor if it has one, else the earlier's).
+    /// Fuses two maps into one stage (each closure keeps its own isolation check; `isolation` reports the later
+    /// closure's actor if it has one, else the earlier's).
     @inlinable
     public func map<T>(
         _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
     ) -> Publishers.Map<Upstream, T> {
         let first = self.transform
+        let check = IsolationCheck(isolation)
+        let second = check.wrapping(transform, "map")
         return Publishers.Map(
-            upstream: upstream, transform: { transform(first($0)) },
-            check: self.isolation.then(IsolationCheck(isolation)))
+            upstream: upstream, checkedTransform: { second(first($0)) }, recorded: self.isolation.then(check))
     }
 
-    /// Fuses a map followed by a throwing map into one throwing stage (the map's isolation check is kept inside).
+    /// Fuses a map followed by a throwing map into one throwing stage (the map's closure keeps its isolation check).
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
-        let check = self.isolation
-        if check.actor == nil {
-            return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
-        }
-        return Publishers.TryMap(upstream: upstream) {
-            check.check("map")
-            return try transform(first($0))
-        }
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
     }
 }
 
@@ -115,13 +117,11 @@ extension Publishers.Map {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
-        @usableFromInline let isolation: IsolationCheck
 
         @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output, isolation: IsolationCheck) {
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
             self.downstream = downstream
             self.transform = transform
-            self.isolation = isolation
         }
 
         @inlinable
@@ -134,8 +134,7 @@ extension Publishers.Map {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            isolation.check("map")
-            return downstream.receive(transform(input))
+            downstream.receive(transform(input))
         }
 
         @inlinable

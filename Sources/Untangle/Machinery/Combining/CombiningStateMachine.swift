@@ -6,6 +6,9 @@
 struct CombiningEffects {
     /// The caller became the forwarder: it must run the forwarding loop.
     @usableFromInline var startForwarding = false
+    /// The downstream's demand is unlimited: no demand it requests or returns can change anything (zip skips routing
+    /// demand back to the delivering upstream then).
+    @usableFromInline var demandIsUnlimited = false
     /// Upstream subscriptions to cancel.
     @usableFromInline var cancel: [Subscription] = []
     /// Values no longer needed, released by the caller outside the lock (their deinit is user code).

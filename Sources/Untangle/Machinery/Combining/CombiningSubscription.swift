@@ -111,8 +111,9 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @inlinable
     func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
         let effects = state.withCriticalSection { $0.received(value, at: index) }
-        // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
-        guard let senders, effects.startForwarding else {
+        // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread, and only
+        // limited demand can be routed back (with unlimited demand, more demand changes nothing: no bookkeeping).
+        guard let senders, effects.startForwarding, !effects.demandIsUnlimited else {
             perform(effects)
             return .none
         }

@@ -82,6 +82,7 @@ struct ZipStateMachine: CombiningStateMachine {
         outbox.append(group)
         var effects = finishIfExhausted()
         effects.startForwarding = outbox.claimForwarding()
+        effects.demandIsUnlimited = requested == .unlimited
         return effects
     }
 
