@@ -1,4 +1,5 @@
-// `untangle lint`: runs the `untangle-lint` executable found beside this binary, passing every argument through.
+// `untangle lint`: runs the `untangle-lint` executable found beside this binary (building it on first use from a
+// checkout), passing every argument through.
 // The linter is a separate executable because it needs swift-syntax: `swift run untangle stress` (and every library
 // user) never builds swift-syntax; only those who lint do, once.
 
@@ -19,7 +20,8 @@ struct LintForwardCommand: ParsableCommand {
                 baseline, --fix).
 
                 The linter is the separate executable untangle-lint (it needs swift-syntax, which `untangle stress` \
-                does not build). Build it once with: \(LintForwardCommand.buildCommand)
+                does not build); the first `untangle lint` from a checkout builds it (or: \
+                \(LintForwardCommand.buildCommand)).
                 """)
     }
 
@@ -30,20 +32,52 @@ struct LintForwardCommand: ParsableCommand {
 
     func run() throws {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let linter = here.deletingLastPathComponent().appendingPathComponent("untangle-lint")
+        let binDirectory = here.deletingLastPathComponent()
+        let linter = binDirectory.appendingPathComponent("untangle-lint")
+        if !FileManager.default.isExecutableFile(atPath: linter.path) {
+            try buildLinter(beside: here)
+        }
         guard FileManager.default.isExecutableFile(atPath: linter.path) else {
             var message = "error: untangle lint needs the untangle-lint executable beside \(here.path), "
-            message += "which is not built yet. Build it once (it compiles swift-syntax, a few minutes), then run "
+            message += "which is not built. Build it once (it compiles swift-syntax, a few minutes), then run "
             message += "untangle lint again:\n    \(Self.buildCommand)\n"
-            message += "(or lint directly: swift run -c release untangle-lint \(arguments.joined(separator: " ")))\n"
             FileHandle.standardError.write(Data(message.utf8))
             throw ExitCode(2)
         }
+        try runLinter(linter)
+    }
+
+    private func runLinter(_ linter: URL) throws {
         let process = Process()
         process.executableURL = linter
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()
         throw ExitCode(process.terminationStatus)
+    }
+
+    // The first `untangle lint` from a checkout builds the linter itself, into the build folder this binary came from
+    // (`<scratch>/<triple>/<configuration>/untangle`), with the package found from this source file's path. A binary
+    // copied elsewhere, or a checkout that moved, finds no package and gets the error with the command instead.
+    private func buildLinter(beside binary: URL) throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let manifest = packageRoot.appendingPathComponent("Package.swift")
+        let binDirectory = binary.deletingLastPathComponent()
+        let configuration = binDirectory.lastPathComponent
+        let scratch = binDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: manifest.path), ["debug", "release"].contains(configuration)
+        else { return }
+        let note = "untangle lint: building the linter once (swift-syntax; a few minutes)...\n"
+        FileHandle.standardError.write(Data(note.utf8))
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = [
+            "swift", "build", "-c", configuration, "--product", "untangle-lint", "--package-path", packageRoot.path,
+            "--scratch-path", scratch.path,
+        ]
+        build.standardOutput = FileHandle.standardError
+        try build.run()
+        build.waitUntilExit()
     }
 }
