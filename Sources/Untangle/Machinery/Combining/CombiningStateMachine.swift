@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// What a ``CombiningStateMachine`` tells its subscription to do after unlocking.
 ///
 /// **Demand:** not applicable.
@@ -6,9 +8,6 @@
 struct CombiningEffects {
     /// The caller became the forwarder: it must run the forwarding loop.
     @usableFromInline var startForwarding = false
-    /// The downstream's demand is unlimited: no demand it requests or returns can change anything (zip skips routing
-    /// demand back to the delivering upstream then).
-    @usableFromInline var demandIsUnlimited = false
     /// Upstream subscriptions to cancel.
     @usableFromInline var cancel: [Subscription] = []
     /// Values no longer needed, released by the caller outside the lock (their deinit is user code).
@@ -76,37 +75,47 @@ extension CombiningStateMachine {
     }
 }
 
-/// The upstreams whose `receive(_:)` is delivering a group downstream on some thread, innermost last, with the
-/// demand that will go back to each as its return value (used when ``CombiningStateMachine/returnsDemandToSender``).
+/// The upstream whose `receive(_:)` is delivering a group downstream, and on which thread, with the demand that will
+/// go back to it as its return value (used when ``CombiningStateMachine/returnsDemandToSender``).
+///
+/// Only the forwarder delivers groups, and one thread at a time is the forwarder (the outbox's claim, under the
+/// subscription's lock), so there is at most one sender. `thread` names it (0: none); `index` and `demand` are read and
+/// written only by the thread `thread` names, so they need no lock: another thread that reads `thread` sees a
+/// different identity and leaves them alone, and the next forwarder's claim under the subscription's lock orders its
+/// writes after the previous one's.
 ///
 /// **Demand:** see ``CombiningStateMachine/returnsDemandToSender``.
-/// **Thread safety:** none: always used under its own lock.
+/// **Thread safety:** `absorb` from any thread; `enter`/`leave` by the forwarder.
 @usableFromInline
-struct CombiningSenders {
-    @usableFromInline var entries: [(thread: ThreadID, index: Int, demand: Subscribers.Demand)] = []
+final class CombiningSender: @unchecked Sendable {
+    @usableFromInline let thread = AtomicWord(0)
+    @exclusivity(unchecked) @usableFromInline var index = 0
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
 
     @inlinable
     init() {}
 
-    /// Upstream `index` starts delivering on `thread`.
+    /// Upstream `index` starts delivering a group on this thread.
     @inlinable
-    mutating func enter(_ index: Int, on thread: ThreadID) {
-        entries.append((thread, index, .none))
+    func enter(_ index: Int) {
+        self.index = index
+        demand = .none
+        _ = thread.exchange(ThreadID.current.bits)
     }
 
-    /// The delivery on `thread` is over: the demand to return from the upstream's `receive(_:)`.
+    /// The delivery is over: the demand to return from the upstream's `receive(_:)`.
     @inlinable
-    mutating func leave(on thread: ThreadID) -> Subscribers.Demand {
-        guard let position = entries.lastIndex(where: { $0.thread == thread }) else { return .none }
-        return entries.remove(at: position).demand
+    func leave() -> Subscribers.Demand {
+        _ = thread.exchange(0)
+        return demand
     }
 
-    /// Demand on `thread`: if an upstream is delivering there, it takes the demand as its return value; returns its
-    /// index (nil: no upstream is delivering on this thread).
+    /// Demand requested on this thread: if an upstream is delivering here, it takes the demand as its return value;
+    /// returns its index (nil: no upstream is delivering on this thread).
     @inlinable
-    mutating func absorb(_ demand: Subscribers.Demand, on thread: ThreadID) -> Int? {
-        guard let position = entries.lastIndex(where: { $0.thread == thread }) else { return nil }
-        entries[position].demand += demand
-        return entries[position].index
+    func absorb(_ more: Subscribers.Demand) -> Int? {
+        guard thread.load() == ThreadID.current.bits else { return nil }
+        demand += more
+        return index
     }
 }

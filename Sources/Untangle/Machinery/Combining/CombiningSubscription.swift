@@ -29,7 +29,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @usableFromInline let state: LockedBox<Machine>
     @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
     /// Only when `Machine.returnsDemandToSender`: the upstreams delivering a group downstream, per thread.
-    @usableFromInline let senders: LockedBox<CombiningSenders>?
+    @usableFromInline let senders: CombiningSender?
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     @inlinable
@@ -37,7 +37,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         let state = LockedBox(tracking: Machine(upstreamCount: upstreamCount))
         self.state = state
         self.makeOutput = makeOutput
-        let senders = Machine.returnsDemandToSender ? LockedBox(tracking: CombiningSenders()) : nil
+        let senders = Machine.returnsDemandToSender ? CombiningSender() : nil
         self.senders = senders
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
@@ -72,9 +72,9 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // demand from any other thread is requested from all of them.
     @inlinable
     static func requestUpstreams(
-        _ demand: Subscribers.Demand, state: LockedBox<Machine>, senders: LockedBox<CombiningSenders>? = nil
+        _ demand: Subscribers.Demand, state: LockedBox<Machine>, senders: CombiningSender? = nil
     ) {
-        let sender = senders?.withCriticalSection { $0.absorb(demand, on: .current) }
+        let sender = senders?.absorb(demand)
         let subscriptions = state.withCriticalSection { machine in
             if let sender { return machine.request(demand, except: sender) }
             return machine.request(demand)
@@ -111,16 +111,14 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @inlinable
     func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
         let effects = state.withCriticalSection { $0.received(value, at: index) }
-        // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread, and only
-        // limited demand can be routed back (with unlimited demand, more demand changes nothing: no bookkeeping).
-        guard let senders, effects.startForwarding, !effects.demandIsUnlimited else {
+        // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
+        guard let senders, effects.startForwarding else {
             perform(effects)
             return .none
         }
-        let thread = ThreadID.current
-        senders.withCriticalSection { $0.enter(index, on: thread) }
+        senders.enter(index)
         perform(effects)
-        return senders.withCriticalSection { $0.leave(on: thread) }
+        return senders.leave()
     }
 
     @inlinable

@@ -82,7 +82,6 @@ struct ZipStateMachine: CombiningStateMachine {
         outbox.append(group)
         var effects = finishIfExhausted()
         effects.startForwarding = outbox.claimForwarding()
-        effects.demandIsUnlimited = requested == .unlimited
         return effects
     }
 
