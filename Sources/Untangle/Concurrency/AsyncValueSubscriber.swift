@@ -47,6 +47,20 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
         var unparked = 0
         /// Values that arrived for an unparked call (usually during its own `request`, from a synchronous upstream).
         var ready = RingBuffer<Input>()
+
+        /// What a `next()` call returns once the stream is over (nil after the end, the failure exactly once), or
+        /// nil (the outer optional) while it goes on.
+        mutating func endResult() -> Result<Input, Failure>?? {
+            switch status {
+            case .ended:
+                return .some(nil)
+            case .failed(let error):
+                status = .ended
+                return .some(.failure(error))
+            case .awaitingSubscription, .subscribed:
+                return nil
+            }
+        }
     }
 
     private let state = LockedBox(tracking: State())
@@ -175,18 +189,10 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
         // same as on the slow path: `.max(1)` per call.
         let first = state.withCriticalSection { state -> NextAction in
             if let value = state.ready.popFirst() { return .resume(.success(value)) }
-            switch state.status {
-            case .ended:
-                return .resume(nil)
-            case .failed(let error):
-                state.status = .ended
-                return .resume(.failure(error))
-            case .awaitingSubscription:
-                return .wait
-            case .subscribed(let subscription):
-                state.unparked += 1
-                return .request(subscription)
-            }
+            if let end = state.endResult() { return .resume(end) }
+            guard case .subscribed(let subscription) = state.status else { return .wait }
+            state.unparked += 1
+            return .request(subscription)
         }
         switch first {
         case .resume(let result):
@@ -204,37 +210,32 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
     // call and counts it in the demand requested when the subscription arrives. The value may already wait in
     // `ready`; otherwise the call parks, and whoever delivers resumes it.
     private func take(requested: Bool) async -> Result<Input, Failure>? {
-        let immediate = state.withCriticalSection { state -> Result<Input, Failure>?? in
-            guard requested else { return .none }
-            if let value = state.ready.popFirst() {
+        if requested {
+            let ready = state.withCriticalSection { state -> Input? in
+                guard let value = state.ready.popFirst() else { return nil }
                 state.unparked -= 1
-                return .some(.success(value))
+                return value
             }
-            return .none
+            if let ready { return .success(ready) }
         }
-        if let immediate { return immediate }
         let handoff = await withUnsafeContinuation { (continuation: Continuation) in
             let action = state.withCriticalSection { state -> NextAction in
                 if requested {
                     state.unparked -= 1
                     if let value = state.ready.popFirst() { return .resume(.success(value)) }
                 }
+                if let end = state.endResult() { return .resume(end) }
+                state.waiting.append(continuation)
+                if requested { return .wait }
                 switch state.status {
-                case .ended:
-                    return .resume(nil)
-                case .failed(let error):
-                    state.status = .ended
-                    return .resume(.failure(error))
                 case .awaitingSubscription(let pending):
-                    state.waiting.append(continuation)
-                    if !requested {
-                        state.status = .awaitingSubscription(pending + 1)
-                    }
+                    state.status = .awaitingSubscription(pending + 1)
                     return .wait
                 case .subscribed(let subscription):
-                    state.waiting.append(continuation)
                     // Parked before the subscription was known: ask now (the call was not counted anywhere).
-                    return requested ? .wait : .request(subscription)
+                    return .request(subscription)
+                case .ended, .failed:
+                    preconditionFailure("AsyncValueSubscriber: an ended stream is answered by endResult()")
                 }
             }
             switch action {
