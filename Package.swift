@@ -37,11 +37,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "UntangleSyncTests", dependencies: ["UntangleSync"]),
-        .testTarget(name: "UntangleTests", dependencies: ["Untangle", "UntangleSync", "UntangleTesting"]),
+        // The test suites' one fixture family (Recorder, ManualPublisher, watchdogs, the leak check), shared by the
+        // test targets; not a product.
+        .target(
+            name: "UntangleTestSupport",
+            dependencies: ["Untangle", "UntangleSync", "UntangleTesting"],
+            path: "Tests/UntangleTestSupport"),
+        .testTarget(name: "UntangleSyncTests", dependencies: ["UntangleSync", "UntangleTestSupport"]),
+        .testTarget(
+            name: "UntangleTests", dependencies: ["Untangle", "UntangleSync", "UntangleTesting", "UntangleTestSupport"]),
         .testTarget(
             name: "UntangleExtrasTests",
-            dependencies: ["UntangleExtras", "Untangle", "UntangleSync", "UntangleTesting"]),
+            dependencies: ["UntangleExtras", "Untangle", "UntangleSync", "UntangleTesting", "UntangleTestSupport"]),
         .testTarget(
             name: "UntangleTestingTests",
             dependencies: ["UntangleTesting", "Untangle", "UntangleExtras", "UntangleSync"]),

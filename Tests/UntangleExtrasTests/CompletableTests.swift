@@ -6,36 +6,36 @@ import XCTest
 
 final class CompletableTests: XCTestCase {
     func testConstructors() {
-        let empty = SignalRecorder<Never, TestError>(initialDemand: nil)
+        let empty = Recorder<Never, TestError>(initialDemand: nil)
         Completable<TestError>.empty.subscribe(empty)
         XCTAssertEqual(empty.completions, [.finished], "a completion needs no demand")
 
-        let failed = SignalRecorder<Never, TestError>()
+        let failed = Recorder<Never, TestError>()
         Completable(error: TestError(1)).subscribe(failed)
         XCTAssertEqual(failed.completions, [.failure(TestError(1))])
 
-        let promised = SignalRecorder<Never, TestError>()
+        let promised = Recorder<Never, TestError>()
         Completable<TestError> { promise in promise(.success(())) }.subscribe(promised)
         XCTAssertEqual(promised.completions, [.finished])
     }
 
     func testAsCompletableFailsOnAValueAndCancelsUpstreamEvenWithoutDemand() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<Never, TestError>(initialDemand: nil)
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Never, TestError>(initialDemand: nil)
         upstream.asCompletable { _ in TestError(99) }.subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
         upstream.send(1)
         XCTAssertEqual(recorder.completions, [.failure(TestError(99))])
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
 
-        let erased = SignalRecorder<Never, any Error>()
+        let erased = Recorder<Never, any Error>()
         Just(1).asCompletable().subscribe(erased)
-        guard case .failure(let error) = erased.completions.first else { return XCTFail("\(erased.signals)") }
+        guard case .failure(let error) = erased.completions.first else { return XCTFail("\(erased.events)") }
         XCTAssertEqual(error as? TraitViolation, .unexpectedValue)
     }
 
     func testIgnoreOutputThenAsCompletableDropsValues() {
-        let recorder = SignalRecorder<Never, TestError>()
+        let recorder = Recorder<Never, TestError>()
         [1, 2].publisher.setFailureType(to: TestError.self).ignoreOutput().asCompletable { _ in TestError(99) }
             .subscribe(recorder)
         XCTAssertEqual(recorder.completions, [.finished])
@@ -51,24 +51,24 @@ final class CompletableTests: XCTestCase {
             order.withLock { $0.append("next") }
             promise(.success(1))
         }
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         first.andThen(next).subscribe(recorder)
         XCTAssertEqual(order.withLock { $0 }, ["first", "next"])
         XCTAssertEqual(recorder.values, [1])
         XCTAssertEqual(recorder.completions, [.finished])
 
-        let skipped = SignalRecorder<Int, TestError>()
+        let skipped = Recorder<Int, TestError>()
         Completable(error: TestError(2)).andThen(Maybe<Int, TestError>(1)).subscribe(skipped)
         XCTAssertEqual(skipped.values, [])
         XCTAssertEqual(skipped.completions, [.failure(TestError(2))])
 
-        let both = SignalRecorder<Never, TestError>()
+        let both = Recorder<Never, TestError>()
         Completable<TestError>.empty.andThen(Completable(error: TestError(3))).subscribe(both)
         XCTAssertEqual(both.completions, [.failure(TestError(3))])
     }
 
     func testMapErrorAndCatch() {
-        let recorder = SignalRecorder<Never, Never>()
+        let recorder = Recorder<Never, Never>()
         Completable(error: TestError(1)).mapError { TestError($0.code + 1) }
             .catch { _ in Completable<Never>.empty }
             .subscribe(recorder)

@@ -6,7 +6,7 @@ import UntangleTesting
 import XCTest
 
 final class CreateTests: XCTestCase {
-    typealias Events = [Signal<Int, TestError>]
+    typealias Events = [UntangleTestSupport.Event<Int, TestError>]
 
     /// A producer that sends `values` then `completion` synchronously, counting its teardowns.
     private func producer(
@@ -22,10 +22,10 @@ final class CreateTests: XCTestCase {
 
     func testSynchronousProducerWithUnlimitedDemandDeliversEverythingThenTearsDownOnce() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         producer([1, 2, 3], teardowns: teardowns).subscribe(recorder)
         XCTAssertEqual(
-            recorder.signals, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
         XCTAssertEqual(teardowns.value, 1)
         recorder.cancel()
         XCTAssertEqual(teardowns.value, 1, "cancel after completion must not run the teardown again")
@@ -33,26 +33,26 @@ final class CreateTests: XCTestCase {
 
     func testValuesBeyondDemandAreBufferedUntilRequestedAndTheCompletionFollowsThem() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         producer([1, 2, 3, 4, 5], teardowns: teardowns).subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1)])
         XCTAssertEqual(teardowns.value, 1, "the producer finished: its teardown runs even though values wait")
         recorder.request(.max(2))
         XCTAssertEqual(recorder.values, [1, 2, 3])
         XCTAssertEqual(recorder.completions, [])
         recorder.request(.max(2))
         XCTAssertEqual(
-            recorder.signals,
+            recorder.events,
             [.subscription("Create"), .value(1), .value(2), .value(3), .value(4), .value(5), .completion(.finished)])
     }
 
     func testZeroInitialDemandThenLaterRequest() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         producer([1, 2], nil, teardowns: teardowns).subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+        XCTAssertEqual(recorder.events, [.subscription("Create")])
         recorder.request(.unlimited)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1), .value(2)])
         XCTAssertEqual(teardowns.value, 0)
         recorder.cancel()
         XCTAssertEqual(teardowns.value, 1)
@@ -60,7 +60,7 @@ final class CreateTests: XCTestCase {
 
     func testDemandReturnedFromReceiveIsHonoured() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none
         }
         producer([1, 2, 3, 4], teardowns: teardowns).subscribe(recorder)
         XCTAssertEqual(recorder.values, [1, 2, 3])
@@ -71,7 +71,7 @@ final class CreateTests: XCTestCase {
 
     func testReentrantRequestFromReceiveDeliversIteratively() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { recorder, _ in
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { recorder, _ in
             recorder.request(.max(1))
             return .none
         }
@@ -82,30 +82,30 @@ final class CreateTests: XCTestCase {
 
     func testFailureWaitsForTheBufferedValues() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         producer([1], .failure(TestError(7)), teardowns: teardowns).subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+        XCTAssertEqual(recorder.events, [.subscription("Create")])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .completion(.failure(TestError(7)))])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1), .completion(.failure(TestError(7)))])
     }
 
     func testBufferingNewestKeepsTheNewestValuesBeyondDemand() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         producer([1, 2, 3, 4, 5], teardowns: teardowns, policy: .bufferingNewest(2)).subscribe(recorder)
         XCTAssertEqual(recorder.values, [1])
         recorder.request(.unlimited)
         XCTAssertEqual(
-            recorder.signals, [.subscription("Create"), .value(1), .value(4), .value(5), .completion(.finished)])
+            recorder.events, [.subscription("Create"), .value(1), .value(4), .value(5), .completion(.finished)])
     }
 
     func testBufferingOldestKeepsTheOldestValuesBeyondDemand() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         producer([1, 2, 3, 4, 5], teardowns: teardowns, policy: .bufferingOldest(2)).subscribe(recorder)
         recorder.request(.unlimited)
         XCTAssertEqual(
-            recorder.signals, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
+            recorder.events, [.subscription("Create"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     func testBufferingNewestNeverDropsValuesThatDemandCovers() {
@@ -116,7 +116,7 @@ final class CreateTests: XCTestCase {
             subscriberBox.withLock { $0 = subscriber }
             return AnyCancellable {}
         }
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(3))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(3))
         publisher.subscribe(recorder)
         let subscriber = subscriberBox.withLock { $0 }!
         for value in 1...6 { subscriber.send(value) }
@@ -127,10 +127,10 @@ final class CreateTests: XCTestCase {
 
     func testBufferingNewestZeroDropsEverythingWithoutDemand() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(2))
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
         producer([1, 2, 3, 4], teardowns: teardowns, policy: .bufferingNewest(0)).subscribe(recorder)
         recorder.request(.unlimited)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1), .value(2), .completion(.finished)])
     }
 
     func testCancelRunsTheTeardownOnceAndIgnoresLaterSends() {
@@ -140,7 +140,7 @@ final class CreateTests: XCTestCase {
             subscriberBox.withLock { $0 = subscriber }
             return AnyCancellable { teardowns.increment() }
         }
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         publisher.subscribe(recorder)
         let subscriber = subscriberBox.withLock { $0 }!
         subscriber.send(1)
@@ -148,26 +148,26 @@ final class CreateTests: XCTestCase {
         recorder.cancel()
         subscriber.send(2)
         subscriber.send(completion: .finished)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1)])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1)])
         XCTAssertEqual(teardowns.value, 1)
     }
 
     func testOnlyTheFirstCompletionCountsAndTheTeardownRunsOnce() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         AnyPublisher<Int, TestError>.create { subscriber in
             subscriber.send(completion: .failure(TestError(1)))
             subscriber.send(completion: .finished)
             subscriber.send(9)
             return AnyCancellable { teardowns.increment() }
         }.subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .completion(.failure(TestError(1)))])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .completion(.failure(TestError(1)))])
         XCTAssertEqual(teardowns.value, 1, "completion inside body: the teardown runs once body returns it")
     }
 
     func testCancelInsideReceiveSubscriptionNeverStartsTheProducer() {
         let started = Counter()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil) { _, _ in
+        let recorder = Recorder<Int, TestError>(initialDemand: nil) { _, _ in
             .none
         } onSubscription: {
             _, subscription in
@@ -178,17 +178,17 @@ final class CreateTests: XCTestCase {
             return AnyCancellable {}
         }.subscribe(recorder)
         XCTAssertEqual(started.value, 0)
-        XCTAssertEqual(recorder.signals, [.subscription("Create")])
+        XCTAssertEqual(recorder.events, [.subscription("Create")])
     }
 
     func testCancelFromInsideReceiveStopsTheProducerAndRunsTheTeardownOnce() {
         let teardowns = Counter()
-        let recorder = SignalRecorder<Int, TestError> { recorder, value in
+        let recorder = Recorder<Int, TestError> { recorder, value in
             if value == 2 { recorder.cancel() }
             return .none
         }
         producer([1, 2, 3, 4], teardowns: teardowns).subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Create"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1), .value(2)])
         XCTAssertEqual(teardowns.value, 1)
     }
 
@@ -200,8 +200,8 @@ final class CreateTests: XCTestCase {
             subscriber.send(completion: .finished)
             return AnyCancellable {}
         }
-        let first = SignalRecorder<Int, TestError>()
-        let second = SignalRecorder<Int, TestError>()
+        let first = Recorder<Int, TestError>()
+        let second = Recorder<Int, TestError>()
         publisher.subscribe(first)
         publisher.subscribe(second)
         XCTAssertEqual(first.values, [1])
@@ -209,13 +209,13 @@ final class CreateTests: XCTestCase {
     }
 
     func testReleasesTheSubscriberAndTheProducerAfterCancel() {
-        weak var weakRecorder: SignalRecorder<Int, TestError>?
+        weak var weakRecorder: Recorder<Int, TestError>?
         weak var weakProducerState: Counter?
         var subscription: Subscription?
         do {
             let producerState = Counter()
             weakProducerState = producerState
-            let recorder = SignalRecorder<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
             weakRecorder = recorder
             AnyPublisher<Int, TestError>.create { subscriber in
                 // The teardown captures the producer's state and the subscriber handle (a cycle until the end).
@@ -232,10 +232,10 @@ final class CreateTests: XCTestCase {
     }
 
     func testReleasesTheSubscriberAfterCompletion() {
-        weak var weakRecorder: SignalRecorder<Int, TestError>?
+        weak var weakRecorder: Recorder<Int, TestError>?
         var subscription: Subscription?
         do {
-            let recorder = SignalRecorder<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
             weakRecorder = recorder
             producer([1], teardowns: Counter()).subscribe(recorder)
             subscription = recorder.subscription
@@ -254,7 +254,7 @@ final class CreateTests: XCTestCase {
             }.start()
             return AnyCancellable {}
         }
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         publisher.subscribe(recorder)
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(recorder.values, Array(1...100))
@@ -303,7 +303,7 @@ final class CreateConcurrencyTests: XCTestCase {
         let detector = OverlapDetector()
         let outstanding = LockedBox(0)
         let excess = Counter()
-        let recorder = SignalRecorder<Int, Never>(initialDemand: nil) { _, _ in
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in
             detector.around {
                 let left = outstanding.withLock {
                     $0 -= 1; return $0
@@ -383,7 +383,7 @@ final class CreateConcurrencyTests: XCTestCase {
         for _ in 0..<100 {
             let teardowns = Counter()
             let box = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
-            let recorder = SignalRecorder<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
             AnyPublisher<Int, TestError>.create { subscriber in
                 box.withLock { $0 = subscriber }
                 return AnyCancellable { teardowns.increment() }
@@ -398,8 +398,8 @@ final class CreateConcurrencyTests: XCTestCase {
             }
             XCTAssertLessThanOrEqual(recorder.completions.count, 1)
             if !recorder.completions.isEmpty {
-                guard case .completion = recorder.signals.last else {
-                    XCTFail("completion must be last: \(recorder.signals)")
+                guard case .completion = recorder.events.last else {
+                    XCTFail("completion must be last: \(recorder.events)")
                     continue
                 }
             }
@@ -505,7 +505,7 @@ extension CreateTests {
     /// subscriber returns or requests later releases them in order.
     func testReentrantSendsBeyondDemandWaitForDemand() {
         let producer = LockedBox<Publishers.Create<Int, TestError>.Subscriber?>(nil)
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1)) { _, value in
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1)) { _, value in
             if value == 1 {
                 let subscriber = producer.withLock { $0 }
                 subscriber?.send(2)

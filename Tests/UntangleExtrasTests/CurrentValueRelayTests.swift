@@ -8,16 +8,16 @@ import XCTest
 final class CurrentValueRelayTests: XCTestCase {
     func testNewSubscriberReceivesTheCurrentValueThenAcceptedValues() {
         let relay = CurrentValueRelay(1)
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         relay.subscribe(recorder)
         relay.accept(2)
-        XCTAssertEqual(recorder.signals, [.subscription("CurrentValueSubject"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject"), .value(1), .value(2)])
         XCTAssertEqual(relay.value, 2)
     }
 
     func testSubscriberWithoutDemandReceivesTheLatestValueWhenItAsks() {
         let relay = CurrentValueRelay(0)
-        let recorder = SignalRecorder<Int, Never>(initialDemand: nil)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
         relay.subscribe(recorder)
         relay.accept(1)
         relay.accept(2)
@@ -27,21 +27,21 @@ final class CurrentValueRelayTests: XCTestCase {
 
     func testSubscribingToAFinishingPublisherKeepsTheRelayOpen() {
         let relay = CurrentValueRelay(0)
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         relay.subscribe(recorder)
         let connection = Just(5).subscribe(relay)
         relay.accept(6)
-        XCTAssertEqual(recorder.signals, [.subscription("CurrentValueSubject"), .value(0), .value(5), .value(6)])
+        XCTAssertEqual(recorder.events, [.subscription("CurrentValueSubject"), .value(0), .value(5), .value(6)])
         XCTAssertEqual(relay.value, 6)
         connection.cancel()
     }
 
     func testCancelReleasesTheSubscriber() {
         let relay = CurrentValueRelay(0)
-        weak var weakRecorder: SignalRecorder<Int, Never>?
+        weak var weakRecorder: Recorder<Int, Never>?
         var subscription: Subscription?
         do {
-            let recorder = SignalRecorder<Int, Never>()
+            let recorder = Recorder<Int, Never>()
             weakRecorder = recorder
             relay.subscribe(recorder)
             subscription = recorder.subscription
@@ -79,7 +79,7 @@ final class CurrentValueRelayConcurrencyTests: XCTestCase {
         let outstanding = LockedBox(0)
         let excess = Counter()
         let detector = OverlapDetector()
-        let recorder = SignalRecorder<Int, Never>(initialDemand: nil) { _, _ in
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in
             detector.around {
                 if outstanding.withLock({
                     $0 -= 1; return $0

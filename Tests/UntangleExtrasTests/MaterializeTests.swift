@@ -6,13 +6,13 @@ import UntangleTesting
 import XCTest
 
 final class MaterializeTests: XCTestCase {
-    typealias E = Event<Int, TestError>
+    typealias E = UntangleExtras.Event<Int, TestError>
 
     func testValuesAndFinishBecomeEventsThenTheStreamFinishes() {
-        let recorder = SignalRecorder<E, Never>()
+        let recorder = Recorder<E, Never>()
         [1, 2].publisher.setFailureType(to: TestError.self).materialize().subscribe(recorder)
         XCTAssertEqual(
-            recorder.signals,
+            recorder.events,
             [
                 .subscription("Materialize"), .value(.value(1)), .value(.value(2)), .value(.completion(.finished)),
                 .completion(.finished),
@@ -20,43 +20,43 @@ final class MaterializeTests: XCTestCase {
     }
 
     func testFailureBecomesAnEventAndTheStreamFinishes() {
-        let recorder = SignalRecorder<E, Never>()
+        let recorder = Recorder<E, Never>()
         Fail<Int, TestError>(error: TestError(4)).materialize().subscribe(recorder)
         XCTAssertEqual(
-            recorder.signals,
+            recorder.events,
             [.subscription("Materialize"), .value(.completion(.failure(TestError(4)))), .completion(.finished)])
     }
 
     func testDemandPassesUpstreamAndTheCompletionEventWaitsForDemand() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<E, Never>(initialDemand: .max(1))
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<E, Never>(initialDemand: .max(1))
         upstream.materialize().subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.max(1))])
         upstream.send(1)
         upstream.send(completion: .finished)
-        XCTAssertEqual(recorder.signals, [.subscription("Materialize"), .value(.value(1))])
+        XCTAssertEqual(recorder.events, [.subscription("Materialize"), .value(.value(1))])
         recorder.request(.max(1))
         XCTAssertEqual(
-            recorder.signals,
+            recorder.events,
             [.subscription("Materialize"), .value(.value(1)), .value(.completion(.finished)), .completion(.finished)])
         // The upstream had finished: the request that made room for the completion event does not reach it.
         XCTAssertEqual(upstream.history, [.request(.max(1))])
     }
 
     func testDemandReturnedFromReceiveGoesUpstream() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<E, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<E, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
         upstream.materialize().subscribe(recorder)
         upstream.send(1)
         XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
     }
 
     func testCancelCancelsUpstreamOnceAndReleasesTheSubscriber() {
-        let upstream = ManualSource<Int, TestError>()
-        weak var weakRecorder: SignalRecorder<E, Never>?
+        let upstream = ManualPublisher<Int, TestError>()
+        weak var weakRecorder: Recorder<E, Never>?
         var subscription: Subscription?
         do {
-            let recorder = SignalRecorder<E, Never>()
+            let recorder = Recorder<E, Never>()
             weakRecorder = recorder
             upstream.materialize().subscribe(recorder)
             subscription = recorder.subscription
@@ -70,9 +70,9 @@ final class MaterializeTests: XCTestCase {
     }
 
     func testCompletionReleasesTheSubscriber() {
-        weak var weakRecorder: SignalRecorder<E, Never>?
+        weak var weakRecorder: Recorder<E, Never>?
         do {
-            let recorder = SignalRecorder<E, Never>()
+            let recorder = Recorder<E, Never>()
             weakRecorder = recorder
             Just(1).setFailureType(to: TestError.self).materialize().subscribe(recorder)
         }
@@ -85,9 +85,9 @@ final class MaterializeConcurrencyTests: XCTestCase {
     /// it room: it is delivered exactly once, followed by the finish, whichever wins.
     func testCompletionEventRacingARequestIsDeliveredOnceThenFinishes() {
         for _ in 0..<200 {
-            let upstream = ManualSource<Int, TestError>()
+            let upstream = ManualPublisher<Int, TestError>()
             let detector = OverlapDetector()
-            let recorder = SignalRecorder<Event<Int, TestError>, Never>(initialDemand: .max(1)) { _, _ in
+            let recorder = Recorder<UntangleExtras.Event<Int, TestError>, Never>(initialDemand: .max(1)) { _, _ in
                 detector.around {}
                 return .none
             }
@@ -101,7 +101,7 @@ final class MaterializeConcurrencyTests: XCTestCase {
                 }
             }
             XCTAssertEqual(
-                recorder.signals,
+                recorder.events,
                 [
                     .subscription("Materialize"), .value(.value(1)), .value(.completion(.failure(TestError(2)))),
                     .completion(.finished),

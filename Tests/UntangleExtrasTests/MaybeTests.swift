@@ -6,33 +6,33 @@ import XCTest
 
 final class MaybeTests: XCTestCase {
     func testConstructors() {
-        let some = SignalRecorder<Int, TestError>()
+        let some = Recorder<Int, TestError>()
         Maybe<Int, TestError>(1).subscribe(some)
         XCTAssertEqual(some.values, [1])
         XCTAssertEqual(some.completions, [.finished])
 
-        let none = SignalRecorder<Int, TestError>()
+        let none = Recorder<Int, TestError>()
         Maybe<Int, TestError>.empty.subscribe(none)
         XCTAssertEqual(none.values, [])
         XCTAssertEqual(none.completions, [.finished])
 
-        let failed = SignalRecorder<Int, TestError>()
+        let failed = Recorder<Int, TestError>()
         Maybe<Int, TestError>(error: TestError(2)).subscribe(failed)
         XCTAssertEqual(failed.completions, [.failure(TestError(2))])
 
-        let promisedNil = SignalRecorder<Int, TestError>()
+        let promisedNil = Recorder<Int, TestError>()
         Maybe<Int, TestError> { promise in promise(.success(nil)) }.subscribe(promisedNil)
         XCTAssertEqual(promisedNil.values, [])
         XCTAssertEqual(promisedNil.completions, [.finished])
     }
 
     func testAsMaybeAcceptsZeroOrOneValueAndRejectsTwo() {
-        let empty = SignalRecorder<Int, TestError>()
+        let empty = Recorder<Int, TestError>()
         Empty<Int, TestError>().asMaybe { _ in TestError(99) }.subscribe(empty)
         XCTAssertEqual(empty.completions, [.finished])
 
-        let upstream = ManualSource<Int, TestError>()
-        let two = SignalRecorder<Int, TestError>()
+        let upstream = ManualPublisher<Int, TestError>()
+        let two = Recorder<Int, TestError>()
         upstream.asMaybe { _ in TestError(99) }.subscribe(two)
         upstream.send(1)
         upstream.send(2)
@@ -40,14 +40,14 @@ final class MaybeTests: XCTestCase {
         XCTAssertEqual(two.completions, [.failure(TestError(99))])
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
 
-        let erased = SignalRecorder<Int, any Error>()
+        let erased = Recorder<Int, any Error>()
         [1, 2].publisher.asMaybe().subscribe(erased)
-        guard case .failure(let error) = erased.completions.first else { return XCTFail("\(erased.signals)") }
+        guard case .failure(let error) = erased.completions.first else { return XCTFail("\(erased.events)") }
         XCTAssertEqual(error as? TraitViolation, .moreThanOneValue)
     }
 
     func testValueWaitsForDemand() {
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         Just(1).setFailureType(to: TestError.self).asMaybe { _ in TestError(99) }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         recorder.request(.max(1))
@@ -56,35 +56,35 @@ final class MaybeTests: XCTestCase {
     }
 
     func testOperatorsKeepTheTrait() {
-        let mapped = SignalRecorder<String, TestError>()
+        let mapped = Recorder<String, TestError>()
         Maybe<Int, TestError>(2).map { "v\($0)" }.subscribe(mapped)
         XCTAssertEqual(mapped.values, ["v2"])
 
-        let flat = SignalRecorder<Int, TestError>()
+        let flat = Recorder<Int, TestError>()
         Maybe<Int, TestError>(2).flatMap { Maybe<Int, TestError>($0 + 1) }.subscribe(flat)
         XCTAssertEqual(flat.values, [3])
         XCTAssertEqual(flat.completions, [.finished])
 
-        let flatEmpty = SignalRecorder<Int, TestError>()
+        let flatEmpty = Recorder<Int, TestError>()
         Maybe<Int, TestError>.empty.flatMap { Maybe<Int, TestError>($0 + 1) }.subscribe(flatEmpty)
         XCTAssertEqual(flatEmpty.values, [])
         XCTAssertEqual(flatEmpty.completions, [.finished])
 
-        let caught = SignalRecorder<Int, Never>()
+        let caught = Recorder<Int, Never>()
         Maybe<Int, TestError>(error: TestError()).catch { _ in Maybe<Int, Never>.empty }.subscribe(caught)
         XCTAssertEqual(caught.completions, [.finished])
 
-        let mappedError = SignalRecorder<Int, TestError>()
+        let mappedError = Recorder<Int, TestError>()
         Maybe<Int, TestError>(error: TestError(1)).mapError { TestError($0.code + 1) }.subscribe(mappedError)
         XCTAssertEqual(mappedError.completions, [.failure(TestError(2))])
     }
 
     func testReplaceEmptyMakesASingle() {
-        let empty = SignalRecorder<Int, TestError>()
+        let empty = Recorder<Int, TestError>()
         Maybe<Int, TestError>.empty.replaceEmpty(with: 7).subscribe(empty)
         XCTAssertEqual(empty.values, [7])
         XCTAssertEqual(empty.completions, [.finished])
-        let some = SignalRecorder<Int, TestError>()
+        let some = Recorder<Int, TestError>()
         Maybe<Int, TestError>(1).replaceEmpty(with: 7).subscribe(some)
         XCTAssertEqual(some.values, [1])
     }

@@ -6,20 +6,20 @@ import XCTest
 
 final class NwiseTests: XCTestCase {
     func testNwiseEmitsFullSlidingWindows() {
-        let recorder = SignalRecorder<[Int], Never>()
+        let recorder = Recorder<[Int], Never>()
         [1, 2, 3, 4, 5].publisher.nwise(3).subscribe(recorder)
         XCTAssertEqual(recorder.values, [[1, 2, 3], [2, 3, 4], [3, 4, 5]])
         XCTAssertEqual(recorder.completions, [.finished])
     }
 
     func testNwiseOfOneWrapsEachValue() {
-        let recorder = SignalRecorder<[Int], Never>()
+        let recorder = Recorder<[Int], Never>()
         [1, 2].publisher.nwise(1).subscribe(recorder)
         XCTAssertEqual(recorder.values, [[1], [2]])
     }
 
     func testTooFewValuesEmitNothingButFinish() {
-        let recorder = SignalRecorder<[Int], Never>()
+        let recorder = Recorder<[Int], Never>()
         [1, 2].publisher.nwise(3).subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         XCTAssertEqual(recorder.completions, [.finished])
@@ -33,8 +33,8 @@ final class NwiseTests: XCTestCase {
     }
 
     func testDemandIsOneUpstreamValuePerWindowAfterTheFirstIsFull() {
-        let upstream = ManualSource<Int, Never>()
-        let recorder = SignalRecorder<[Int], Never>(initialDemand: .max(1))
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(1))
         upstream.nwise(2).subscribe(recorder)
         // The first value completes no window: the filter asks upstream for one more in its place.
         XCTAssertEqual(upstream.send(1), .max(1))

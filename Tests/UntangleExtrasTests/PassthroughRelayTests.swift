@@ -8,33 +8,33 @@ import XCTest
 final class PassthroughRelayTests: XCTestCase {
     func testAcceptDeliversToSubscribersWithDemandAndDropsForOthers() {
         let relay = PassthroughRelay<Int>()
-        let eager = SignalRecorder<Int, Never>()
-        let lazy = SignalRecorder<Int, Never>(initialDemand: .max(1))
+        let eager = Recorder<Int, Never>()
+        let lazy = Recorder<Int, Never>(initialDemand: .max(1))
         relay.subscribe(eager)
         relay.subscribe(lazy)
         relay.accept(1)
         relay.accept(2)
         lazy.request(.max(1))
         relay.accept(3)
-        XCTAssertEqual(eager.signals, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3)])
-        XCTAssertEqual(lazy.signals, [.subscription("PassthroughSubject"), .value(1), .value(3)])
+        XCTAssertEqual(eager.events, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(lazy.events, [.subscription("PassthroughSubject"), .value(1), .value(3)])
     }
 
     func testSubscribingARelayForwardsValuesButNeverTheCompletion() {
         let relay = PassthroughRelay<Int>()
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         relay.subscribe(recorder)
         let connection = [1, 2, 3].publisher.subscribe(relay)
         relay.accept(4)
         XCTAssertEqual(
-            recorder.signals, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3), .value(4)])
+            recorder.events, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3), .value(4)])
         connection.cancel()
     }
 
     func testRelaySubscribeToAPublisherRequestsUnlimitedAndCancelStopsIt() {
         let relay = PassthroughRelay<Int>()
-        let upstream = ManualSource<Int, Never>()
-        let recorder = SignalRecorder<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         relay.subscribe(recorder)
         let connection = relay.subscribe(upstream)
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
@@ -48,7 +48,7 @@ final class PassthroughRelayTests: XCTestCase {
 
     func testConnectionReleasesTheRelayAfterCancel() {
         weak var weakRelay: PassthroughRelay<Int>?
-        let upstream = ManualSource<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
         var connection: AnyCancellable?
         do {
             let relay = PassthroughRelay<Int>()
@@ -62,7 +62,7 @@ final class PassthroughRelayTests: XCTestCase {
 
     func testConnectionReleasesTheRelayAfterTheUpstreamFinishes() {
         weak var weakRelay: PassthroughRelay<Int>?
-        let upstream = ManualSource<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
         var connection: AnyCancellable?
         do {
             let relay = PassthroughRelay<Int>()
@@ -76,10 +76,10 @@ final class PassthroughRelayTests: XCTestCase {
 
     func testCancelReleasesTheSubscriber() {
         let relay = PassthroughRelay<Int>()
-        weak var weakRecorder: SignalRecorder<Int, Never>?
+        weak var weakRecorder: Recorder<Int, Never>?
         var subscription: Subscription?
         do {
-            let recorder = SignalRecorder<Int, Never>()
+            let recorder = Recorder<Int, Never>()
             weakRecorder = recorder
             relay.subscribe(recorder)
             subscription = recorder.subscription
@@ -136,7 +136,7 @@ final class PassthroughRelayConcurrencyTests: XCTestCase {
         let relay = PassthroughRelay<Int>()
         let detector = OverlapDetector()
         let received = Counter()
-        let cancellable = relay.sink { _ in detector.around { received.increment() } }
+        let cancellable = relay.sink { _ in detector.around { _ = received.increment() } }
         runConcurrently(threads: 8) { thread in
             let connection = (0..<1_000).publisher.subscribe(relay)
             connection.cancel()

@@ -11,17 +11,17 @@ final class ReplaySubjectTests: XCTestCase {
         subject.send(1)
         subject.send(2)
         subject.send(3)
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         subject.subscribe(recorder)
         subject.send(4)
-        XCTAssertEqual(recorder.signals, [.subscription("ReplaySubject"), .value(2), .value(3), .value(4)])
+        XCTAssertEqual(recorder.events, [.subscription("ReplaySubject"), .value(2), .value(3), .value(4)])
         XCTAssertEqual(subject.bufferSize, 2)
     }
 
     func testUnboundedReplaysEverything() {
         let subject = ReplaySubject<Int, Never>.unbounded()
         (0..<1_000).forEach(subject.send)
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.values, Array(0..<1_000))
     }
@@ -29,20 +29,20 @@ final class ReplaySubjectTests: XCTestCase {
     func testBufferSizeZeroBehavesLikePassthrough() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 0)
         subject.send(1)
-        let recorder = SignalRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         subject.subscribe(recorder)
         subject.send(2)
         subject.send(3)
         recorder.request(.unlimited)
-        XCTAssertEqual(recorder.signals, [.subscription("ReplaySubject"), .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("ReplaySubject"), .value(2)])
     }
 
     func testReplayRespectsDemand() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 3)
         [1, 2, 3].forEach(subject.send)
-        let recorder = SignalRecorder<Int, Never>(initialDemand: nil)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
         subject.subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("ReplaySubject")])
+        XCTAssertEqual(recorder.events, [.subscription("ReplaySubject")])
         recorder.request(.max(2))
         XCTAssertEqual(recorder.values, [1, 2])
         recorder.request(.max(1))
@@ -51,7 +51,7 @@ final class ReplaySubjectTests: XCTestCase {
 
     func testSubscriberWithoutDemandKeepsTheNewestBufferSizeValues() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 2)
-        let recorder = SignalRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
         subject.subscribe(recorder)
         (1...6).forEach(subject.send)
         XCTAssertEqual(recorder.values, [1])
@@ -62,38 +62,38 @@ final class ReplaySubjectTests: XCTestCase {
     func testDemandReturnedFromReceiveIsHonoured() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 5)
         (1...5).forEach(subject.send)
-        let recorder = SignalRecorder<Int, Never>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none }
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { _, value in value < 3 ? .max(1) : .none }
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1, 2, 3])
     }
 
     func testCompletionFollowsTheBufferedValuesAndLateSubscribersGetReplayThenCompletion() {
         let subject = ReplaySubject<Int, TestError>(bufferSize: 2)
-        let early = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let early = Recorder<Int, TestError>(initialDemand: nil)
         subject.subscribe(early)
         [1, 2, 3].forEach(subject.send)
         subject.send(completion: .failure(TestError(3)))
         subject.send(completion: .finished)
         subject.send(4)
-        XCTAssertEqual(early.signals, [.subscription("ReplaySubject")])
+        XCTAssertEqual(early.events, [.subscription("ReplaySubject")])
         early.request(.max(1))
-        XCTAssertEqual(early.signals, [.subscription("ReplaySubject"), .value(2)])
+        XCTAssertEqual(early.events, [.subscription("ReplaySubject"), .value(2)])
         early.request(.max(1))
         XCTAssertEqual(
-            early.signals, [.subscription("ReplaySubject"), .value(2), .value(3), .completion(.failure(TestError(3)))])
+            early.events, [.subscription("ReplaySubject"), .value(2), .value(3), .completion(.failure(TestError(3)))])
 
-        let late = SignalRecorder<Int, TestError>()
+        let late = Recorder<Int, TestError>()
         subject.subscribe(late)
         XCTAssertEqual(
-            late.signals, [.subscription("ReplaySubject"), .value(2), .value(3), .completion(.failure(TestError(3)))])
+            late.events, [.subscription("ReplaySubject"), .value(2), .value(3), .completion(.failure(TestError(3)))])
     }
 
     func testCancelStopsDeliveryIsIdempotentAndReleasesTheSubscriber() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 1)
-        weak var weakRecorder: SignalRecorder<Int, Never>?
+        weak var weakRecorder: Recorder<Int, Never>?
         var subscription: Subscription?
         do {
-            let recorder = SignalRecorder<Int, Never>()
+            let recorder = Recorder<Int, Never>()
             weakRecorder = recorder
             subject.subscribe(recorder)
             subject.send(1)
@@ -109,9 +109,9 @@ final class ReplaySubjectTests: XCTestCase {
 
     func testCompletionReleasesTheSubscriber() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 1)
-        weak var weakRecorder: SignalRecorder<Int, Never>?
+        weak var weakRecorder: Recorder<Int, Never>?
         do {
-            let recorder = SignalRecorder<Int, Never>()
+            let recorder = Recorder<Int, Never>()
             weakRecorder = recorder
             subject.subscribe(recorder)
         }
@@ -121,7 +121,7 @@ final class ReplaySubjectTests: XCTestCase {
 
     func testSubscriptionDoesNotKeepTheSubjectAlive() {
         weak var weakSubject: ReplaySubject<Int, Never>?
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         do {
             let subject = ReplaySubject<Int, Never>(bufferSize: 1)
             weakSubject = subject
@@ -133,7 +133,7 @@ final class ReplaySubjectTests: XCTestCase {
 
     func testReentrantSendFromReceiveIsDeliveredInOrder() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 10)
-        let recorder = SignalRecorder<Int, Never> { _, value in
+        let recorder = Recorder<Int, Never> { _, value in
             if value < 3 { subject.send(value + 1) }
             return .none
         }
@@ -144,11 +144,11 @@ final class ReplaySubjectTests: XCTestCase {
 
     func testSendSubscriptionRequestsUnlimitedAndTheSubjectRelaysUpstreamValues() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 1)
-        let upstream = ManualSource<Int, Never>()
+        let upstream = ManualPublisher<Int, Never>()
         let connection = upstream.subscribe(subject)
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
         upstream.send(5)
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.values, [5])
         connection.cancel()
@@ -158,7 +158,7 @@ final class ReplaySubjectTests: XCTestCase {
     func testReplayOfTheSubscribingSubscriberComesBeforeValuesSentFromItsReceive() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 2)
         [1, 2].forEach(subject.send)
-        let recorder = SignalRecorder<Int, Never> { _, value in
+        let recorder = Recorder<Int, Never> { _, value in
             if value == 1 { subject.send(3) }
             return .none
         }
@@ -180,7 +180,7 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
         runConcurrently(threads: 8) { thread in
             for i in 0..<1_000 { subject.send(thread * 100_000 + i) }
         }
-        let late = SignalRecorder<Int, Never>()
+        let late = Recorder<Int, Never>()
         subject.subscribe(late)
         for index in 0..<2 {
             XCTAssertEqual(detectors[index].overlaps, 0)
@@ -200,18 +200,18 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
         // Unbounded, so that values sent between a subscriber's registration and its first request are kept (a
         // bounded subject keeps only the newest `bufferSize` of them, as documented).
         let subject = ReplaySubject<Int, Never>.unbounded()
-        let recorders = LockedBox<[SignalRecorder<Int, Never>]>([])
+        let recorders = LockedBox<[Recorder<Int, Never>]>([])
         runConcurrently(threads: 8) { thread in
             for i in 0..<500 {
                 if thread < 2, i % 50 == 0 {
-                    let recorder = SignalRecorder<Int, Never>()
+                    let recorder = Recorder<Int, Never>()
                     subject.subscribe(recorder)
                     recorders.withLock { $0.append(recorder) }
                 }
                 subject.send(thread * 100_000 + i)
             }
         }
-        let all = SignalRecorder<Int, Never>()
+        let all = Recorder<Int, Never>()
         subject.subscribe(all)
         for recorder in recorders.withLock({ $0 }) {
             let values = recorder.values
@@ -233,7 +233,7 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
         let detector = OverlapDetector()
         let outstanding = LockedBox(0)
         let excess = Counter()
-        let recorder = SignalRecorder<Int, Never>(initialDemand: nil) { _, _ in
+        let recorder = Recorder<Int, Never>(initialDemand: nil) { _, _ in
             detector.around {
                 if outstanding.withLock({
                     $0 -= 1; return $0
@@ -265,7 +265,7 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
     func testCompletionRacingSendsIsDeliveredOnceAndLast() {
         for _ in 0..<100 {
             let subject = ReplaySubject<Int, TestError>.unbounded()
-            let recorder = SignalRecorder<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
             subject.subscribe(recorder)
             runConcurrently(threads: 3) { thread in
                 if thread == 2 {
@@ -274,9 +274,9 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
                     for i in 0..<100 { subject.send(thread * 1_000 + i) }
                 }
             }
-            let late = SignalRecorder<Int, TestError>()
+            let late = Recorder<Int, TestError>()
             subject.subscribe(late)
-            XCTAssertEqual(recorder.signals, late.signals, "an existing subscriber sees what the replay says")
+            XCTAssertEqual(recorder.events, late.events, "an existing subscriber sees what the replay says")
             XCTAssertEqual(recorder.completions, [.failure(TestError())])
         }
     }

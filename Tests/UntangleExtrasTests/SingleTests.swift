@@ -7,14 +7,14 @@ import XCTest
 
 final class SingleTests: XCTestCase {
     func testValueConstructorSendsTheValueThenFinishes() {
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Single<Int, TestError>(1).subscribe(recorder)
         XCTAssertEqual(recorder.values, [1])
         XCTAssertEqual(recorder.completions, [.finished])
     }
 
     func testErrorConstructorFails() {
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Single<Int, TestError>(error: TestError(2)).subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         XCTAssertEqual(recorder.completions, [.failure(TestError(2))])
@@ -30,8 +30,8 @@ final class SingleTests: XCTestCase {
             promise(.success(99))
             promise(.failure(TestError()))
         }
-        let first = SignalRecorder<Int, TestError>()
-        let second = SignalRecorder<Int, TestError>()
+        let first = Recorder<Int, TestError>()
+        let second = Recorder<Int, TestError>()
         single.subscribe(first)
         single.subscribe(second)
         XCTAssertEqual(first.values, [1])
@@ -40,7 +40,7 @@ final class SingleTests: XCTestCase {
     }
 
     func testValueWaitsForDemand() {
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         Single<Int, TestError>(5).map { $0 * 2 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         recorder.request(.max(1))
@@ -51,30 +51,30 @@ final class SingleTests: XCTestCase {
     func testCreateRunsItsTeardownOnCancel() {
         let teardowns = LockedBox(0)
         let single = Single<Int, TestError>.create { _ in AnyCancellable { teardowns.withLock { $0 += 1 } } }
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         single.subscribe(recorder)
         recorder.cancel()
         XCTAssertEqual(teardowns.withLock { $0 }, 1)
     }
 
     func testAsSingleAcceptsExactlyOneValue() {
-        let recorder = SignalRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         Just(3).asSingle().subscribe(recorder)
         XCTAssertEqual(recorder.values, [3])
         XCTAssertEqual(recorder.completions.count, 1)
-        guard case .finished = recorder.completions.first else { return XCTFail("\(recorder.signals)") }
+        guard case .finished = recorder.completions.first else { return XCTFail("\(recorder.events)") }
     }
 
     func testAsSingleFailsWithNoValueOnAnEmptyUpstream() {
-        let recorder = SignalRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         Empty<Int, Never>().asSingle().subscribe(recorder)
-        guard case .failure(let error) = recorder.completions.first else { return XCTFail("\(recorder.signals)") }
+        guard case .failure(let error) = recorder.completions.first else { return XCTFail("\(recorder.events)") }
         XCTAssertEqual(error as? TraitViolation, .noValue)
     }
 
     func testAsSingleFailsWithMoreThanOneValueAndCancelsUpstream() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<Int, TestError>()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         upstream.asSingle { _ in TestError(99) }.subscribe(recorder)
         upstream.send(1)
         XCTAssertEqual(recorder.values, [], "the value waits for the upstream to finish")
@@ -84,8 +84,8 @@ final class SingleTests: XCTestCase {
     }
 
     func testAsSingleRequestsUpstreamOnlyOnceTheSubscriberAsksAndDeliversTheValueWithinDemand() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         upstream.asSingle { _ in TestError(99) }.subscribe(recorder)
         XCTAssertEqual(upstream.history, [])
         recorder.request(.max(1))
@@ -97,8 +97,8 @@ final class SingleTests: XCTestCase {
     }
 
     func testAsSingleDeliversTheValueWhenDemandArrivesAfterTheUpstreamFinished() {
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: nil)
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         upstream.asSingle { _ in TestError(99) }.subscribe(recorder)
         // Another subscriber's request is not needed: the trait asks for .unlimited on the first request only.
         recorder.request(.max(1))
@@ -107,40 +107,40 @@ final class SingleTests: XCTestCase {
     }
 
     func testAsSinglePassesUpstreamFailuresThrough() {
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Fail<Int, TestError>(error: TestError(5)).asSingle { _ in TestError(99) }.subscribe(recorder)
         XCTAssertEqual(recorder.completions, [.failure(TestError(5))])
     }
 
     func testMapErrorTryMapCatchAndReplaceErrorKeepTheTrait() {
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Single<Int, TestError>(error: TestError(1))
             .mapError { TestError($0.code + 1) }
             .catch { error in Single<Int, TestError>(error.code * 10) }
             .subscribe(recorder)
         XCTAssertEqual(recorder.values, [20])
 
-        let thrown = SignalRecorder<Int, any Error>()
+        let thrown = Recorder<Int, any Error>()
         Single<Int, TestError>(1).tryMap { _ -> Int in throw TestError(8) }.subscribe(thrown)
-        guard case .failure(let error) = thrown.completions.first else { return XCTFail("\(thrown.signals)") }
+        guard case .failure(let error) = thrown.completions.first else { return XCTFail("\(thrown.events)") }
         XCTAssertEqual(error as? TestError, TestError(8))
 
-        let replaced = SignalRecorder<Int, Never>()
+        let replaced = Recorder<Int, Never>()
         Single<Int, TestError>(error: TestError()).replaceError(with: 0).subscribe(replaced)
         XCTAssertEqual(replaced.values, [0])
     }
 
     func testFlatMapContinuesWithTheInnerSingleAndForwardsFailures() {
-        let recorder = SignalRecorder<String, TestError>()
+        let recorder = Recorder<String, TestError>()
         Single<Int, TestError>(2).flatMap { Single<String, TestError>("n\($0)") }.subscribe(recorder)
         XCTAssertEqual(recorder.values, ["n2"])
         XCTAssertEqual(recorder.completions, [.finished])
 
-        let failing = SignalRecorder<String, TestError>()
+        let failing = Recorder<String, TestError>()
         Single<Int, TestError>(error: TestError(3)).flatMap { Single<String, TestError>("n\($0)") }.subscribe(failing)
         XCTAssertEqual(failing.completions, [.failure(TestError(3))])
 
-        let innerFailing = SignalRecorder<String, TestError>()
+        let innerFailing = Recorder<String, TestError>()
         Single<Int, TestError>(1).flatMap { _ in Single<String, TestError>(error: TestError(4)) }.subscribe(
             innerFailing)
         XCTAssertEqual(innerFailing.completions, [.failure(TestError(4))])
@@ -148,7 +148,7 @@ final class SingleTests: XCTestCase {
 
     func testFlatMapCancelStopsTheInnerSingle() {
         let teardowns = LockedBox(0)
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Single<Int, TestError>(1)
             .flatMap { _ in Single<Int, TestError>.create { _ in AnyCancellable { teardowns.withLock { $0 += 1 } } } }
             .subscribe(recorder)
@@ -158,10 +158,10 @@ final class SingleTests: XCTestCase {
     }
 
     func testConversionsToMaybeAndCompletable() {
-        let maybe = SignalRecorder<Int, TestError>()
+        let maybe = Recorder<Int, TestError>()
         Single<Int, TestError>(1).asMaybe().subscribe(maybe)
         XCTAssertEqual(maybe.values, [1])
-        let completable = SignalRecorder<Never, TestError>()
+        let completable = Recorder<Never, TestError>()
         Single<Int, TestError>(1).asCompletable().subscribe(completable)
         XCTAssertEqual(completable.completions, [.finished])
     }
@@ -202,13 +202,13 @@ final class SingleConcurrencyTests: XCTestCase {
         for _ in 0..<100 {
             let promiseBox = LockedBox<TraitPromise<Int, TestError>?>(nil)
             let single = Single<Int, TestError> { promise in promiseBox.withLock { $0 = promise } }
-            let recorder = SignalRecorder<Int, TestError>()
+            let recorder = Recorder<Int, TestError>()
             single.subscribe(recorder)
             let promise = promiseBox.withLock { $0 }!
             runConcurrently(threads: 8) { thread in
                 promise(thread % 2 == 0 ? .success(thread) : .failure(TestError(thread)))
             }
-            let signals = recorder.signals
+            let signals = recorder.events
             switch signals.count {
             case 3:
                 guard case .value = signals[1], case .completion(.finished) = signals[2] else {

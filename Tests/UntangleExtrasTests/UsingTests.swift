@@ -20,10 +20,10 @@ final class UsingTests: XCTestCase {
                 return resource
             },
             { _ in [1, 2].publisher.setFailureType(to: TestError.self) })
-        let first = SignalRecorder<Int, TestError>()
+        let first = Recorder<Int, TestError>()
         publisher.subscribe(first)
-        XCTAssertEqual(first.signals, [.subscription("Using"), .value(1), .value(2), .completion(.finished)])
-        let second = SignalRecorder<Int, TestError>()
+        XCTAssertEqual(first.events, [.subscription("Using"), .value(1), .value(2), .completion(.finished)])
+        let second = Recorder<Int, TestError>()
         publisher.subscribe(second)
         let resources = created.withLock { $0 }
         XCTAssertEqual(resources.count, 2)
@@ -34,8 +34,8 @@ final class UsingTests: XCTestCase {
 
     func testResourceIsReleasedOnCancelExactlyOnceAndUpstreamCancelled() {
         let resource = Resource()
-        let upstream = ManualSource<Int, TestError>()
-        let recorder = SignalRecorder<Int, TestError>(initialDemand: .max(1))
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         Publishers.Using({ resource }, { _ in upstream }).subscribe(recorder)
         upstream.send(1)
         XCTAssertEqual(resource.released, 0)
@@ -47,9 +47,9 @@ final class UsingTests: XCTestCase {
 
     func testResourceIsReleasedAfterAFailure() {
         let resource = Resource()
-        let recorder = SignalRecorder<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
         Publishers.Using({ resource }, { _ in Fail<Int, TestError>(error: TestError(2)) }).subscribe(recorder)
-        XCTAssertEqual(recorder.signals, [.subscription("Using"), .completion(.failure(TestError(2)))])
+        XCTAssertEqual(recorder.events, [.subscription("Using"), .completion(.failure(TestError(2)))])
         XCTAssertEqual(resource.released, 1)
     }
 
@@ -58,7 +58,7 @@ final class UsingTests: XCTestCase {
             let values = [4, 5]
             func cancel() {}
         }
-        let recorder = SignalRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         Publishers.Using({ Source() }, { $0.values.publisher }).subscribe(recorder)
         XCTAssertEqual(recorder.values, [4, 5])
     }

@@ -2,32 +2,6 @@ import Foundation
 import UntangleSync
 import XCTest
 
-/// Runs `body(i)` on `threads` dedicated threads released together, and fails the test (instead of hanging) if they
-/// have not all finished within `timeout` seconds.
-func runConcurrently(
-    threads: Int,
-    timeout: TimeInterval = 60,
-    file: StaticString = #filePath,
-    line: UInt = #line,
-    _ body: @escaping @Sendable (Int) -> Void
-) {
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<threads {
-        done.enter()
-        let thread = Thread {
-            start.wait()
-            body(index)
-            done.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<threads { start.signal() }
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        XCTFail("watchdog: \(threads) threads did not finish within \(timeout) s (deadlock?)", file: file, line: line)
-    }
-}
-
 final class LockConcurrencyTests: XCTestCase {
     func testWithLockGivesExactCountsUnderContention() {
         let lock = Lock()

@@ -9,20 +9,6 @@ final class Token: @unchecked Sendable {
     init(_ id: Int = 0) { self.id = id }
 }
 
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    private let box = LockedBox(0)
-
-    @discardableResult
-    func increment() -> Int {
-        box.withLock {
-            $0 += 1; return $0
-        }
-    }
-
-    var value: Int { box.withLock { $0 } }
-}
-
 /// Measures how deeply calls nest and how many overlap across threads: a reentrant request must not make the
 /// publisher deliver the next value nested inside the current `receive`, and concurrent requests must never make
 /// two `receive` calls overlap.

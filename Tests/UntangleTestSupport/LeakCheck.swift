@@ -10,14 +10,14 @@ import XCTest
 /// its subscription forms a cycle until cancel or completion, in Combine as here: that cycle is the test's, not a
 /// leak), waits (bounded) for releases still running on other threads, and fails the test if library objects it
 /// created are still alive.
-final class LeakCheckObserver: NSObject, XCTestObservation, @unchecked Sendable {
+package final class LeakCheckObserver: NSObject, XCTestObservation, @unchecked Sendable {
     static let shared = LeakCheckObserver()
     private static let registration: Void = {
         XCTestObservationCenter.shared.addTestObserver(LeakCheckObserver.shared)
     }()
 
     /// Registers the observer once.
-    static func register() {
+    package static func register() {
         _ = registration
     }
 
@@ -44,11 +44,11 @@ final class LeakCheckObserver: NSObject, XCTestObservation, @unchecked Sendable 
     private let teardowns = LockedBox<[() -> Void]>([])
 
     /// Runs `cancel` at the end of the current test, before the leak check.
-    static func cancelAtTeardown(_ cancel: @escaping () -> Void) {
+    package static func cancelAtTeardown(_ cancel: @escaping () -> Void) {
         shared.teardowns.withLock { $0.append(cancel) }
     }
 
-    func testCaseWillStart(_ testCase: XCTestCase) {
+    package func testCaseWillStart(_ testCase: XCTestCase) {
         // All test modules run in one process; this check covers the UntangleTests module's tests.
         guard String(reflecting: type(of: testCase)).hasPrefix("UntangleTests.") else { return }
         // "Class.testName" on Linux; "-[Class testName]" on Darwin.

@@ -2,9 +2,13 @@ import Foundation
 import UntangleTesting
 import XCTest
 
-/// XCTest wrappers over UntangleTesting's `Concurrently`: a deadlock fails the test, it never hangs it.
-func runConcurrently(
-    threads: Int, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
+/// Runs `body(i)` on `threads` dedicated threads released together; fails the test instead of hanging if they have
+/// not all finished within `timeout` seconds.
+package func runConcurrently(
+    threads: Int,
+    timeout: TimeInterval = 60,
+    file: StaticString = #filePath,
+    line: UInt = #line,
     _ body: @escaping @Sendable (Int) -> Void
 ) {
     if !Concurrently.run(threads: threads, timeout: timeout, body) {
@@ -12,8 +16,10 @@ func runConcurrently(
     }
 }
 
+/// Runs `body` on a fresh thread and fails (instead of hanging) if it does not return within `timeout` seconds.
+/// Returns whether it finished.
 @discardableResult
-func withWatchdog(
+package func withWatchdog(
     _ what: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,
     _ body: @escaping @Sendable () -> Void
 ) -> Bool {

@@ -1,0 +1,25 @@
+import UntangleSync
+
+/// An error with a code, for failures a test sends and expects back.
+package struct TestError: Error, Equatable, CustomStringConvertible {
+    package let code: Int
+    package init(_ code: Int = 1) { self.code = code }
+    package var description: String { "TestError(\(code))" }
+}
+
+/// A thread-safe counter.
+package final class Counter: @unchecked Sendable {
+    private let box = LockedBox(0)
+
+    package init() {}
+
+    @discardableResult
+    package func increment() -> Int {
+        box.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+
+    package var value: Int { box.withLock { $0 } }
+}
