@@ -171,33 +171,17 @@ final class ReceiveOnTests: XCTestCase {
     func testReleasesTheSubscriberAfterCancel() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakRecorder: Recorder<Int, Never>?
-        var subscription: Subscription?
-        do {
-            let recorder = Recorder<Int, Never>()
-            weakRecorder = recorder
-            subject.receive(on: scheduler).subscribe(recorder)
-            subscription = recorder.subscription
+        let released = recorderIsReleased(subject.receive(on: scheduler)) { recorder in
+            subject.send(1)  // scheduled; the scheduled work holds the subscription, not the subscriber
+            recorder.cancel()
         }
-        subject.send(1)  // scheduled; the scheduled work holds the subscription, not the subscriber (Apple's does)
-        subscription?.cancel()
-        XCTAssertNil(weakRecorder, "released at cancel, although work is still scheduled")
+        XCTAssertTrue(released, "released at cancel, although work is still scheduled")
         scheduler.advance()
     }
 
     func testCancelWithNothingScheduledReleasesTheSubscriberAtOnce() {
-        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakRecorder: Recorder<Int, Never>?
-        var subscription: Subscription?
-        do {
-            let recorder = Recorder<Int, Never>()
-            weakRecorder = recorder
-            subject.receive(on: scheduler).subscribe(recorder)
-            subscription = recorder.subscription
-        }
-        subscription?.cancel()
-        XCTAssertNil(weakRecorder)
+        XCTAssertTrue(recorderIsReleased(subject.receive(on: TestScheduler())) { $0.cancel() })
     }
 
     func testReleasesTheSubscriberAfterCompletion() {

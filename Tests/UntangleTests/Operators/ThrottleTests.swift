@@ -156,17 +156,12 @@ final class ThrottleTests: XCTestCase {
     func testReleasesTheSubscriberAfterCancel() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakRecorder: Recorder<Int, Never>?
-        var subscription: Subscription?
-        do {
-            let recorder = Recorder<Int, Never>()
-            weakRecorder = recorder
-            subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
-            subscription = recorder.subscription
+        let throttled = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+        let released = recorderIsReleased(throttled) { recorder in
+            subject.send(1)
+            recorder.cancel()
         }
-        subject.send(1)
-        subscription?.cancel()
-        XCTAssertNil(weakRecorder)
+        XCTAssertTrue(released, "released at cancel, although the throttled value waits for its window")
         scheduler.advance(by: .seconds(1))
     }
 

@@ -106,16 +106,10 @@ final class TimeoutTests: XCTestCase {
     func testReleasesTheSubscriberAfterCancel() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakRecorder: Recorder<Int, Never>?
-        var subscription: Subscription?
-        do {
-            let recorder = Recorder<Int, Never>()
-            weakRecorder = recorder
-            subject.timeout(.seconds(60), scheduler: scheduler).subscribe(recorder)
-            subscription = recorder.subscription
+        let released = recorderIsReleased(subject.timeout(.seconds(60), scheduler: scheduler)) { recorder in
+            recorder.cancel()
         }
-        subscription?.cancel()
-        XCTAssertNil(weakRecorder, "the armed timer does not keep the subscriber")
+        XCTAssertTrue(released, "the armed timer does not keep the subscriber")
     }
 }
 
