@@ -80,8 +80,13 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = save.mapError { AppError.storage($0) }
     /// ```
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Completable<E> {
-        Completable<E>(unchecked: upstream.mapError(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+        -> Completable<E>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Completable.mapError")
+        return Completable<E>(unchecked: upstream.mapError(transform))
     }
 
     /// Replaces a failure with the completable that `handler` makes from it.
@@ -89,8 +94,13 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```swift
     /// let tolerant = save.catch { _ in Completable<Never>.empty }
     /// ```
-    public func `catch`<E: Error>(_ handler: @escaping (Failure) -> Completable<E>) -> Completable<E> {
-        Completable<E>(unchecked: upstream.catch(handler))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func `catch`<E: Error>(
+        _ handler: @escaping (Failure) -> Completable<E>, isolation: (any Actor)? = #isolation
+    ) -> Completable<E> {
+        let handler = IsolationCheck(isolation).wrapping(handler, "Completable.catch")
+        return Completable<E>(unchecked: upstream.catch(handler))
     }
 
     /// Runs `next` after this completable finishes (a failure skips it).
@@ -159,8 +169,13 @@ extension Publisher {
     ///
     /// **Demand:** as ``asCompletable()``.
     /// **Thread safety:** as ``asCompletable()``.
-    public func asCompletable(violation: @escaping (TraitViolation) -> Failure) -> Completable<Failure> {
-        asCompletable(mapFailure: { $0 }, violation: violation)
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func asCompletable(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+        -> Completable<Failure>
+    {
+        let violation = IsolationCheck(isolation).wrapping(violation, "Completable.asCompletable")
+        return asCompletable(mapFailure: { $0 }, violation: violation)
     }
 
     func asCompletable<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)

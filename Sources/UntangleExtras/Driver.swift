@@ -5,7 +5,7 @@ import Untangle
 /// and shares one subscription to its source among all subscribers, replaying the latest value to each new one.
 ///
 /// Make one with `asDriver(onErrorJustReturn:)`, `asDriver(onErrorDriveWith:)`, `asDriver(onErrorRecover:)`, or
-/// `asDriver()` for a publisher that cannot fail; consume it with ``drive(_:)`` (or any subscriber).
+/// `asDriver()` for a publisher that cannot fail; consume it with ``drive(_:isolation:)`` (or any subscriber).
 ///
 /// ```swift
 /// let title: Driver<String> = viewModel.title.asDriver(onErrorJustReturn: "")
@@ -67,8 +67,13 @@ public struct Driver<Output>: Publisher {
     ///
     /// **Demand:** `.unlimited`.
     /// **Thread safety:** may be called from any thread; `receiveValue` runs on the main queue.
-    public func drive(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveValue: receiveValue)
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func drive(_ receiveValue: @escaping (Output) -> Void, isolation: (any Actor)? = #isolation)
+        -> AnyCancellable
+    {
+        let receiveValue = IsolationCheck(isolation).wrapping(receiveValue, "drive")
+        return sink(receiveValue: receiveValue)
     }
 }
 
@@ -105,8 +110,13 @@ extension Publisher {
     ///
     /// **Demand:** see ``Driver``.
     /// **Thread safety:** see ``Driver``; `recover` runs on the thread that delivered the failure.
-    public func asDriver(onErrorRecover recover: @escaping (Failure) -> Driver<Output>) -> Driver<Output> {
-        Driver(self.catch(recover))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func asDriver(
+        onErrorRecover recover: @escaping (Failure) -> Driver<Output>, isolation: (any Actor)? = #isolation
+    ) -> Driver<Output> {
+        let recover = IsolationCheck(isolation).wrapping(recover, "asDriver")
+        return Driver(self.catch(recover))
     }
 }
 

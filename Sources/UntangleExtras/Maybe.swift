@@ -85,8 +85,12 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let name = cachedUser.map(\.name)
     /// ```
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Maybe<T, Failure> {
-        Maybe<T, Failure>(unchecked: upstream.map(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Maybe<T, Failure>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.map")
+        return Maybe<T, Failure>(unchecked: upstream.map(transform))
     }
 
     /// Transforms the failure.
@@ -94,8 +98,13 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = maybe.mapError { AppError.storage($0) }
     /// ```
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Maybe<Output, E> {
-        Maybe<Output, E>(unchecked: upstream.mapError(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+        -> Maybe<Output, E>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.mapError")
+        return Maybe<Output, E>(unchecked: upstream.mapError(transform))
     }
 
     /// Continues with the maybe that `transform` makes from the value; finishes empty if there is none.
@@ -103,8 +112,13 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let avatar = cachedUser.flatMap { cachedImage($0.avatarURL) }
     /// ```
-    public func flatMap<T>(_ transform: @escaping (Output) -> Maybe<T, Failure>) -> Maybe<T, Failure> {
-        Maybe<T, Failure>(
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMap<T>(_ transform: @escaping (Output) -> Maybe<T, Failure>, isolation: (any Actor)? = #isolation)
+        -> Maybe<T, Failure>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.flatMap")
+        return Maybe<T, Failure>(
             unchecked: TraitSupport.chain(upstream, next: { transform($0).eraseToAnyPublisher() }, onEmpty: { nil }))
     }
 
@@ -113,8 +127,13 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let user = cachedUser.catch { _ in Maybe.empty }
     /// ```
-    public func `catch`<E: Error>(_ handler: @escaping (Failure) -> Maybe<Output, E>) -> Maybe<Output, E> {
-        Maybe<Output, E>(unchecked: upstream.catch(handler))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func `catch`<E: Error>(
+        _ handler: @escaping (Failure) -> Maybe<Output, E>, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Output, E> {
+        let handler = IsolationCheck(isolation).wrapping(handler, "Maybe.catch")
+        return Maybe<Output, E>(unchecked: upstream.catch(handler))
     }
 
     /// A ``Single`` that uses `value` when this maybe finishes empty.
@@ -177,8 +196,13 @@ extension Publisher {
     ///
     /// **Demand:** as ``asMaybe()``.
     /// **Thread safety:** as ``asMaybe()``.
-    public func asMaybe(violation: @escaping (TraitViolation) -> Failure) -> Maybe<Output, Failure> {
-        asMaybe(mapFailure: { $0 }, violation: violation)
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func asMaybe(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+        -> Maybe<Output, Failure>
+    {
+        let violation = IsolationCheck(isolation).wrapping(violation, "Maybe.asMaybe")
+        return asMaybe(mapFailure: { $0 }, violation: violation)
     }
 
     func asMaybe<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)

@@ -91,8 +91,12 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let length = Single<String, Never>("abc").map(\.count)
     /// ```
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Single<T, Failure> {
-        Single<T, Failure>(unchecked: upstream.map(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Single<T, Failure>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Single.map")
+        return Single<T, Failure>(unchecked: upstream.map(transform))
     }
 
     /// Transforms the value with a closure that may throw; a throw fails the single.
@@ -109,8 +113,13 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = single.mapError { AppError.network($0) }
     /// ```
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Single<Output, E> {
-        Single<Output, E>(unchecked: upstream.mapError(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+        -> Single<Output, E>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Single.mapError")
+        return Single<Output, E>(unchecked: upstream.mapError(transform))
     }
 
     /// Continues with the single that `transform` makes from the value.
@@ -118,8 +127,13 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let avatar = fetchUser(id).flatMap { user in fetchImage(user.avatarURL) }
     /// ```
-    public func flatMap<T>(_ transform: @escaping (Output) -> Single<T, Failure>) -> Single<T, Failure> {
-        Single<T, Failure>(
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMap<T>(_ transform: @escaping (Output) -> Single<T, Failure>, isolation: (any Actor)? = #isolation)
+        -> Single<T, Failure>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Single.flatMap")
+        return Single<T, Failure>(
             unchecked: TraitSupport.chain(upstream, next: { transform($0).eraseToAnyPublisher() }, onEmpty: { nil }))
     }
 
@@ -196,8 +210,13 @@ extension Publisher {
     ///
     /// **Demand:** as ``asSingle()``.
     /// **Thread safety:** as ``asSingle()``.
-    public func asSingle(violation: @escaping (TraitViolation) -> Failure) -> Single<Output, Failure> {
-        asSingle(mapFailure: { $0 }, violation: violation)
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func asSingle(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+        -> Single<Output, Failure>
+    {
+        let violation = IsolationCheck(isolation).wrapping(violation, "Single.asSingle")
+        return asSingle(mapFailure: { $0 }, violation: violation)
     }
 
     func asSingle<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)

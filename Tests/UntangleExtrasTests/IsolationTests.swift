@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+import Untangle
+import UntangleExtras
+import UntangleSync
+import XCTest
+
+/// The Swift 6 isolation check on UntangleExtras' closure-taking operators (issue 19): each takes the caller's
+/// `#isolation` and passes its closure through the same check as `map` and `sink`. The firing side stops the
+/// process (tested in child processes by Examples/Swift6Client); these tests show that correct code sees nothing:
+/// closures formed on the main actor and called on the main thread, and nonisolated closures called anywhere.
+final class IsolationTests: XCTestCase {
+    func testMainActorOperatorsFedOnTheMainThreadAreSilent() {
+        MainActor.assumeIsolated {
+            let subject = PassthroughSubject<Int, Never>()
+            var latest: [Int] = []
+            var concatenated: [Int] = []
+            var keys: [Int] = []
+            let cancellables = [
+                subject.flatMapLatest { Just($0 * 10) }.sink { latest.append($0) },
+                subject.concatMap { Just($0 + 100) }.sink { concatenated.append($0) },
+                subject.groupBy { $0 % 2 }.sink { group in keys.append(group.key) },
+            ]
+            subject.send(1)
+            subject.send(2)
+            subject.send(3)
+            XCTAssertEqual(latest, [10, 20, 30])
+            XCTAssertEqual(concatenated, [101, 102, 103])
+            XCTAssertEqual(keys, [1, 0])
+            cancellables.forEach { $0.cancel() }
+        }
+    }
+
+    func testMainActorTraitClosuresCalledOnTheMainThreadAreSilent() {
+        MainActor.assumeIsolated {
+            var values: [String] = []
+            var failures: [TestError] = []
+            let singles = [
+                Single<Int, TestError>(4).map { "single \($0)" }.sink(
+                    receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
+                Single<Int, TestError>(5).flatMap { Single<String, TestError>("flat \($0)") }.sink(
+                    receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
+                Maybe<Int, TestError>(6).map { "maybe \($0)" }.sink(
+                    receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
+                Single<Int, TestError>(error: TestError(1)).mapError { TestError($0.code + 10) }.sink(
+                    receiveCompletion: { if case .failure(let error) = $0 { failures.append(error) } },
+                    receiveValue: { _ in }),
+            ]
+            XCTAssertEqual(values, ["single 4", "flat 5", "maybe 6"])
+            XCTAssertEqual(failures, [TestError(11)])
+            singles.forEach { $0.cancel() }
+        }
+    }
+
+    func testNonisolatedOperatorsRunOnTheSendingThread() {
+        let subject = PassthroughSubject<Int, Never>()
+        let values = LockedBox<[Int]>([])
+        let cancellable = subject.flatMapLatest { Just($0 * 2) }
+            .concatMap { Just($0 + 1) }
+            .sink { value in values.withLock { $0.append(value) } }
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            subject.send(2)
+            sent.signal()
+        }.start()
+        XCTAssertEqual(sent.wait(timeout: .now() + 30), .success, "watchdog: the sending thread did not finish")
+        XCTAssertEqual(values.withLock { $0 }, [3, 5])
+        cancellable.cancel()
+    }
+
+    func testDriverDrivenFromTheMainActorDeliversOnTheMainThread() {
+        MainActor.assumeIsolated {
+            let subject = PassthroughSubject<Int, Never>()
+            var values: [Int] = []
+            let cancellable = subject.asDriver().drive { values.append($0) }
+            Thread { subject.send(7) }.start()
+            let deadline = Date().addingTimeInterval(30)
+            while values.isEmpty && Date() < deadline {
+                _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+            }
+            XCTAssertEqual(values, [7])
+            cancellable.cancel()
+        }
+    }
+}
