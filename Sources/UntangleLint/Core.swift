@@ -97,6 +97,8 @@ package final class FileContext {
     package let converter: SourceLocationConverter
     package let lines: [Substring]
     package var findings: [Finding] = []
+    /// The file's variable declarations, gathered on first use by one walk for every rule that needs them.
+    package private(set) lazy var declarations = FileDeclarations(tree)
 
     package init(path: String, source: String) {
         self.path = path
@@ -107,8 +109,15 @@ package final class FileContext {
     }
 }
 
-/// The base of every rule: a syntax visitor that reports findings against its rule.
+/// The base of every rule: a syntax visitor that reports findings against its rule. The linter does not walk each
+/// rule's visitor over the file: one ``CombinedWalk`` visits the tree once and calls each rule's `visit`/`visitPost`
+/// for the node kinds it registers in ``visitedKinds``.
 package class LintVisitor: SyntaxVisitor {
+    /// The node kinds whose `visit`/`visitPost` this rule overrides: the combined walk calls the rule for these
+    /// kinds only. A rule overriding the methods of a kind it does not list here is never called for that kind
+    /// (`CombinedWalkTests` compares every rule's findings in the combined walk with a walk of its own).
+    package class var visitedKinds: Set<SyntaxKind> { [] }
+
     package let context: FileContext
     package let rule: RuleDescription
 

@@ -22,10 +22,22 @@ package enum Linter {
     /// The findings in `source`, sorted by position, after inline `untangle:disable` comments.
     package static func lint(source: String, path: String, rules: RuleSet = RuleSet()) -> [Finding] {
         let context = FileContext(path: path, source: source)
+        let visitors = rules.rules.map { $0.visitor.init(context: context, rule: $0) }
+        CombinedWalk(visitors).walk(context.tree)
+        return finish(context, rules: rules)
+    }
+
+    /// The findings of each rule walking the file on its own, as the linter did before the combined walk: what
+    /// the tests compare the combined walk with (a rule missing a kind in `visitedKinds` shows there).
+    package static func lintSeparately(source: String, path: String, rules: RuleSet = RuleSet()) -> [Finding] {
+        let context = FileContext(path: path, source: source)
         for rule in rules.rules {
-            let visitor = rule.visitor.init(context: context, rule: rule)
-            visitor.walk(context.tree)
+            rule.visitor.init(context: context, rule: rule).walk(context.tree)
         }
+        return finish(context, rules: rules)
+    }
+
+    private static func finish(_ context: FileContext, rules: RuleSet) -> [Finding] {
         let disabled = InlineDisables(lines: context.lines)
         var findings = context.findings.filter { !disabled.suppresses($0) }
         for index in findings.indices {
@@ -66,6 +78,81 @@ package enum Linter {
         let before = Parser.parse(source: source).hasError
         if Parser.parse(source: result).hasError && !before { return nil }
         return result
+    }
+}
+
+/// One walk of a file's tree for every rule: each node of a kind some rule registered (``LintVisitor/visitedKinds``)
+/// is handed to those rules' `visit`, in the rules' order, then after its children to their `visitPost`. A rule that
+/// answers `.skipChildren` is not called again until the walk leaves that node (the walk itself goes on for the
+/// others), so each rule sees exactly what a walk of its own would show it.
+final class CombinedWalk: SyntaxVisitor {
+    /// The node kinds the combined walk can dispatch; a rule registering another kind is a programming error.
+    static let dispatchedKinds: Set<SyntaxKind> = [.sourceFile, .functionCallExpr, .classDecl]
+
+    private let visitors: [LintVisitor]
+    private let sourceFileRules: [Int]
+    private let functionCallRules: [Int]
+    private let classDeclRules: [Int]
+    /// Per rule, the node whose children it skipped, until the walk leaves it.
+    private var skipping: [SyntaxIdentifier?]
+
+    init(_ visitors: [LintVisitor]) {
+        self.visitors = visitors
+        func rules(visiting kind: SyntaxKind) -> [Int] {
+            visitors.indices.filter { type(of: visitors[$0]).visitedKinds.contains(kind) }
+        }
+        for visitor in visitors {
+            let unknown = type(of: visitor).visitedKinds.subtracting(Self.dispatchedKinds)
+            precondition(unknown.isEmpty, "CombinedWalk does not dispatch \(unknown) for \(visitor.rule.id): add it")
+        }
+        sourceFileRules = rules(visiting: .sourceFile)
+        functionCallRules = rules(visiting: .functionCallExpr)
+        classDeclRules = rules(visiting: .classDecl)
+        skipping = Array(repeating: nil, count: visitors.count)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func enter<Node: SyntaxProtocol>(
+        _ node: Node, _ rules: [Int], _ visit: (LintVisitor, Node) -> SyntaxVisitorContinueKind
+    ) -> SyntaxVisitorContinueKind {
+        for index in rules where skipping[index] == nil {
+            if visit(visitors[index], node) == .skipChildren { skipping[index] = node.id }
+        }
+        return .visitChildren
+    }
+
+    private func leave<Node: SyntaxProtocol>(_ node: Node, _ rules: [Int], _ visitPost: (LintVisitor, Node) -> Void) {
+        for index in rules {
+            if let skipped = skipping[index] {
+                guard skipped == node.id else { continue }
+                skipping[index] = nil
+            }
+            visitPost(visitors[index], node)
+        }
+    }
+
+    override func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        enter(node, sourceFileRules) { $0.visit($1) }
+    }
+
+    override func visitPost(_ node: SourceFileSyntax) {
+        leave(node, sourceFileRules) { $0.visitPost($1) }
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        enter(node, functionCallRules) { $0.visit($1) }
+    }
+
+    override func visitPost(_ node: FunctionCallExprSyntax) {
+        leave(node, functionCallRules) { $0.visitPost($1) }
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node, classDeclRules) { $0.visit($1) }
+    }
+
+    override func visitPost(_ node: ClassDeclSyntax) {
+        leave(node, classDeclRules) { $0.visitPost($1) }
     }
 }
 

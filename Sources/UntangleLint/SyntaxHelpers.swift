@@ -197,29 +197,65 @@ package func lastComponent(_ text: String) -> String {
     text.split(separator: ".").last.map(String.init) ?? text
 }
 
-/// Names of variables in the file whose initializer or type annotation matches `predicate`.
-package final class DeclaredNames: SyntaxVisitor {
-    private let predicate: (PatternBindingSyntax) -> Bool
-    package var names: Set<String> = []
-
-    package init(_ predicate: @escaping (PatternBindingSyntax) -> Bool) {
-        self.predicate = predicate
-        super.init(viewMode: .sourceAccurate)
+/// What rules need to know of a file's variable declarations before their walk: gathered in one walk for all of
+/// them (``FileContext/declarations``), not one walk a rule.
+package struct FileDeclarations {
+    /// A variable declared in the file (at any depth) with a plain name: its initializer's and type's text.
+    package struct Binding {
+        package let name: String
+        package let value: String
+        package let type: String
     }
 
-    override package func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, predicate(node) {
-            names.insert(name)
+    package var bindings: [Binding] = []
+    /// The names of `@Published` properties (declarations not nested in another variable's declaration).
+    package var published: Set<String> = []
+
+    /// The names of the variables whose binding matches `predicate`.
+    package func names(where predicate: (Binding) -> Bool) -> Set<String> {
+        Set(bindings.lazy.filter(predicate).map(\.name))
+    }
+
+    init(_ tree: SourceFileSyntax) {
+        let finder = DeclarationFinder()
+        finder.walk(tree)
+        bindings = finder.bindings
+        published = finder.published
+    }
+}
+
+private final class DeclarationFinder: SyntaxVisitor {
+    var bindings: [FileDeclarations.Binding] = []
+    var published: Set<String> = []
+    private var variableDepth = 0
+
+    init() { super.init(viewMode: .sourceAccurate) }
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            bindings.append(
+                .init(
+                    name: name, value: node.initializer?.value.trimmedDescription ?? "",
+                    type: node.typeAnnotation?.type.trimmedDescription ?? ""))
         }
         return .visitChildren
     }
 
-    package static func collect(in tree: some SyntaxProtocol, where predicate: @escaping (PatternBindingSyntax) -> Bool)
-        -> Set<String>
-    {
-        let visitor = DeclaredNames(predicate)
-        visitor.walk(tree)
-        return visitor.names
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        defer { variableDepth += 1 }
+        guard variableDepth == 0,
+            node.attributes.contains(where: {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Published"
+            })
+        else { return .visitChildren }
+        for binding in node.bindings {
+            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { published.insert(name) }
+        }
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: VariableDeclSyntax) {
+        variableDepth -= 1
     }
 }
 

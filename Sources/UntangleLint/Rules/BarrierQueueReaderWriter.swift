@@ -18,6 +18,8 @@ package final class BarrierQueueReaderWriter: LintVisitor {
     private var barrierCalls: [String: FunctionCallExprSyntax] = [:]
     private var readers: Set<String> = []
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, name == "sync" || name == "async", let queue = node.receiverText else {
             return .visitChildren

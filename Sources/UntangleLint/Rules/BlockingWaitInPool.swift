@@ -17,12 +17,12 @@ package final class BlockingWaitInPool: LintVisitor {
 
     private var waitables: Set<String> = []
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
     override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
-        waitables = DeclaredNames.collect(in: node) { binding in
-            let value = binding.initializer?.value.trimmedDescription ?? ""
-            let type = binding.typeAnnotation?.type.trimmedDescription ?? ""
-            return value.hasPrefix("DispatchSemaphore(") || value.hasPrefix("DispatchGroup(")
-                || type.hasPrefix("DispatchSemaphore") || type.hasPrefix("DispatchGroup")
+        waitables = context.declarations.names { binding in
+            binding.value.hasPrefix("DispatchSemaphore(") || binding.value.hasPrefix("DispatchGroup(")
+                || binding.type.hasPrefix("DispatchSemaphore") || binding.type.hasPrefix("DispatchGroup")
         }
         return .visitChildren
     }

@@ -14,6 +14,8 @@ package final class CancellableSetFromClosure: LintVisitor {
 
     private static let collectionWords = ["cancellable", "subscription", "bag"]
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, let target = storedCollection(node, name: name) else { return .visitChildren }
         guard node.enclosingClosures.contains(where: { $0.enclosingCall?.spawnsConcurrentWork == true }) else {

@@ -36,6 +36,8 @@ package final class DiscardedCancellable: LintVisitor {
         // precision 0 of 7 on OpenCombine's tests; see the UntangleLint article).
         visitor: DiscardedCancellable.self)
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, node.receiver != nil, isDiscarded(node) else { return .visitChildren }
         let labels = node.argumentLabels
@@ -55,6 +57,8 @@ package final class RxUndisposedSubscription: LintVisitor {
             "RxSwift subscription whose Disposable is discarded: it lives until the sequence ends (a leak if it "
             + "never does); add .disposed(by: disposeBag)",
         visitor: RxUndisposedSubscription.self)
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard node.calledName == "subscribe", node.receiver != nil, isDiscarded(node) else { return .visitChildren }

@@ -14,6 +14,8 @@ package final class EagerFuture: LintVisitor {
             + "subscriber, and only once); wrap it in Deferred { Future { ... } } unless eager start is intended",
         visitor: EagerFuture.self)
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard node.calledName == "Future", node.receiver == nil, node.closures.count == 1 else {
             return .visitChildren

@@ -12,6 +12,8 @@ package final class MainQueueSync: LintVisitor {
             + "check Thread.isMainThread first",
         visitor: MainQueueSync.self)
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard node.calledName == "sync", let receiver = node.receiverText,
             receiver == "DispatchQueue.main" || receiver == ".main"
@@ -34,6 +36,8 @@ package final class SyncOnCurrentQueue: LintVisitor {
             "`.sync` on the queue this closure already runs on deadlocks (serial queue); call the work directly "
             + "or use .async",
         visitor: SyncOnCurrentQueue.self)
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard node.calledName == "sync", let receiver = node.receiverText.map(Self.normalized),

@@ -15,11 +15,12 @@ package final class ReceiveOnConcurrentQueue: LintVisitor {
 
     private var concurrentQueues: Set<String> = []
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
     override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
-        concurrentQueues = DeclaredNames.collect(in: node) { binding in
-            let value = binding.initializer?.value.trimmedDescription ?? ""
-            return value.hasPrefix("DispatchQueue(") && value.contains(".concurrent")
-                || value.hasPrefix("DispatchQueue.global(")
+        concurrentQueues = context.declarations.names { binding in
+            binding.value.hasPrefix("DispatchQueue(") && binding.value.contains(".concurrent")
+                || binding.value.hasPrefix("DispatchQueue.global(")
         }
         return .visitChildren
     }
@@ -46,6 +47,8 @@ package final class SubscribeOnTwice: LintVisitor {
             "subscribe(on:) twice in one chain: only the one nearest the source decides where subscription happens; "
             + "remove the other (use receive(on:) to move deliveries)",
         visitor: SubscribeOnTwice.self)
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard isSubscribeOn(node) else { return .visitChildren }
@@ -80,6 +83,8 @@ package final class RxSubscribeOnMain: LintVisitor {
             "subscribeOn(MainScheduler.instance) only moves the subscription, not the events; use "
             + "observe(on: MainScheduler.instance) to deliver on the main thread",
         visitor: RxSubscribeOnMain.self)
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         let isSubscribeOn =

@@ -9,6 +9,8 @@ package class RetainCycleVisitor: LintVisitor {
     var methods: Set<String> { [] }
     var requiredLabel: String? { nil }
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, methods.contains(name), node.receiver != nil else { return .visitChildren }
         if let label = requiredLabel, !node.argumentLabels.contains(label) { return .visitChildren }
@@ -109,10 +111,10 @@ package final class AssignOnSelf: LintVisitor {
 
     private var published: Set<String> = []
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
     override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
-        let finder = PublishedFinder(viewMode: .sourceAccurate)
-        finder.walk(node)
-        published = finder.names
+        published = context.declarations.published
         return .visitChildren
     }
 
@@ -142,21 +144,5 @@ package final class AssignOnSelf: LintVisitor {
                 start: receiver.position.utf8Offset, end: store.endPositionBeforeTrailingTrivia.utf8Offset,
                 replacement: replacement)
         ]
-    }
-}
-
-private final class PublishedFinder: SyntaxVisitor {
-    var names: Set<String> = []
-
-    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-        let isPublished = node.attributes.contains {
-            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Published"
-        }
-        if isPublished {
-            for binding in node.bindings {
-                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { names.insert(name) }
-            }
-        }
-        return .skipChildren
     }
 }

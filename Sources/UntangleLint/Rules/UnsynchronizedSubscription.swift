@@ -19,6 +19,8 @@ package final class UnsynchronizedSubscription: LintVisitor {
         "Serialized", "serial",
     ]
 
+    override package class var visitedKinds: Set<SyntaxKind> { [.classDecl] }
+
     override package func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         let conforms =
             node.inheritanceClause?.inheritedTypes.contains {
