@@ -52,8 +52,12 @@ extension AnyPublisher: Publisher {
         // eraser was made (see PublisherBox), so the subscriber must reach it as a type known there: a `Sink`
         // as itself (the subject's and the emitter's fast paths recognise it), anything else in an `AnySubscriber`
         // (same identity, description and mirror; an `AnySubscriber` is not wrapped again). Both checks fold at
-        // compile time once specialized.
-        if DownstreamReference<S>.isSink {
+        // compile time once specialized. With an `_Introspection` enabled (one atomic load per subscription), the
+        // subscriber reaches the wrapped publisher as it came, through the generic path, as in Combine: a tap the
+        // wrapped publisher recognises (`subscribe`'s), not an `AnySubscriber` it would tap a second time.
+        if IntrospectionHooks.isActive {
+            box.receive(subscriber: subscriber)
+        } else if DownstreamReference<S>.isSink {
             box.receiveSink(box, _unsafeReferenceCast(subscriber, to: Subscribers.Sink<Output, Failure>.self))
         } else {
             box.receiveErased(box, AnySubscriber(subscriber))
@@ -81,6 +85,12 @@ class PublisherBoxBase<Output, Failure: Error>: @unchecked Sendable {
         self.receiveErased = receiveErased
         self.receiveSink = receiveSink
     }
+
+    /// Subscribes the wrapped publisher with `subscriber` as it is (unspecialized: only while introspecting).
+    @usableFromInline
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        preconditionFailure("PublisherBoxBase.receive is abstract")
+    }
 }
 
 @usableFromInline
@@ -100,5 +110,10 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
             receiveSink: { box, sink in
                 unsafeDowncast(box, to: PublisherBox<Base>.self).base.receive(subscriber: sink)
             })
+    }
+
+    @usableFromInline
+    override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
+        base.receive(subscriber: subscriber)
     }
 }
