@@ -138,6 +138,20 @@ final class IntrospectionTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("ManualSubscription")])
     }
 
+    // A subject taps the subscriber it receives unless it is a tap already: the eraser must hand it `subscribe`'s
+    // tap as it came (not in an `AnySubscriber`), or the subscription would be reported twice.
+    func testAnErasedSubjectReportsTheSubscriptionOnce() {
+        let log = EventLog()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        log.enable()
+        subject.eraseToAnyPublisher().subscribe(recorder)
+        log.disable()
+        XCTAssertEqual(log.events.filter { $0.hasPrefix("willReceive subscription") }.count, 1)
+        XCTAssertEqual(log.events.filter { $0.hasPrefix("didReceive subscription") }.count, 1)
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject")])
+    }
+
     func testSubscriptionsMadeWhileDisabledAreNotObservedAndDisablingStopsTheEvents() {
         let log = EventLog()
         let before = ManualPublisher<Int, Never>()

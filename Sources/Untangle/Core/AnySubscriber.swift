@@ -62,19 +62,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Forwards the subscription.
     @inlinable
     public func receive(subscription: Subscription) {
-        box.receive(subscription: subscription)
+        box.receiveSubscription(box, subscription)
     }
 
     /// Forwards the value and returns the wrapped subscriber's demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        box.receive(value)
+        box.receiveValue(box, value)
     }
 
     /// Forwards the completion.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-        box.receive(completion: completion)
+        box.receiveCompletion(box, completion)
     }
 
     /// The wrapped subscriber's description.
@@ -85,16 +85,27 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public var playgroundDescription: Any { description }
 }
 
+// Why closures and not overridden methods: a generic class's overrides run unspecialized (the vtable holds the
+// generic implementation), so each value through an `AnySubscriber` ran the wrapped subscriber's code generically,
+// with runtime metadata lookups. The closures are formed in the boxes' `@inlinable` initializers, i.e. specialized
+// where the subscriber is erased, and take the box as an argument so they capture nothing (no allocation).
 @usableFromInline
 class SubscriberBoxBase<Input, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let receiveSubscription: (SubscriberBoxBase, Subscription) -> Void
+    @usableFromInline let receiveValue: (SubscriberBoxBase, Input) -> Subscribers.Demand
+    @usableFromInline let receiveCompletion: (SubscriberBoxBase, Subscribers.Completion<Failure>) -> Void
+
     @inlinable
-    init() {}
-    @inlinable
-    func receive(subscription: Subscription) { preconditionFailure("abstract") }
-    @inlinable
-    func receive(_ value: Input) -> Subscribers.Demand { preconditionFailure("abstract") }
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { preconditionFailure("abstract") }
+    init(
+        receiveSubscription: @escaping (SubscriberBoxBase, Subscription) -> Void,
+        receiveValue: @escaping (SubscriberBoxBase, Input) -> Subscribers.Demand,
+        receiveCompletion: @escaping (SubscriberBoxBase, Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.receiveSubscription = receiveSubscription
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+
     /// The erased subscriber's mirror.
     var customMirror: Mirror { preconditionFailure("abstract") }
 }
@@ -103,17 +114,22 @@ class SubscriberBoxBase<Input, Failure: Error>: @unchecked Sendable {
 final class SubscriberBox<Base: Subscriber>: SubscriberBoxBase<Base.Input, Base.Failure>, @unchecked Sendable {
     @usableFromInline let base: Base
 
+    // The first argument of each closure is always this box (AnySubscriber passes its own), so the downcast is safe.
     @inlinable
     init(_ base: Base) {
         self.base = base
+        super.init(
+            receiveSubscription: { box, subscription in
+                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(subscription: subscription)
+            },
+            receiveValue: { box, value in
+                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(value)
+            },
+            receiveCompletion: { box, completion in
+                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(completion: completion)
+            })
     }
 
-    @inlinable
-    override func receive(subscription: Subscription) { base.receive(subscription: subscription) }
-    @inlinable
-    override func receive(_ value: Base.Input) -> Subscribers.Demand { base.receive(value) }
-    @inlinable
-    override func receive(completion: Subscribers.Completion<Base.Failure>) { base.receive(completion: completion) }
     override var customMirror: Mirror {
         (base as? CustomReflectable)?.customMirror ?? Mirror(base, children: [:])
     }
@@ -134,13 +150,17 @@ final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input
         onSubscription = receiveSubscription
         onValue = receiveValue
         onCompletion = receiveCompletion
+        super.init(
+            receiveSubscription: { box, subscription in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onSubscription(subscription)
+            },
+            receiveValue: { box, value in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onValue(value)
+            },
+            receiveCompletion: { box, completion in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).onCompletion(completion)
+            })
     }
 
-    @inlinable
-    override func receive(subscription: Subscription) { onSubscription(subscription) }
-    @inlinable
-    override func receive(_ value: Input) -> Subscribers.Demand { onValue(value) }
-    @inlinable
-    override func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
     override var customMirror: Mirror { Mirror(reflecting: "Anonymous AnySubscriber") }
 }
