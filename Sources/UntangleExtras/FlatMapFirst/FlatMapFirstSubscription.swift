@@ -43,16 +43,9 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let effects = fanIn.decide { machine -> FanInEffects<Failure> in
-            switch completion {
-            case .finished:
-                return FanInEffects(completion: machine.upstreamFinished() ? .finished : nil)
-            case .failure:
-                guard let toCancel = machine.end(failedInner: nil, upstreamFailed: true) else { return FanInEffects() }
-                return FanInEffects(cancel: toCancel, completion: completion)
-            }
-        }
-        fanIn.perform(effects)
+        fanIn.complete(
+            completion, finished: { ($0.upstreamFinished(), nil) },
+            failed: { $0.end(failedInner: nil, upstreamFailed: true) })
     }
 
     // MARK: Downstream
@@ -72,24 +65,17 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     }
 
     func inner(_ id: Int, received value: P.Output) -> Subscribers.Demand {
-        if fanIn.decide({ $0.innerSent(id) }) {
-            fanIn.emitter.offer(value)
-        }
-        return .none
+        fanIn.offer(value, ifAdmitted: { $0.innerSent(id) })
     }
 
     func inner(_ id: Int, completed completion: Subscribers.Completion<P.Failure>) {
-        let effects = fanIn.decide { machine -> FanInEffects<Failure> in
-            switch completion {
-            case .finished:
+        fanIn.complete(
+            completion,
+            finished: { machine in
                 let (finish, released) = machine.innerFinished(id)
-                return FanInEffects(released: released, completion: finish ? .finished : nil)
-            case .failure:
-                guard let toCancel = machine.end(failedInner: id, upstreamFailed: false) else { return FanInEffects() }
-                return FanInEffects(cancel: toCancel, completion: completion)
-            }
-        }
-        fanIn.perform(effects)
+                return (finish, released)
+            },
+            failed: { $0.end(failedInner: id, upstreamFailed: false) })
     }
 
     var description: String { "FlatMapFirst" }

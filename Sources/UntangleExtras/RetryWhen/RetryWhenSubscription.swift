@@ -48,10 +48,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     func inner(_ number: Int, received value: Upstream.Output) -> Subscribers.Demand {
-        if fanIn.decide({ $0.upstreamSent(number) }) {
-            fanIn.emitter.offer(value)
-        }
-        return .none
+        fanIn.offer(value, ifAdmitted: { $0.upstreamSent(number) })
     }
 
     func inner(_ number: Int, completed completion: Subscribers.Completion<Failure>) {

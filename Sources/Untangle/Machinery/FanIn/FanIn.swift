@@ -148,6 +148,40 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         }
     }
 
+    /// A value from an inner: offered to the downstream if `admit` (run under the lock) says so. Returns the demand
+    /// to give back to the inner: none, since the demand was forwarded to it up front.
+    @inlinable
+    package func offer(
+        _ value: Downstream.Input, ifAdmitted admit: (inout Machine) -> Bool
+    ) -> Subscribers.Demand {
+        if decide(admit) {
+            emitter.offer(value)
+        }
+        return .none
+    }
+
+    /// A source completed: for `.finished`, `finished` (under the lock) says whether the downstream finishes now
+    /// and what the machine let go of; for a failure, `failed` ends the machine and returns what to cancel (nil: it
+    /// had already ended, the failure is ignored). Then the result is performed.
+    @inlinable
+    package func complete(
+        _ completion: Subscribers.Completion<Downstream.Failure>,
+        finished: (inout Machine) -> (finish: Bool, released: Any?),
+        failed: (inout Machine) -> [Subscription]?
+    ) {
+        let effects = decide { machine -> FanInEffects<Downstream.Failure> in
+            switch completion {
+            case .finished:
+                let (finish, released) = finished(&machine)
+                return FanInEffects(released: released, completion: finish ? .finished : nil)
+            case .failure:
+                guard let toCancel = failed(&machine) else { return FanInEffects() }
+                return FanInEffects(cancel: toCancel, completion: completion)
+            }
+        }
+        perform(effects)
+    }
+
     /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
     @inlinable
     package func request(_ demand: Subscribers.Demand) {

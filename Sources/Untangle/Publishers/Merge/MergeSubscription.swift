@@ -66,16 +66,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, FanInParent
 
     @inlinable
     func inner(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
-        let effects = fanIn.decide { machine -> FanInEffects<Downstream.Failure> in
-            switch completion {
-            case .finished:
-                return FanInEffects(completion: machine.finished(at: index) ? .finished : nil)
-            case .failure:
-                guard let others = machine.terminate() else { return FanInEffects() }
-                return FanInEffects(cancel: others, completion: completion)
-            }
-        }
-        fanIn.perform(effects)
+        fanIn.complete(completion, finished: { ($0.finished(at: index), nil) }, failed: { $0.terminate() })
     }
 
     @usableFromInline
