@@ -7,7 +7,7 @@ import Untangle
 /// asked for the total so far); afterwards only to the winner. Losers' values are dropped, so the downstream never
 /// receives more than it asked for.
 /// **Thread safety:** none: always mutated under the amb's lock.
-struct AmbStateMachine {
+struct AmbStateMachine: FanInStateMachine {
     private var subscriptions: [Subscription?]
     private(set) var winner: Int?
     private var requested = Subscribers.Demand.none
@@ -18,7 +18,7 @@ struct AmbStateMachine {
     }
 
     /// Source `index`'s subscription arrived: returns the demand to request (nil: cancel it instead).
-    mutating func subscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+    mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
         guard !isTerminated, subscriptions[index] == nil, winner == nil || winner == index else { return nil }
         subscriptions[index] = subscription
         return requested
@@ -46,8 +46,13 @@ struct AmbStateMachine {
         return subscriptions.compactMap { $0 }
     }
 
+    /// The downstream cancelled: ends the amb and returns the subscriptions to cancel (nil if it had already ended).
+    mutating func terminate() -> [Subscription]? {
+        terminate(completed: nil)
+    }
+
     /// Ends the amb: returns the subscriptions to cancel (nil if it had already ended), except `completed`'s.
-    mutating func terminate(completed: Int? = nil) -> [Subscription]? {
+    mutating func terminate(completed: Int?) -> [Subscription]? {
         guard !isTerminated else { return nil }
         isTerminated = true
         defer { subscriptions = subscriptions.map { _ in nil } }

@@ -7,14 +7,8 @@ import Untangle
 /// asking for fewer would only delay the next inner). `demand` is what the downstream asked for minus the values
 /// the inners have sent: a new inner is asked for all of it, later requests go to the current inner.
 /// **Thread safety:** none: always mutated under the operator's lock.
-struct FlatMapFirstStateMachine {
-    private enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case finished
-    }
-
-    private var upstream = Upstream.awaiting
+struct FlatMapFirstStateMachine: FanInStateMachine {
+    private var upstream = UpstreamSlot.awaiting
     /// The current inner's id (0: none yet).
     private var current = 0
     private var innerIsActive = false
@@ -24,9 +18,8 @@ struct FlatMapFirstStateMachine {
 
     /// The upstream's subscription arrived: false if it must be cancelled instead.
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Bool {
-        guard !isTerminated, case .awaiting = upstream else { return false }
-        upstream = .subscribed(subscription)
-        return true
+        guard !isTerminated else { return false }
+        return upstream.accept(subscription)
     }
 
     /// An upstream value arrived: returns the id of the inner to create for it, or nil to ignore it (an inner is
@@ -55,10 +48,10 @@ struct FlatMapFirstStateMachine {
     }
 
     /// The downstream asked for more: returns the current inner's subscription to forward it to.
-    mutating func request(_ more: Subscribers.Demand) -> Subscription? {
-        guard !isTerminated else { return nil }
+    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
+        guard !isTerminated else { return [] }
         demand += more
-        return inner
+        return inner.map { [$0] } ?? []
     }
 
     /// Inner `id` finished: `finish` if the upstream has finished too; `released` is its subscription, to be
@@ -67,7 +60,7 @@ struct FlatMapFirstStateMachine {
         guard !isTerminated, id == current, innerIsActive else { return (false, nil) }
         innerIsActive = false
         defer { inner = nil }
-        if case .finished = upstream {
+        if upstream.isEnded {
             isTerminated = true
             return (true, inner)
         }
@@ -77,7 +70,7 @@ struct FlatMapFirstStateMachine {
     /// The upstream finished: true if no inner is active (the operator finishes now).
     mutating func upstreamFinished() -> Bool {
         guard !isTerminated else { return false }
-        upstream = .finished
+        upstream.end()
         if !innerIsActive {
             isTerminated = true
             return true
@@ -85,17 +78,22 @@ struct FlatMapFirstStateMachine {
         return false
     }
 
+    /// The downstream cancelled: ends everything and returns what to cancel (nil if it had already ended).
+    mutating func terminate() -> [Subscription]? {
+        end(failedInner: nil, upstreamFailed: false)
+    }
+
     /// A failure or the downstream's cancel: ends everything and returns what to cancel (nil if it had already
     /// ended). A source that has just failed is not cancelled.
-    mutating func terminate(failedInner: Int? = nil, upstreamFailed: Bool = false) -> [Subscription]? {
+    mutating func end(failedInner: Int?, upstreamFailed: Bool) -> [Subscription]? {
         guard !isTerminated else { return nil }
         if let failedInner, failedInner != current { return nil }
         isTerminated = true
         var toCancel: [Subscription] = []
         if failedInner == nil, let inner { toCancel.append(inner) }
-        if !upstreamFailed, case .subscribed(let subscription) = upstream { toCancel.append(subscription) }
+        if !upstreamFailed, let subscription = upstream.subscription { toCancel.append(subscription) }
         inner = nil
-        upstream = .finished
+        upstream.end()
         return toCancel
     }
 }

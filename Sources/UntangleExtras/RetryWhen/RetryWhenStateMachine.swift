@@ -7,7 +7,7 @@ import Untangle
 /// **Demand:** `demand` is what the downstream asked for minus the values received; each new attempt is asked for
 /// all of it, and later requests go to the current attempt. The trigger is asked for `.unlimited`.
 /// **Thread safety:** none: always mutated under the operator's lock.
-struct RetryWhenStateMachine {
+struct RetryWhenStateMachine: FanInStateMachine {
     private var attempt = 0
     private var upstream: Subscription?
     private var trigger: Subscription?
@@ -27,7 +27,7 @@ struct RetryWhenStateMachine {
     }
 
     /// Attempt `number`'s subscription arrived: returns the demand to request (nil: cancel it instead).
-    mutating func upstreamSubscribed(_ number: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+    mutating func innerSubscribed(_ number: Int, _ subscription: Subscription) -> Subscribers.Demand? {
         guard !isTerminated, number == attempt, upstream == nil, !awaitingTrigger else { return nil }
         upstream = subscription
         return demand
@@ -97,15 +97,20 @@ struct RetryWhenStateMachine {
     }
 
     /// The downstream asked for more: returns the current attempt's subscription to forward it to.
-    mutating func request(_ more: Subscribers.Demand) -> Subscription? {
-        guard !isTerminated else { return nil }
+    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
+        guard !isTerminated else { return [] }
         demand += more
-        return upstream
+        return upstream.map { [$0] } ?? []
+    }
+
+    /// The downstream cancelled: ends the operator and returns what to cancel (nil if it had already ended).
+    mutating func terminate() -> [Subscription]? {
+        end(upstreamCompleted: false, triggerCompleted: false)
     }
 
     /// The operator ends (attempt finished, trigger failed, downstream cancelled): returns what to cancel (nil if
     /// it had already ended). Pass what has just completed so that it is not cancelled.
-    mutating func terminate(upstreamCompleted: Bool = false, triggerCompleted: Bool = false) -> [Subscription]? {
+    mutating func end(upstreamCompleted: Bool, triggerCompleted: Bool) -> [Subscription]? {
         guard !isTerminated else { return nil }
         isTerminated = true
         var toCancel: [Subscription] = []

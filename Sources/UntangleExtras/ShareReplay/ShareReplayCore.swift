@@ -17,9 +17,11 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread. The core's lock is never held while calling the
 /// upstream or a subscriber: values are pushed to a snapshot of the subscribers after unlocking, in the upstream's
 /// own (serialized) order.
-final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
+final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConvertible, @unchecked Sendable {
     typealias Output = Upstream.Output
     typealias Failure = Upstream.Failure
+    typealias InnerInput = Output
+    typealias InnerFailure = Failure
 
     private enum Connection {
         case none
@@ -77,7 +79,7 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         conduit.start()
         if let connect {
             CalloutCheck.assertNoLockHeld("share(replay:) subscribing upstream")
-            upstream.subscribe(UpstreamSubscriber(core: self, number: connect))
+            upstream.subscribe(FanInInner(parent: self, id: connect))
         }
     }
 
@@ -95,7 +97,7 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         cancel?.cancel()
     }
 
-    private func upstream(_ number: Int, subscribed subscription: Subscription) {
+    func inner(_ number: Int, subscribed subscription: Subscription) {
         let accepted = state.withCriticalSection { state -> Bool in
             guard case .connecting(number) = state.connection else { return false }
             state.connection = .connected(number, subscription)
@@ -109,7 +111,7 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         }
     }
 
-    private func upstream(_ number: Int, sent value: Output) {
+    func inner(_ number: Int, received value: Output) -> Subscribers.Demand {
         let (receivers, dropped) = state.withCriticalSection {
             state -> ([any ShareReplayReceiver<Output, Failure>], Output?) in
             guard state.connection.number == number else { return ([], nil) }
@@ -124,9 +126,10 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         for receiver in receivers {
             receiver.push(value)
         }
+        return .none
     }
 
-    private func upstream(_ number: Int, completed completion: Subscribers.Completion<Failure>) {
+    func inner(_ number: Int, completed completion: Subscribers.Completion<Failure>) {
         let (receivers, buffer) = state.withCriticalSection {
             state -> ([any ShareReplayReceiver<Output, Failure>], RingBuffer<Output>) in
             guard state.connection.number == number else { return ([], .init()) }
@@ -141,28 +144,5 @@ final class ShareReplayCore<Upstream: Publisher>: @unchecked Sendable {
         }
     }
 
-    /// The subscriber given to the upstream for one connection.
-    private struct UpstreamSubscriber: Subscriber, CustomStringConvertible {
-        typealias Input = Output
-        typealias Failure = Upstream.Failure
-
-        let core: ShareReplayCore
-        let number: Int
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: Subscription) {
-            core.upstream(number, subscribed: subscription)
-        }
-
-        func receive(_ input: Output) -> Subscribers.Demand {
-            core.upstream(number, sent: input)
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            core.upstream(number, completed: completion)
-        }
-
-        var description: String { "ShareReplay" }
-    }
+    var description: String { "ShareReplay" }
 }

@@ -91,6 +91,19 @@ final class MergeTests: XCTestCase {
         }
     }
 
+    /// Regression: the merge counted finishes, not finished upstreams, so one upstream that (wrongly) finished twice
+    /// finished a merge of two while the other was still running, and a late subscription of a finished upstream
+    /// was accepted. Each upstream now has a slot (awaiting, subscribed, ended) and ends once.
+    func testAnUpstreamFinishingTwiceDoesNotFinishTheMerge() {
+        let other = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        FinishingTwice().merge(with: other).subscribe(recorder)
+        other.send(1)
+        XCTAssertEqual(recorder.events, [.subscription("Merge"), .value(1)], "the other upstream still runs")
+        other.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Merge"), .value(1), .completion(.finished)])
+    }
+
     func testSynchronousUpstreamsDeliverInSubscriptionOrder() {
         let recorder = Recorder<Int, Never>()
         [1, 2].publisher.merge(with: [3].publisher, [4, 5].publisher).subscribe(recorder)
@@ -230,5 +243,17 @@ final class MergeConcurrencyTests: XCTestCase {
             XCTAssertEqual(recorder.completions.count, 1)
             if case .completion = events.last {} else { XCTFail("completion must be last: \(events)") }
         }
+    }
+}
+
+/// A publisher that breaks the protocol by finishing twice.
+private struct FinishingTwice: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .finished)
+        subscriber.receive(completion: .finished)
     }
 }

@@ -1,6 +1,6 @@
 // `@usableFromInline`/`@inlinable` (like ReducerState): the merge's code is specialized in the client module for
 // the concrete downstream, instead of running generic code with runtime type lookups per value.
-/// The pure state machine of a merge: which upstream subscriptions have arrived, how much the downstream has
+/// The pure state machine of a merge: where each upstream stands (``UpstreamSlot``), how much the downstream has
 /// requested in total, how many upstreams have finished. It never calls out.
 ///
 /// **Demand:** every unit the downstream requests is requested from every upstream (an upstream that subscribes
@@ -8,23 +8,22 @@
 /// the buffer is bounded by what was requested.
 /// **Thread safety:** none: always mutated under the merge's lock.
 @usableFromInline
-struct MergeStateMachine {
-    @usableFromInline var subscriptions: [Subscription?]
+struct MergeStateMachine: FanInStateMachine {
+    @usableFromInline var upstreams: [UpstreamSlot]
     @usableFromInline var requested = Subscribers.Demand.none
     @usableFromInline var finished: Int = 0
     @usableFromInline var isTerminated = false
 
     @inlinable
     init(upstreamCount: Int) {
-        subscriptions = Array(repeating: nil, count: upstreamCount)
+        upstreams = Array(repeating: .awaiting, count: upstreamCount)
     }
 
-    /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
-    /// the merge has ended or this upstream already had a subscription).
+    /// Upstream `index`'s subscription arrived: returns the demand to request from it (nil: cancel it instead,
+    /// because the merge has ended or this upstream already had a subscription).
     @inlinable
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard !isTerminated, subscriptions[index] == nil else { return nil }
-        subscriptions[index] = subscription
+    mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard !isTerminated, upstreams[index].accept(subscription) else { return nil }
         return requested
     }
 
@@ -33,16 +32,16 @@ struct MergeStateMachine {
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
         guard !isTerminated else { return [] }
         requested += demand
-        return subscriptions.compactMap { $0 }
+        return upstreams.compactMap(\.subscription)
     }
 
     /// An upstream finished: true if it was the last one (the merge finishes).
     @inlinable
     mutating func finished(at index: Int) -> Bool {
-        guard !isTerminated else { return false }
-        subscriptions[index] = nil
+        guard !isTerminated, !upstreams[index].isEnded else { return false }
+        upstreams[index].end()
         finished += 1
-        if finished == subscriptions.count {
+        if finished == upstreams.count {
             isTerminated = true
             return true
         }
@@ -55,7 +54,7 @@ struct MergeStateMachine {
     mutating func terminate() -> [Subscription]? {
         guard !isTerminated else { return nil }
         isTerminated = true
-        defer { subscriptions = subscriptions.map { _ in nil } }
-        return subscriptions.compactMap { $0 }
+        defer { upstreams = upstreams.map { _ in .ended } }
+        return upstreams.compactMap(\.subscription)
     }
 }

@@ -4,8 +4,8 @@ import UntangleSync
 // the client module specializes the whole merge, the inner subscribers and the upstream subjects' conduits for the
 // concrete downstream. Unspecialized, every value ran generic code with a runtime metadata lookup per generic type
 // touched (about 16,000 instructions per value through a merge of 8 subjects).
-/// The subscription shared by every merge publisher (`Merge` … `Merge8`, `MergeMany`): it subscribes to each
-/// upstream through an indexed inner subscriber, forwards demand to all of them, and funnels their values into one
+/// The subscription shared by every merge publisher (`Merge` … `Merge8`, `MergeMany`): a ``FanIn`` whose inners are
+/// the upstreams, subscribed once each; it forwards demand to all of them and funnels their values into one
 /// ``Emitter`` so the downstream sees one signal at a time however many threads the upstreams deliver on.
 ///
 /// **Demand:** see ``MergeStateMachine``.
@@ -13,132 +13,62 @@ import UntangleSync
 /// any thread. No lock is held while calling an upstream or the downstream, so upstreams that are themselves wired
 /// to the merge's output cannot deadlock it.
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
-    @usableFromInline let state: LockedBox<MergeStateMachine>
+final class MergeSubscription<Downstream: Subscriber>: Subscription, FanInParent, CustomStringConvertible,
+    @unchecked Sendable
+{
+    @usableFromInline typealias InnerInput = Downstream.Input
+    @usableFromInline typealias InnerFailure = Downstream.Failure
+
+    @usableFromInline let fanIn: FanIn<Downstream, MergeStateMachine>
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
-        let state = LockedBox(tracking: MergeStateMachine(upstreamCount: upstreamCount))
-        self.state = state
-        // Demand the subscriber returns from `receive(_:)` must reach the upstreams too, like requests do. The
-        // closure captures the state, not the subscription, so the emitter does not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                MergeSubscription.forward(more, state: state)
-            },
-            policy: .unbounded)
-    }
-
-    @inlinable
-    static func forward(_ demand: Subscribers.Demand, state: LockedBox<MergeStateMachine>) {
-        let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("merge requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        fanIn = FanIn(downstream: downstream, machine: MergeStateMachine(upstreamCount: upstreamCount))
     }
 
     /// Subscribes `downstream` to the merge of `subscribeUpstreams`' publishers. `subscribeUpstreams` is called with
     /// a factory of inner subscribers; it must subscribe upstream `i` with `inner(i)` for each `i < upstreamCount`.
     @inlinable
-    static func subscribe<Output>(
+    static func subscribe(
         _ downstream: Downstream, upstreamCount: Int,
-        _ subscribeUpstreams: (_ inner: (Int) -> Inner<Output>) -> Void
-    ) where Output == Downstream.Input {
+        _ subscribeUpstreams: (_ inner: (Int) -> FanInInner<MergeSubscription>) -> Void
+    ) {
         let merge = MergeSubscription(downstream: downstream, upstreamCount: upstreamCount)
-        // `Inner` values are built with `inner(index)`; see `subscribe`'s documentation.
-        merge.emitter.start(subscription: merge)
+        merge.fanIn.emitter.start(subscription: merge)
         guard upstreamCount > 0 else {
-            merge.emitter.complete(.finished, order: .afterQueuedValues)
+            merge.fanIn.emitter.complete(.finished, order: .afterQueuedValues)
             return
         }
-        subscribeUpstreams { Inner(merge: merge, index: $0) }
+        subscribeUpstreams { FanInInner(parent: merge, id: $0) }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
-        MergeSubscription.forward(demand, state: state)
+        fanIn.request(demand)
     }
 
     @inlinable
     func cancel() {
-        guard let subscriptions = state.withCriticalSection({ $0.terminate() }) else {
-            emitter.cancel()
-            return
-        }
-        emitter.cancel()
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
+        fanIn.cancel()
     }
 
     @inlinable
-    func upstream(_ index: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            subscription.request(demand)
-        }
+    func inner(_ index: Int, subscribed subscription: Subscription) {
+        fanIn.inner(index, subscribed: subscription)
     }
 
     @inlinable
-    func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
-        switch completion {
-        case .finished:
-            if state.withCriticalSection({ $0.finished(at: index) }) {
-                emitter.complete(.finished, order: .afterQueuedValues)
-            }
-        case .failure:
-            guard let others = state.withCriticalSection({ $0.terminate() }) else { return }
-            for subscription in others {
-                subscription.cancel()
-            }
-            emitter.complete(completion, order: .afterDemandedValues)
-        }
+    func inner(_ index: Int, received input: Downstream.Input) -> Subscribers.Demand {
+        // Demand was forwarded up front; the emitter queues anything the downstream cannot take yet.
+        fanIn.emitter.offer(input)
+        return .none
+    }
+
+    @inlinable
+    func inner(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+        fanIn.complete(completion, finished: { ($0.finished(at: index), nil) }, failed: { $0.terminate() })
     }
 
     @usableFromInline
     var description: String { "Merge" }
-
-    /// The subscriber given to upstream `index`.
-    @usableFromInline
-    struct Inner<Output>: Subscriber, CustomStringConvertible where Output == Downstream.Input {
-        @usableFromInline typealias Input = Output
-        @usableFromInline typealias Failure = Downstream.Failure
-
-        @usableFromInline let merge: MergeSubscription
-        @usableFromInline let index: Int
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(merge: MergeSubscription, index: Int) {
-            self.merge = merge
-            self.index = index
-        }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            merge.upstream(index, subscribed: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Output) -> Subscribers.Demand {
-            // Demand was forwarded up front; the emitter queues anything the downstream cannot take yet.
-            merge.emitter.offer(input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            merge.upstream(index, completed: completion)
-        }
-
-        @usableFromInline
-        var description: String { "Merge" }
-    }
 }

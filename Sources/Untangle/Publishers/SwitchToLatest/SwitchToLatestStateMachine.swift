@@ -14,12 +14,6 @@
 /// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
 struct SwitchToLatestStateMachine {
-    private enum Outer {
-        case awaiting
-        case subscribed(Subscription)
-        case finished
-    }
-
     /// Where the current inner (generation `generation`) stands.
     private enum Current {
         case none
@@ -66,7 +60,7 @@ struct SwitchToLatestStateMachine {
         case failed(cancel: Subscription?)
     }
 
-    private var outer = Outer.awaiting
+    private var outer = UpstreamSlot.awaiting
     /// The current inner's generation (0: none yet).
     private var generation = 0
     private var current = Current.none
@@ -95,16 +89,15 @@ struct SwitchToLatestStateMachine {
 
     /// The outer subscription arrived: false if it must be cancelled instead.
     mutating func outerSubscribed(_ subscription: Subscription) -> Bool {
-        guard !isTerminated, case .awaiting = outer else { return false }
-        outer = .subscribed(subscription)
-        return true
+        guard !isTerminated else { return false }
+        return outer.accept(subscription)
     }
 
     /// A new inner publisher arrived: returns its generation and the replaced inner's subscription to cancel (nil:
     /// the switch has ended or the outer has finished; ignore the publisher).
     mutating func switched() -> (generation: Int, replaced: Subscription?)? {
         guard !isTerminated else { return nil }
-        if case .finished = outer { return nil }
+        if outer.isEnded { return nil }
         generation += 1
         let replaced = currentSubscription
         current = .awaitingSubscription
@@ -194,7 +187,7 @@ struct SwitchToLatestStateMachine {
                 let outerSubscription = takeOuter()
                 return .failed(cancel: outerSubscription)
             }
-            if case .finished = outer {
+            if outer.isEnded {
                 phase = .ended
                 return .finished(released: subscription, finish: true)
             }
@@ -205,8 +198,8 @@ struct SwitchToLatestStateMachine {
     /// The outer publisher finished: true if no inner is live (the switch finishes now).
     mutating func outerFinished() -> Bool {
         guard !isTerminated else { return false }
-        if case .finished = outer { return false }
-        outer = .finished
+        if outer.isEnded { return false }
+        outer = .ended
         if !currentIsLive {
             phase = .ended
             return true
@@ -218,8 +211,8 @@ struct SwitchToLatestStateMachine {
     /// already ended (ignore the failure).
     mutating func outerFailed() -> [Subscription]? {
         guard !isTerminated else { return nil }
-        if case .finished = outer { return nil }
-        outer = .finished
+        if outer.isEnded { return nil }
+        outer = .ended
         if case .awaitingSubscription = current {
             phase = .outerFailedBeforeInnerSubscription
             return []
@@ -252,8 +245,6 @@ struct SwitchToLatestStateMachine {
     }
 
     private mutating func takeOuter() -> Subscription? {
-        defer { outer = .finished }
-        if case .subscribed(let subscription) = outer { return subscription }
-        return nil
+        outer.end()
     }
 }

@@ -1,0 +1,288 @@
+import UntangleSync
+
+/// What a fan-in's pure state machine answers for the requests and cancels the ``FanIn`` skeleton handles itself.
+/// Everything else an operator's machine decides (values, completions, its own upstream) stays operator-specific.
+///
+/// ```swift
+/// struct MyMachine: FanInStateMachine {
+///     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { ... }
+///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
+///     mutating func terminate() -> [Subscription]? { ... }
+/// }
+/// ```
+///
+/// **Demand:** `request` returns the subscriptions the downstream's new demand is forwarded to; `innerSubscribed`
+/// returns the demand a new inner subscription is asked for.
+/// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
+@usableFromInline
+package protocol FanInStateMachine {
+    /// The downstream asked for `demand` more: returns the subscriptions to forward it to (none once ended).
+    mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
+    /// Inner `id`'s subscription arrived: returns the demand to request from it (`.none`: nothing yet), or nil to
+    /// cancel it instead (unwanted, late, or a second subscription).
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
+    /// The downstream cancelled: ends the machine and returns every subscription to cancel (nil: already ended).
+    mutating func terminate() -> [Subscription]?
+}
+
+/// The callouts one decision of a fan-in needs, made by ``FanIn/perform(_:)`` after the lock is released, in this
+/// order: cancel, request, release, complete.
+///
+/// ```swift
+/// let effects = fanIn.decide { machine in FanInEffects(cancel: machine.terminate() ?? [], completion: failure) }
+/// fanIn.perform(effects)
+/// ```
+///
+/// **Demand:** `demand` is requested from each of `request` (nothing when it is `.none`).
+/// **Thread safety:** a value: built under the lock, performed after it.
+@usableFromInline
+package struct FanInEffects<Failure: Error> {
+    /// Subscriptions to cancel.
+    @usableFromInline package var cancel: [Subscription]
+    /// Subscriptions to request `demand` from.
+    @usableFromInline package var request: [Subscription]
+    /// How much to request from each of `request`.
+    @usableFromInline package var demand: Subscribers.Demand
+    /// Something the machine let go of (a completed subscription), released after unlocking: its deinit may be
+    /// user code.
+    @usableFromInline package var released: Any?
+    /// The completion for the downstream: `.finished` after the queued values, a failure after the demanded ones.
+    @usableFromInline package var completion: Subscribers.Completion<Failure>?
+
+    /// Effects with the given parts; the defaults do nothing.
+    @inlinable
+    package init(
+        cancel: [Subscription] = [], request: [Subscription] = [], demand: Subscribers.Demand = .none,
+        released: Any? = nil, completion: Subscribers.Completion<Failure>? = nil
+    ) {
+        self.cancel = cancel
+        self.request = request
+        self.demand = demand
+        self.released = released
+        self.completion = completion
+    }
+}
+
+// Performance: `@usableFromInline` with `@inlinable` members, stored inline (a struct of two `let`s) in the
+// operator's subscription: a value reaches the emitter through the subscription's own `let`s, as before the
+// skeleton existed, so merge's per-value path costs nothing more.
+/// The skeleton of every fan-in operator (merge, amb, flatMapFirst, retry(when:), …): the downstream's ``Emitter``
+/// behind a ``DemandRelay`` (demand the subscriber returns from `receive(_:)` is forwarded like a request), the lock
+/// around the operator's pure ``FanInStateMachine``, downstream `request`/`cancel`, the arrival of indexed inner
+/// subscriptions (``FanInInner``), and ``perform(_:)``, the one place that makes the callouts a decision needs.
+///
+/// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
+/// (``decide(_:)``) and performing the result, and offers values straight to ``emitter``.
+///
+/// ```swift
+/// let fanIn = FanIn(downstream: subscriber, machine: MergeStateMachine(upstreamCount: 2))
+/// fanIn.emitter.start(subscription: self)
+/// fanIn.perform(fanIn.decide { FanInEffects(completion: $0.finished(at: 0) ? .finished : nil) })
+/// ```
+///
+/// **Demand:** downstream requests (and demand returned from `receive(_:)`) go to the subscriptions the machine's
+/// `request` names; values beyond the downstream's demand wait in the emitter (`.unbounded`), so the buffer is
+/// bounded by what the machine requested.
+/// **Thread safety:** every method may be called from any thread; the machine is touched only under the lock, and
+/// every callout (upstream request/cancel, downstream signals, releases) happens after it is released.
+@usableFromInline
+package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unchecked Sendable {
+    /// The downstream's serializing emitter.
+    @usableFromInline package let emitter: Emitter<DemandRelay<Downstream>>
+    /// The operator's state machine, under its lock.
+    @usableFromInline package let state: LockedBox<Machine>
+
+    /// A skeleton around `machine` delivering to `downstream`.
+    @inlinable
+    package init(downstream: Downstream, machine: Machine) {
+        let state = LockedBox(tracking: machine)
+        self.state = state
+        // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
+        // subscription alive.
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { more in
+                FanIn.forward(more, state: state)
+            },
+            policy: .unbounded)
+    }
+
+    @inlinable
+    static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
+        let subscriptions = state.withCriticalSection { $0.request(demand) }
+        CalloutCheck.assertNoLockHeld("fan-in requesting from its upstreams")
+        for subscription in subscriptions {
+            subscription.request(demand)
+        }
+    }
+
+    /// Runs `body` on the machine under the lock; make no callout in it.
+    @inlinable
+    package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
+        state.withCriticalSection(body)
+    }
+
+    /// Makes the callouts `effects` names, with no lock held: cancels, requests, releases, then completes the
+    /// downstream (`.finished` after the queued values, a failure after the demanded ones).
+    @inlinable
+    package func perform(_ effects: FanInEffects<Downstream.Failure>) {
+        if !effects.cancel.isEmpty {
+            CalloutCheck.assertNoLockHeld("fan-in cancelling upstreams")
+            for subscription in effects.cancel {
+                subscription.cancel()
+            }
+        }
+        if effects.demand > .none, !effects.request.isEmpty {
+            CalloutCheck.assertNoLockHeld("fan-in requesting from upstreams")
+            for subscription in effects.request {
+                subscription.request(effects.demand)
+            }
+        }
+        if effects.released != nil {
+            CalloutCheck.assertNoLockHeld("fan-in releasing a subscription")
+            withExtendedLifetime(effects.released) {}
+        }
+        switch effects.completion {
+        case nil: break
+        case .finished?: emitter.complete(.finished, order: .afterQueuedValues)
+        case .failure(let error)?: emitter.complete(.failure(error), order: .afterDemandedValues)
+        }
+    }
+
+    /// A value from an inner: offered to the downstream if `admit` (run under the lock) says so. Returns the demand
+    /// to give back to the inner: none, since the demand was forwarded to it up front.
+    @inlinable
+    package func offer(
+        _ value: Downstream.Input, ifAdmitted admit: (inout Machine) -> Bool
+    ) -> Subscribers.Demand {
+        if decide(admit) {
+            emitter.offer(value)
+        }
+        return .none
+    }
+
+    /// A source completed: for `.finished`, `finished` (under the lock) says whether the downstream finishes now
+    /// and what the machine let go of; for a failure, `failed` ends the machine and returns what to cancel (nil: it
+    /// had already ended, the failure is ignored). Then the result is performed.
+    @inlinable
+    package func complete(
+        _ completion: Subscribers.Completion<Downstream.Failure>,
+        finished: (inout Machine) -> (finish: Bool, released: Any?),
+        failed: (inout Machine) -> [Subscription]?
+    ) {
+        let effects = decide { machine -> FanInEffects<Downstream.Failure> in
+            switch completion {
+            case .finished:
+                let (finish, released) = finished(&machine)
+                return FanInEffects(released: released, completion: finish ? .finished : nil)
+            case .failure:
+                guard let toCancel = failed(&machine) else { return FanInEffects() }
+                return FanInEffects(cancel: toCancel, completion: completion)
+            }
+        }
+        perform(effects)
+    }
+
+    /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
+    @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+        FanIn.forward(demand, state: state)
+    }
+
+    /// The downstream's cancel: stops the emitter, ends the machine and cancels what it held. Returns true for the
+    /// call that ended the machine.
+    @inlinable
+    @discardableResult
+    package func cancel() -> Bool {
+        emitter.cancel()
+        guard let subscriptions = decide({ $0.terminate() }) else { return false }
+        perform(FanInEffects(cancel: subscriptions))
+        return true
+    }
+
+    /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
+    @inlinable
+    package func inner(_ id: Int, subscribed subscription: Subscription) {
+        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
+            CalloutCheck.assertNoLockHeld("fan-in cancelling an unwanted inner subscription")
+            subscription.cancel()
+            return
+        }
+        if demand > .none {
+            CalloutCheck.assertNoLockHeld("fan-in requesting from a new inner")
+            subscription.request(demand)
+        }
+    }
+}
+
+/// An operator's subscription that receives the signals of its indexed ``FanInInner`` subscribers.
+///
+/// ```swift
+/// extension MySubscription: FanInParent {
+///     func inner(_ id: Int, subscribed subscription: Subscription) { fanIn.inner(id, subscribed: subscription) }
+///     func inner(_ id: Int, received input: Output) -> Subscribers.Demand { fanIn.emitter.offer(input); return .none }
+///     func inner(_ id: Int, completed completion: Subscribers.Completion<Failure>) { ... }
+/// }
+/// ```
+///
+/// **Demand:** `inner(_:received:)` returns the demand handed back to that inner.
+/// **Thread safety:** inners may call from any threads, concurrently.
+@usableFromInline
+package protocol FanInParent: AnyObject, CustomStringConvertible {
+    /// The inners' value type.
+    associatedtype InnerInput
+    /// The inners' failure type.
+    associatedtype InnerFailure: Error
+    /// Inner `id` received its subscription.
+    func inner(_ id: Int, subscribed subscription: Subscription)
+    /// Inner `id` received a value; returns the demand to give back to it.
+    func inner(_ id: Int, received input: InnerInput) -> Subscribers.Demand
+    /// Inner `id` completed.
+    func inner(_ id: Int, completed completion: Subscribers.Completion<InnerFailure>)
+}
+
+/// The subscriber a fan-in gives one of its inner publishers: it forwards every signal to its parent with its id,
+/// and describes itself as the parent does.
+///
+/// ```swift
+/// publisher.subscribe(FanInInner(parent: self, id: 3))
+/// ```
+///
+/// **Demand:** what the parent's `inner(_:received:)` returns.
+/// **Thread safety:** as the parent.
+@usableFromInline
+package struct FanInInner<Parent: FanInParent>: Subscriber, CustomStringConvertible {
+    @usableFromInline package typealias Input = Parent.InnerInput
+    @usableFromInline package typealias Failure = Parent.InnerFailure
+
+    @usableFromInline let parent: Parent
+    @usableFromInline let id: Int
+    /// This subscriber's identity.
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
+
+    /// The inner numbered `id` of `parent`.
+    @inlinable
+    package init(parent: Parent, id: Int) {
+        self.parent = parent
+        self.id = id
+    }
+
+    @inlinable
+    package func receive(subscription: Subscription) {
+        parent.inner(id, subscribed: subscription)
+    }
+
+    @inlinable
+    package func receive(_ input: Parent.InnerInput) -> Subscribers.Demand {
+        parent.inner(id, received: input)
+    }
+
+    @inlinable
+    package func receive(completion: Subscribers.Completion<Parent.InnerFailure>) {
+        parent.inner(id, completed: completion)
+    }
+
+    @usableFromInline
+    package var description: String { parent.description }
+}
