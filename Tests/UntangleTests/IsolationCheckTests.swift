@@ -13,7 +13,6 @@ final class IsolationCheckTests: XCTestCase {
     func testNonisolatedCodeRecordsNoActor() {
         XCTAssertNil(recordedIsolation().actor)
         XCTAssertNil(PassthroughSubject<Int, Never>().map { $0 }.isolation.actor)
-        XCTAssertNil(Just(1).handleEvents(receiveOutput: { _ in }).isolation.actor)
     }
 
     func testNonisolatedSinkRunsOnAnyThread() {

@@ -358,4 +358,7 @@ benchMain(
         Workload(
             "merge-4-threads", events: 2_000_000, unit: "delivery", singleThreaded: false,
             run: { lockedHandler(threads: 4, $0) }),
+        // The isolation check's workloads (Untangle only): the same closures as subject-map-filter-sink, unchecked.
+        Workload("isolation-mainactor-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
+        Workload("isolation-none-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
     ])

@@ -91,6 +91,56 @@ package struct IsolationCheck: Sendable {
         }
     }
 
+    /// The throwing form of `wrapping(_:_:)` for the try-operators (`tryMap`, `tryFilter`, `tryCatch`): `body`
+    /// itself when there is nothing to check, else `body` preceded by the check.
+    @inlinable
+    package func wrapping<Argument, Result>(
+        _ body: @escaping (Argument) throws -> Result, _ operatorName: StaticString
+    ) -> (Argument) throws -> Result {
+        guard isActive else { return body }
+        return { argument in
+            self.check(operatorName)
+            return try body(argument)
+        }
+    }
+
+    /// The two-argument form of `wrapping(_:_:)` (`scan`, `reduce`, `removeDuplicates(by:)`, `min(by:)`):
+    /// `body` itself when there is nothing to check, else `body` preceded by the check.
+    @inlinable
+    package func wrapping<First, Second, Result>(
+        _ body: @escaping (First, Second) -> Result, _ operatorName: StaticString
+    ) -> (First, Second) -> Result {
+        guard isActive else { return body }
+        return { first, second in
+            self.check(operatorName)
+            return body(first, second)
+        }
+    }
+
+    /// The throwing two-argument form (`tryScan`, `tryReduce`, `tryRemoveDuplicates(by:)`, `tryMin(by:)`): `body`
+    /// itself when there is nothing to check, else `body` preceded by the check.
+    @inlinable
+    package func wrapping<First, Second, Result>(
+        _ body: @escaping (First, Second) throws -> Result, _ operatorName: StaticString
+    ) -> (First, Second) throws -> Result {
+        guard isActive else { return body }
+        return { first, second in
+            self.check(operatorName)
+            return try body(first, second)
+        }
+    }
+
+    /// The form without arguments (`handleEvents(receiveCancel:)`): `body` itself when there is nothing to check, else
+    /// `body` preceded by the check.
+    @inlinable
+    package func wrapping(_ body: @escaping () -> Void, _ operatorName: StaticString) -> () -> Void {
+        guard isActive else { return body }
+        return {
+            self.check(operatorName)
+            body()
+        }
+    }
+
     /// Whether there is anything to check (the closure was formed on an actor).
     @inlinable
     package var isActive: Bool { expected != 0 }

@@ -45,8 +45,13 @@ extension Publisher {
     /// **Demand:** as ``Publisher/min()``.
     /// **Thread safety:** as ``Publisher/min()``; the closure runs on the thread that delivers each upstream value,
     /// with no lock held. Of equal elements, the first one received wins.
-    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+        -> Publishers.Comparison<Self>
+    {
+        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "min(by:)")
+        return Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
     }
 
     /// Publishes the minimum value received from the upstream publisher, using the provided error-throwing closure
@@ -64,11 +69,16 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/min(by:)``; after a throw nothing but the failure reaches the subscriber.
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+    /// **Thread safety:** as ``Publisher/min(by:isolation:)``; after a throw nothing but the failure reaches the subscriber.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func tryMin(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+    )
         -> Publishers.TryComparison<Self>
     {
-        Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
+        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "tryMin(by:)")
+        return Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided ordering closure.
@@ -80,9 +90,14 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/min(by:)``.
-    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    /// **Thread safety:** as ``Publisher/min(by:isolation:)``.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+        -> Publishers.Comparison<Self>
+    {
+        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "max(by:)")
+        return Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided error-throwing closure
@@ -100,11 +115,16 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/tryMin(by:)``.
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+    /// **Thread safety:** as ``Publisher/tryMin(by:isolation:)``.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func tryMax(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+    )
         -> Publishers.TryComparison<Self>
     {
-        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "tryMax(by:)")
+        return Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
 
@@ -114,7 +134,7 @@ extension Publishers {
     /// `areInIncreasingOrder` (min operators pass the reversed order).
     ///
     /// **Demand:** see ``Publisher/min()``.
-    /// **Thread safety:** see ``Publisher/min(by:)``.
+    /// **Thread safety:** see ``Publisher/min(by:isolation:)``.
     public struct Comparison<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -160,7 +180,7 @@ extension Publishers {
     /// from the previously-published item, and fails if the ordering logic throws an error.
     ///
     /// **Demand:** see ``Publisher/min()``.
-    /// **Thread safety:** see ``Publisher/tryMin(by:)``.
+    /// **Thread safety:** see ``Publisher/tryMin(by:isolation:)``.
     public struct TryComparison<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

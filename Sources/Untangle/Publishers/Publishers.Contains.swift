@@ -31,8 +31,13 @@ extension Publisher {
     /// **Demand:** as ``Publisher/contains(_:)``.
     /// **Thread safety:** as ``Publisher/contains(_:)``; the predicate runs on the thread that delivers each
     /// upstream value, with no lock held.
-    public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
-        Publishers.ContainsWhere(upstream: self, predicate: predicate)
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func contains(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+        -> Publishers.ContainsWhere<Self>
+    {
+        let predicate = IsolationCheck(isolation).wrapping(predicate, "contains(where:)")
+        return Publishers.ContainsWhere(upstream: self, predicate: predicate)
     }
 
     /// Publishes a Boolean value upon receiving an element that satisfies the throwing predicate closure.
@@ -49,10 +54,15 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/contains(_:)``.
-    /// **Thread safety:** as ``Publisher/contains(where:)``; after a throw nothing but the failure reaches the
+    /// **Thread safety:** as ``Publisher/contains(where:isolation:)``; after a throw nothing but the failure reaches the
     /// subscriber.
-    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
-        Publishers.TryContainsWhere(upstream: self, predicate: predicate)
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+        -> Publishers.TryContainsWhere<Self>
+    {
+        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryContains(where:)")
+        return Publishers.TryContainsWhere(upstream: self, predicate: predicate)
     }
 }
 
@@ -96,8 +106,8 @@ extension Publishers {
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the predicate closure.
     ///
-    /// **Demand:** see ``Publisher/contains(where:)``.
-    /// **Thread safety:** see ``Publisher/contains(where:)``.
+    /// **Demand:** see ``Publisher/contains(where:isolation:)``.
+    /// **Thread safety:** see ``Publisher/contains(where:isolation:)``.
     public struct ContainsWhere<Upstream: Publisher>: Publisher {
         /// Whether a matching element was seen.
         public typealias Output = Bool
@@ -134,8 +144,8 @@ extension Publishers {
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing predicate
     /// closure.
     ///
-    /// **Demand:** see ``Publisher/tryContains(where:)``.
-    /// **Thread safety:** see ``Publisher/tryContains(where:)``.
+    /// **Demand:** see ``Publisher/tryContains(where:isolation:)``.
+    /// **Thread safety:** see ``Publisher/tryContains(where:isolation:)``.
     public struct TryContainsWhere<Upstream: Publisher>: Publisher {
         /// Whether a matching element was seen.
         public typealias Output = Bool

@@ -62,9 +62,6 @@ extension Publishers {
         /// A closure that executes when the publisher receives a request for more elements.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
-        // The actor the closures were formed on (see IsolationCheck), checked before each call.
-        let isolation: IsolationCheck
-
         /// Creates the publisher. `isolation` is the caller's actor (leave the default): created on an actor, the
         /// publisher checks before each call of a closure that it runs on that actor.
         public init(
@@ -76,52 +73,22 @@ extension Publishers {
             receiveRequest: ((Subscribers.Demand) -> Void)?,
             isolation: (any Actor)? = #isolation
         ) {
-            self.isolation = IsolationCheck(isolation)
+            // Formed on an actor, each closure is wrapped in the check here (see IsolationCheck.wrapping); formed in
+            // nonisolated code, the closures are stored as they are and nothing about isolation is stored.
+            let check = IsolationCheck(isolation)
             self.upstream = upstream
-            self.receiveSubscription = receiveSubscription
-            self.receiveOutput = receiveOutput
-            self.receiveCompletion = receiveCompletion
-            self.receiveCancel = receiveCancel
-            self.receiveRequest = receiveRequest
+            self.receiveSubscription = receiveSubscription.map {
+                check.wrapping($0, "handleEvents(receiveSubscription:)")
+            }
+            self.receiveOutput = receiveOutput.map { check.wrapping($0, "handleEvents(receiveOutput:)") }
+            self.receiveCompletion = receiveCompletion.map { check.wrapping($0, "handleEvents(receiveCompletion:)") }
+            self.receiveCancel = receiveCancel.map { check.wrapping($0, "handleEvents(receiveCancel:)") }
+            self.receiveRequest = receiveRequest.map { check.wrapping($0, "handleEvents(receiveRequest:)") }
         }
 
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-            // Formed on an actor, each closure is wrapped in the check (nonisolated closures are passed as they are).
-            let check = isolation
-            var receiveSubscription = receiveSubscription
-            var receiveOutput = receiveOutput
-            var receiveCompletion = receiveCompletion
-            var receiveCancel = receiveCancel
-            var receiveRequest = receiveRequest
-            if check.actor != nil {
-                receiveSubscription = receiveSubscription.map { handler in
-                    {
-                        check.check("handleEvents(receiveSubscription:)"); handler($0)
-                    }
-                }
-                receiveOutput = receiveOutput.map { handler in
-                    {
-                        check.check("handleEvents(receiveOutput:)"); handler($0)
-                    }
-                }
-                receiveCompletion = receiveCompletion.map { handler in
-                    {
-                        check.check("handleEvents(receiveCompletion:)"); handler($0)
-                    }
-                }
-                receiveCancel = receiveCancel.map { handler in
-                    {
-                        check.check("handleEvents(receiveCancel:)"); handler()
-                    }
-                }
-                receiveRequest = receiveRequest.map { handler in
-                    {
-                        check.check("handleEvents(receiveRequest:)"); handler($0)
-                    }
-                }
-            }
             // The demand the downstream returns from `receive(_:)` is reported only when it is not `.none`.
             let returnedDemand = receiveRequest.map { handler in
                 { (demand: Subscribers.Demand) in if demand != .none { handler(demand) } }

@@ -10,8 +10,13 @@ extension Publisher {
     /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
     /// **Thread safety:** as the upstream; the closure runs on the thread that delivers the failure, with no lock
     /// held.
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
-        Publishers.MapError(upstream: self, transform)
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+        -> Publishers.MapError<Self, E>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "mapError")
+        return Publishers.MapError(upstream: self, transform)
     }
 }
 
@@ -19,7 +24,7 @@ extension Publishers {
     /// A publisher that converts any failure from the upstream publisher into a new error.
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** see ``Publisher/mapError(_:)``.
+    /// **Thread safety:** see ``Publisher/mapError(_:isolation:)``.
     public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

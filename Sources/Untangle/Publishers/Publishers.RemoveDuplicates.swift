@@ -29,9 +29,13 @@ extension Publisher {
     ///
     /// **Demand:** as ``Publisher/removeDuplicates()``.
     /// **Thread safety:** as ``Publisher/removeDuplicates()``.
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+        -> Publishers.RemoveDuplicates<Self>
     {
-        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+        let predicate = IsolationCheck(isolation).wrapping(predicate, "removeDuplicates(by:)")
+        return Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 
     /// Publishes only elements that don't match the previous element, as evaluated by a provided error-throwing
@@ -51,18 +55,23 @@ extension Publisher {
     /// **Demand:** as ``Publisher/removeDuplicates()``.
     /// **Thread safety:** as ``Publisher/removeDuplicates()``; after a throw the upstream is cancelled exactly once
     /// and nothing more reaches the subscriber.
-    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool)
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func tryRemoveDuplicates(
+        by predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+    )
         -> Publishers.TryRemoveDuplicates<Self>
     {
-        Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
+        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryRemoveDuplicates(by:)")
+        return Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
     }
 }
 
 extension Publishers {
     /// A publisher that publishes only elements that don't match the previous element.
     ///
-    /// **Demand:** see ``Publisher/removeDuplicates(by:)``.
-    /// **Thread safety:** see ``Publisher/removeDuplicates(by:)``.
+    /// **Demand:** see ``Publisher/removeDuplicates(by:isolation:)``.
+    /// **Thread safety:** see ``Publisher/removeDuplicates(by:isolation:)``.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -103,8 +112,8 @@ extension Publishers {
     /// A publisher that publishes only elements that don't match the previous element, as evaluated by a provided
     /// error-throwing closure.
     ///
-    /// **Demand:** see ``Publisher/tryRemoveDuplicates(by:)``.
-    /// **Thread safety:** see ``Publisher/tryRemoveDuplicates(by:)``.
+    /// **Demand:** see ``Publisher/tryRemoveDuplicates(by:isolation:)``.
+    /// **Thread safety:** see ``Publisher/tryRemoveDuplicates(by:isolation:)``.
     public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

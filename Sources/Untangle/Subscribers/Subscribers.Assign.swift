@@ -66,8 +66,9 @@ extension Subscribers {
             state.withCriticalSection { $0.object }
         }
 
-        // The actor the subscriber was created on (see IsolationCheck), checked before each assignment.
-        private let isolation: IsolationCheck
+        // The isolation check made before each assignment (see IsolationCheck): nil for a subscriber created in
+        // nonisolated code, which stores nothing else about isolation and checks nothing per value.
+        private let checkIsolation: (() -> Void)?
 
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         ///
@@ -78,7 +79,8 @@ extension Subscribers {
         ) {
             state = LockedBox(tracking: State(object: object))
             self.keyPath = keyPath
-            self.isolation = IsolationCheck(isolation)
+            let check = IsolationCheck(isolation)
+            checkIsolation = check.isActive ? { check.check("assign(to:on:)") } : nil
         }
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
@@ -104,7 +106,7 @@ extension Subscribers {
                 return state.object
             }
             if let object {
-                isolation.check("assign(to:on:)")
+                checkIsolation?()
                 object[keyPath: keyPath] = value
             }
             return .none

@@ -88,7 +88,7 @@ public final class UnsafeViewModel: ObservableObject {
     private var cancellables = Set<AnyCancellable>()
 
     public enum Pattern: String, Sendable, CaseIterable {
-        case sink, map, assign, handleEvents
+        case sink, map, assign, handleEvents, compactMap, scan, tryMap
     }
 
     public init(service: CounterService, pattern: Pattern) {
@@ -112,6 +112,30 @@ public final class UnsafeViewModel: ObservableObject {
                 .handleEvents(receiveOutput: { [weak self] in self?.total += $0 })
                 .receive(on: DispatchQueue.main)
                 .sink { _ in }
+                .store(in: &cancellables)
+        case .compactMap:
+            service.events
+                .compactMap { [weak self] value in self?.total == value ? nil : value }
+                .receive(on: DispatchQueue.main)  // too late: `compactMap`'s closure runs before the hop
+                .sink { [weak self] in self?.total = $0 }
+                .store(in: &cancellables)
+        case .scan:
+            service.events
+                .scan(0) { [weak self] sum, value in
+                    self?.label = "scanning"
+                    return sum + value
+                }
+                .receive(on: DispatchQueue.main)
+                .sink { [weak self] in self?.total = $0 }
+                .store(in: &cancellables)
+        case .tryMap:
+            service.events
+                .tryMap { [weak self] value -> String in
+                    self?.label = "mapping"
+                    return "value \(value)"
+                }
+                .receive(on: DispatchQueue.main)
+                .sink(receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.label = $0 })
                 .store(in: &cancellables)
         }
     }

@@ -61,6 +61,18 @@ final class IsolationCheckTests: XCTestCase {
         try assertStops("handleEvents", naming: "`handleEvents(receiveOutput:)`")
     }
 
+    func testMainActorCompactMapBeforeTheHopStops() throws {
+        try assertStops("compactMap", naming: "`compactMap`")
+    }
+
+    func testMainActorScanBeforeTheHopStops() throws {
+        try assertStops("scan", naming: "`scan`")
+    }
+
+    func testMainActorTryMapBeforeTheHopStops() throws {
+        try assertStops("tryMap", naming: "`tryMap`")
+    }
+
     private func assertStops(_ scenario: String, naming operatorName: String, line: UInt = #line) throws {
         let result = try runProbe(scenario)
         XCTAssertEqual(result.reason, .uncaughtSignal, result.output, line: line)

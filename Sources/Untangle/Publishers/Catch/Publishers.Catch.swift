@@ -18,9 +18,13 @@ extension Publisher {
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the handler runs with no lock held, on
     /// the thread that delivered the failure; a cancel while it runs means no replacement is subscribed; values
     /// from the failed upstream after the switch are ignored; nothing is delivered after a cancel or completion.
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P, isolation: (any Actor)? = #isolation)
+        -> Publishers.Catch<Self, P>
     where Output == P.Output {
-        Publishers.Catch(upstream: self, handler: handler)
+        let handler = IsolationCheck(isolation).wrapping(handler, "catch")
+        return Publishers.Catch(upstream: self, handler: handler)
     }
 
     /// Handles errors from an upstream publisher by either replacing it with another publisher or throwing a new
@@ -35,11 +39,15 @@ extension Publisher {
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
     /// ```
     ///
-    /// **Demand:** as ``Publisher/catch(_:)``.
-    /// **Thread safety:** as ``Publisher/catch(_:)``; a thrown error ends the stream with that error.
-    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    /// **Demand:** as ``Publisher/catch(_:isolation:)``.
+    /// **Thread safety:** as ``Publisher/catch(_:isolation:)``; a thrown error ends the stream with that error.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P, isolation: (any Actor)? = #isolation)
+        -> Publishers.TryCatch<Self, P>
     where Output == P.Output {
-        Publishers.TryCatch(upstream: self, handler: handler)
+        let handler = IsolationCheck(isolation).wrapping(handler, "tryCatch")
+        return Publishers.TryCatch(upstream: self, handler: handler)
     }
 }
 
@@ -48,7 +56,7 @@ extension Publishers {
     /// publisher.
     ///
     /// **Demand:** outstanding demand carries over to the replacement exactly.
-    /// **Thread safety:** see ``Publisher/catch(_:)``.
+    /// **Thread safety:** see ``Publisher/catch(_:isolation:)``.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher.
@@ -90,7 +98,7 @@ extension Publishers {
     /// another publisher or producing a new error.
     ///
     /// **Demand:** outstanding demand carries over to the replacement exactly.
-    /// **Thread safety:** see ``Publisher/tryCatch(_:)``.
+    /// **Thread safety:** see ``Publisher/tryCatch(_:isolation:)``.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher.

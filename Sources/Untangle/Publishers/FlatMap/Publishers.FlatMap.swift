@@ -22,10 +22,14 @@ extension Publisher {
     /// **Thread safety:** the transform runs on the thread delivering each upstream value, with no lock held; inner
     /// publishers may deliver concurrently on any threads and the downstream still receives one signal at a time;
     /// `request`/`cancel` may be called from any thread, and cancel cancels the upstream and every inner.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<T, P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, P: Publisher, Failure == P.Failure {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
+        return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 
     /// Transforms all elements from an upstream publisher into a new publisher that cannot fail, up to a maximum
@@ -39,10 +43,14 @@ extension Publisher {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P: Publisher, P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
+        return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
             transform($0).setFailureType(to: Failure.self)
         }
     }
@@ -60,10 +68,14 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> where P: Publisher {
-        Publishers.FlatMap(
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
+        return Publishers.FlatMap(
             upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
     }
 
@@ -78,10 +90,14 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
+    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
+    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where P: Publisher, P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
+        return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 }
 
