@@ -104,8 +104,13 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let parsed = text.tryMap { try JSONDecoder().decode(User.self, from: Data($0.utf8)) }
     /// ```
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Single<T, any Error> {
-        Single<T, any Error>(unchecked: upstream.tryMap(transform))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation) -> Single<
+        T, any Error
+    > {
+        let transform = IsolationCheck(isolation).wrapping(transform, "Single.tryMap")
+        return Single<T, any Error>(unchecked: upstream.tryMap(transform))
     }
 
     /// Transforms the failure.

@@ -16,10 +16,13 @@ final class IsolationTests: XCTestCase {
             var latest: [Int] = []
             var concatenated: [Int] = []
             var keys: [Int] = []
+            var combined: [String] = []
+            let other = CurrentValueSubject<String, Never>("a")
             let cancellables = [
                 subject.flatMapLatest { Just($0 * 10) }.sink { latest.append($0) },
                 subject.concatMap { Just($0 + 100) }.sink { concatenated.append($0) },
                 subject.groupBy { $0 % 2 }.sink { group in keys.append(group.key) },
+                subject.withLatestFrom(other) { "\($0)\($1)" }.sink { combined.append($0) },
             ]
             subject.send(1)
             subject.send(2)
@@ -27,6 +30,7 @@ final class IsolationTests: XCTestCase {
             XCTAssertEqual(latest, [10, 20, 30])
             XCTAssertEqual(concatenated, [101, 102, 103])
             XCTAssertEqual(keys, [1, 0])
+            XCTAssertEqual(combined, ["1a", "2a", "3a"])
             cancellables.forEach { $0.cancel() }
         }
     }
@@ -40,13 +44,15 @@ final class IsolationTests: XCTestCase {
                     receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
                 Single<Int, TestError>(5).flatMap { Single<String, TestError>("flat \($0)") }.sink(
                     receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
+                Single<Int, TestError>(8).tryMap { "try \($0)" }.sink(
+                    receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
                 Maybe<Int, TestError>(6).map { "maybe \($0)" }.sink(
                     receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
                 Single<Int, TestError>(error: TestError(1)).mapError { TestError($0.code + 10) }.sink(
                     receiveCompletion: { if case .failure(let error) = $0 { failures.append(error) } },
                     receiveValue: { _ in }),
             ]
-            XCTAssertEqual(values, ["single 4", "flat 5", "maybe 6"])
+            XCTAssertEqual(values, ["single 4", "flat 5", "try 8", "maybe 6"])
             XCTAssertEqual(failures, [TestError(11)])
             singles.forEach { $0.cancel() }
         }

@@ -97,9 +97,13 @@ extension Publishers.Map {
             upstream: upstream, checkedTransform: { second(first($0)) }, recorded: self.isolation.then(check))
     }
 
-    /// Fuses a map followed by a throwing map into one throwing stage (the map's closure keeps its isolation check).
+    /// Fuses a map followed by a throwing map into one throwing stage (each closure keeps its own isolation check:
+    /// `isolation` is the caller's actor for `transform`, as for `Publisher.tryMap(_:isolation:)`).
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation)
+        -> Publishers.TryMap<Upstream, T>
+    {
+        let transform = IsolationCheck(isolation).wrapping(transform, "tryMap")
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
     }
