@@ -100,7 +100,7 @@ final class EmitterStateMachineTests: XCTestCase {
         }
         XCTAssertIsIdle(machine.next(returnedDemand: .none, nestedInSubscriptionCallout: true))
         XCTAssertEqual(machine.owner, me, "ownership goes back to the subscription callout")
-        XCTAssertTrue(machine.ownerInSubscriptionCallout)
+        XCTAssertEqual(machine.subscriptionPhase, .inCallout)
     }
 
     func testKeepLatestReplacesTheWaitingValue() {

@@ -87,23 +87,50 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case cancelled(DownstreamReference<Downstream>, RingBuffer<Input>)
     }
 
-    // The first stored property: `Emitter`'s fast path reads it in place, at offset 0 (checked in `init`).
-    // Memory: the word-sized fields come first and the one-byte ones last, so that they pack (55 bytes for a
-    // `Never`-failing downstream instead of 67: the emitter's storage then fits a 128-byte allocation, not 144).
+    /// Where the subscription callout (`receive(subscription:)`) stands. Nothing is delivered before it starts;
+    /// while it runs, the thread making it owns the emitter.
+    @usableFromInline
+    enum SubscriptionPhase: UInt8 {
+        /// `receive(subscription:)` has not started: signals are queued (or dropped) but nothing is delivered.
+        case waiting
+        /// The owner is inside `receive(subscription:)` and not draining: a request it makes there drains nested.
+        case inCallout
+        /// The owner drains nested, from a request made inside `receive(subscription:)`; when the drain is over,
+        /// ownership goes back to the callout (`inCallout`).
+        case drainingInCallout
+        /// The callout returned (or never had to be made): the owner, whoever it is, drains as usual.
+        case started
+    }
+
+    /// How far the emitter is from its end. Legal moves: `open` to `completing` (a completion accepted), `open` or
+    /// `completing` to `cancelling` (cancelled while a thread owns the emitter) or to `finished` (cancelled while
+    /// unowned), `completing` to `finished` (the completion taken for delivery), `cancelling` to `finished` (the
+    /// owner took the lock again). `finished` exactly when `downstream` is nil.
+    @usableFromInline
+    enum Termination {
+        /// Values are accepted.
+        case open
+        /// A completion was accepted; no more values are; the owner delivers it after the queued values.
+        case completing(Completion)
+        /// `cancel()` ran while a thread owned the emitter: the owner releases the downstream when it next takes
+        /// the lock (it may be delivering to it in place right now).
+        case cancelling
+        /// The downstream is released (completion delivered, or cancelled).
+        case finished
+    }
+
+    // The first stored property: `Emitter`'s fast path reads it in place, at offset 0 (pinned by
+    // EmitterStateMachineLayoutTests, which run in every `swift test`).
+    // Memory: the word-sized fields come first and the small ones last, so that they pack (37 bytes for a
+    // `Never`-failing downstream, 39 with the five flags the two phases replaced; pinned by the same tests).
     @usableFromInline var downstream: DownstreamReference<Downstream>?
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var queue = RingBuffer<Input>()
     /// The owner's `ThreadID.bits`, 0 for none (the owner word's value without its flag; see ``Emitter``).
     @usableFromInline var ownerBits = 0
-    @usableFromInline var pendingCompletion: Completion?
+    @usableFromInline var termination = Termination.open
     @usableFromInline let policy: EmitterBufferPolicy
-    /// No more values are accepted (a completion was accepted, or the downstream cancelled).
-    @usableFromInline var closed = false
-    /// `receive(subscription:)` has started; nothing may be delivered before it.
-    @usableFromInline var subscriptionStarted = false
-    @usableFromInline var ownerInSubscriptionCallout = false
-    /// `cancel()` ran while the emitter was owned; the owner releases the downstream when it next takes the lock.
-    @usableFromInline var cancelPending = false
+    @usableFromInline var subscriptionPhase = SubscriptionPhase.waiting
     /// Whether the downstream is a `Subscribers.Sink` held without a box (see ``DownstreamReference``), decided once
     /// here so that the lock-free path reads a byte instead of comparing type metadata per value. Never changes.
     @usableFromInline let downstreamIsSink: Bool
@@ -120,7 +147,6 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         self.downstream = DownstreamReference(downstream)
         self.policy = policy
         downstreamIsSink = DownstreamReference<Downstream>.isSink
-        assert(MemoryLayout<Self>.offset(of: \Self.downstream) == 0, "EmitterStateMachine layout")
     }
 
     /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (a subject's
@@ -129,7 +155,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @inlinable
     init(startedWithUnlimitedDemand downstream: Downstream, policy: EmitterBufferPolicy) {
         self.init(downstream: downstream, policy: policy)
-        subscriptionStarted = true
+        subscriptionPhase = .started
         demand = .unlimited
     }
 
@@ -142,31 +168,58 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// returned demand leave it unchanged), and nothing is queued or pending that would have to go first.
     @inlinable
     var isFastEligible: Bool {
-        subscriptionStarted && !ownerInSubscriptionCallout && !closed && demand == .unlimited && queue.isEmpty
-            && pendingCompletion == nil && downstream != nil
+        subscriptionPhase == .started && isOpen && demand == .unlimited && queue.isEmpty
+    }
+
+    /// Whether values are accepted (no completion accepted, not cancelled); the downstream is then present.
+    @inlinable
+    var isOpen: Bool {
+        if case .open = termination { return true }
+        return false
+    }
+
+    /// The accepted completion not yet taken for delivery, if any.
+    @inlinable
+    var pendingCompletion: Completion? {
+        if case .completing(let completion) = termination { return completion }
+        return nil
+    }
+
+    /// Whether the downstream is still held and not being released: open or completing.
+    @inlinable
+    var isLive: Bool {
+        switch termination {
+        case .open, .completing: return true
+        case .cancelling, .finished: return false
+        }
     }
 
     /// The owner starts the subscription callout. Returns the downstream to call, or nil if already cancelled.
     @inlinable
     mutating func startSubscription(on thread: ThreadID) -> DownstreamReference<Downstream>? {
-        precondition(!subscriptionStarted, "Emitter.start(subscription:) called twice")
-        subscriptionStarted = true
-        guard let downstream else { return nil }
+        precondition(subscriptionPhase == .waiting, "Emitter.start(subscription:) called twice")
+        guard let downstream else {
+            subscriptionPhase = .started
+            return nil
+        }
+        assert(owner == nil, "nothing is delivered before the subscription callout, so nobody owns the emitter")
         owner = thread
-        ownerInSubscriptionCallout = true
+        subscriptionPhase = .inCallout
         return downstream
     }
 
     /// The subscription callout returned: from here the owner drains like any other.
     @inlinable
     mutating func subscriptionCalloutReturned() {
-        ownerInSubscriptionCallout = false
+        assert(subscriptionPhase == .inCallout, "the subscription callout returned while not in it")
+        subscriptionPhase = .started
     }
 
     @inlinable
     mutating func offer(_ value: Input, on thread: ThreadID) -> OfferAction {
         // The downstream is copied out only when this call delivers (see `next`).
-        guard !closed, case .some = downstream else { return .dropped }
+        guard isOpen else { return .dropped }
+        assert(downstream != nil, "an open emitter holds its downstream")
         // Demand not yet promised to queued values (`.unlimited` minus anything is still `.unlimited`).
         let unreserved = demand - queue.count
         switch policy {
@@ -184,7 +237,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case .unbounded:
             break
         }
-        guard subscriptionStarted, queue.isEmpty, demand > .none else {
+        guard subscriptionPhase != .waiting, queue.isEmpty, demand > .none else {
             queue.append(value)
             return .queued
         }
@@ -206,9 +259,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func complete(_ completion: Completion, order: EmitterCompletionOrder, on thread: ThreadID)
         -> (DrainAction, discarded: [Input])
     {
-        guard !closed, downstream != nil else { return (.none, []) }
-        closed = true
-        pendingCompletion = completion
+        guard isOpen else { return (.none, []) }
+        termination = .completing(completion)
         var discarded: [Input] = []
         switch order {
         case .afterQueuedValues:
@@ -223,7 +275,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> DrainAction {
-        guard downstream != nil, !cancelPending else { return .none }
+        guard isLive else { return .none }
         demand += more
         return claimOwnership(on: thread)
     }
@@ -241,13 +293,14 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     // Everywhere else the running owner will see the new state when it next takes the lock.
     @inlinable
     mutating func claimOwnership(on thread: ThreadID) -> DrainAction {
-        guard subscriptionStarted, hasDeliverable else { return .none }
+        guard subscriptionPhase != .waiting, hasDeliverable else { return .none }
         switch owner {
         case nil:
+            assert(subscriptionPhase == .started, "the subscription callout's thread owns the emitter")
             owner = thread
             return .drain
-        case thread? where ownerInSubscriptionCallout:
-            ownerInSubscriptionCallout = false
+        case thread? where subscriptionPhase == .inCallout:
+            subscriptionPhase = .drainingInCallout
             return .drainNestedInSubscriptionCallout
         default:
             return .none
@@ -265,15 +318,21 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     // Performance: the downstream is copied out (a retain of its box) only on the paths that deliver; the common
     // "nothing more" answer that ends every uncontended delivery copies nothing.
     mutating func next(returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool) -> Next {
-        if case .none = downstream {
+        assert(owner != nil, "only the owner takes the next signal")
+        assert(
+            subscriptionPhase == (nestedInSubscriptionCallout ? .drainingInCallout : .started),
+            "a nested drain runs exactly while the subscription callout drains; any other after the callout")
+        switch termination {
+        case .finished:
             releaseOwnership(nestedInSubscriptionCallout)
             return .idle
-        }
-        if cancelPending {
-            cancelPending = false
+        case .cancelling:
+            termination = .finished
             let downstream = self.downstream.take().unsafelyUnwrapped
             releaseOwnership(nestedInSubscriptionCallout)
             return .cancelled(downstream, queue.takeAll())
+        case .open, .completing:
+            break
         }
         demand += returnedDemand
         if demand > .none, let value = queue.popFirst() {
@@ -281,7 +340,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             return .value(downstream.unsafelyUnwrapped, value)
         }
         if queue.isEmpty, let completion = pendingCompletion {
-            pendingCompletion = nil
+            termination = .finished
             let downstream = self.downstream.take().unsafelyUnwrapped
             releaseOwnership(nestedInSubscriptionCallout)
             return .completion(downstream, completion, discarded: queue.takeAll())
@@ -293,7 +352,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func releaseOwnership(_ nestedInSubscriptionCallout: Bool) {
         if nestedInSubscriptionCallout {
-            ownerInSubscriptionCallout = true
+            subscriptionPhase = .inCallout
         } else {
             owner = nil
         }
@@ -304,14 +363,13 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// call cancelled (false if the emitter had already ended) and what to release outside the lock.
     @inlinable
     mutating func cancel() -> (cancelled: Bool, released: DownstreamReference<Downstream>?, queue: RingBuffer<Input>) {
-        guard downstream != nil, !cancelPending else { return (false, nil, RingBuffer()) }
-        closed = true
-        pendingCompletion = nil
+        guard isLive else { return (false, nil, RingBuffer()) }
         let queue = self.queue.takeAll()
         if owner != nil {
-            cancelPending = true
+            termination = .cancelling
             return (true, nil, queue)
         }
+        termination = .finished
         return (true, downstream.take(), queue)
     }
 }

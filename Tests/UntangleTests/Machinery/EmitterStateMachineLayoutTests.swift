@@ -1,0 +1,43 @@
+import UntangleSync
+import XCTest
+
+@testable import Untangle
+
+/// The emitter state machine's memory layout, which the lock-free path and the per-subscription memory budget rely
+/// on. These are checked here, in every `swift test`, rather than by asserts (which release builds drop): a field
+/// added, reordered or widened fails one of them.
+final class EmitterStateMachineLayoutTests: XCTestCase {
+    typealias SinkMachine = EmitterStateMachine<Subscribers.Sink<Int, Never>>
+    typealias FailingMachine = EmitterStateMachine<Recorder<Int, Error>>
+
+    /// `SerialEmitter.offer`'s lock-free path reads the downstream reference in place at the machine's address.
+    func testTheDownstreamIsTheFirstStoredProperty() {
+        XCTAssertEqual(MemoryLayout<SinkMachine>.offset(of: \SinkMachine.downstream), 0)
+        XCTAssertEqual(MemoryLayout<FailingMachine>.offset(of: \FailingMachine.downstream), 0)
+        XCTAssertEqual(
+            MemoryLayout<DownstreamReference<Subscribers.Sink<Int, Never>>?>.size, MemoryLayout<AnyObject>.size,
+            "the downstream is one reference, nil as a null pointer")
+    }
+
+    /// Every subject subscription holds one machine inline (the memory-per-subscription workload): four words, then
+    /// the phases, the policy and the sink flag packed into bytes (39 bytes with the five flags this replaced).
+    func testTheMachineForASinkTakesFourWordsAndFiveBytes() {
+        XCTAssertEqual(MemoryLayout<SinkMachine>.size, 37)
+        XCTAssertEqual(MemoryLayout<SinkMachine>.stride, 40)
+        XCTAssertEqual(MemoryLayout<SinkMachine.SubscriptionPhase>.size, 1)
+        XCTAssertEqual(MemoryLayout<SinkMachine.Termination>.size, 2, "a Never-failing completion takes no word")
+    }
+
+    /// With a failure type, the pending completion (an existential) takes a word of its own.
+    func testTheMachineForAFailingDownstreamKeepsTheCompletionInOneWord() {
+        XCTAssertEqual(MemoryLayout<FailingMachine.Termination>.size, 8)
+        XCTAssertEqual(MemoryLayout<FailingMachine>.size, 43)
+        XCTAssertEqual(MemoryLayout<FailingMachine>.stride, 48)
+    }
+
+    /// The owner word and the machine, as a subject subscription stores them (`SubjectSubscription.state`).
+    func testASubjectSubscriptionsInlineStateTakesFiveWordsAndFiveBytes() {
+        XCTAssertEqual(MemoryLayout<WordAndValue<SinkMachine>>.size, 45)
+        XCTAssertEqual(WordAndValue<SinkMachine>.valueOffset, 8)
+    }
+}
