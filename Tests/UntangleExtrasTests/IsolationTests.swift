@@ -3,6 +3,7 @@ import Foundation
 import Untangle
 import UntangleExtras
 import UntangleSync
+import UntangleTesting
 import XCTest
 
 /// The Swift 6 isolation check on UntangleExtras' closure-taking operators (issue 19): each takes the caller's
@@ -17,12 +18,14 @@ final class IsolationTests: XCTestCase {
             var concatenated: [Int] = []
             var keys: [Int] = []
             var combined: [String] = []
+            var first: [Int] = []
             let other = CurrentValueSubject<String, Never>("a")
             let cancellables = [
                 subject.flatMapLatest { Just($0 * 10) }.sink { latest.append($0) },
                 subject.concatMap { Just($0 + 100) }.sink { concatenated.append($0) },
                 subject.groupBy { $0 % 2 }.sink { group in keys.append(group.key) },
                 subject.withLatestFrom(other) { "\($0)\($1)" }.sink { combined.append($0) },
+                subject.flatMapFirst { Just(-$0) }.sink { first.append($0) },
             ]
             subject.send(1)
             subject.send(2)
@@ -31,6 +34,7 @@ final class IsolationTests: XCTestCase {
             XCTAssertEqual(concatenated, [101, 102, 103])
             XCTAssertEqual(keys, [1, 0])
             XCTAssertEqual(combined, ["1a", "2a", "3a"])
+            XCTAssertEqual(first, [-1, -2, -3])
             cancellables.forEach { $0.cancel() }
         }
     }
@@ -86,6 +90,24 @@ final class IsolationTests: XCTestCase {
                 _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
             }
             XCTAssertEqual(values, [7])
+            cancellable.cancel()
+        }
+    }
+
+    func testMainActorRetryPredicateCalledOnTheMainThreadIsSilent() {
+        MainActor.assumeIsolated {
+            let scheduler = TestScheduler()
+            var asked: [TestError] = []
+            var completions: [Subscribers.Completion<TestError>] = []
+            let cancellable = Fail<Int, TestError>(error: TestError(2))
+                .retry(1, backoff: .constant(0), scheduler: scheduler) { error in
+                    asked.append(error)
+                    return true
+                }
+                .sink(receiveCompletion: { completions.append($0) }, receiveValue: { _ in })
+            scheduler.run()
+            XCTAssertEqual(asked, [TestError(2)], "asked once: the second failure is past the retry count")
+            XCTAssertEqual(completions, [.failure(TestError(2))])
             cancellable.cancel()
         }
     }

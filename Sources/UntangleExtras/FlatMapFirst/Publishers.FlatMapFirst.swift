@@ -19,54 +19,66 @@ extension Publisher {
     /// **Thread safety:** publishers may deliver on any threads; the downstream receives one signal at a time.
     /// `transform` runs on this publisher's delivering thread, outside every lock. `request`/`cancel` may be called
     /// from any thread.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
         -> Publishers.FlatMapFirst<P, Self> where P.Failure == Failure
     {
-        Publishers.FlatMapFirst(upstream: self, transform: transform)
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
+        return Publishers.FlatMapFirst(upstream: self, transform: transform)
     }
 
-    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` for inner publishers that cannot fail.
+    /// The first `flatMapFirst(_:isolation:)`, for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingTaps.flatMapFirst { _ in Just(1) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
+    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
         -> Publishers.FlatMapFirst<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
-        Publishers.FlatMapFirst(upstream: self) { transform($0).setFailureType(to: Failure.self) }
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
+        return Publishers.FlatMapFirst(upstream: self) { transform($0).setFailureType(to: Failure.self) }
     }
 }
 
 extension Publisher where Failure == Never {
-    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` for an upstream that cannot fail and inner publishers that can.
+    /// The first `flatMapFirst(_:isolation:)`, for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in api.reload() }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
+    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
         -> Publishers.FlatMapFirst<P, Publishers.SetFailureType<Self, P.Failure>>
     {
-        Publishers.FlatMapFirst(upstream: setFailureType(to: P.Failure.self), transform: transform)
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
+        return Publishers.FlatMapFirst(upstream: setFailureType(to: P.Failure.self), transform: transform)
     }
 
-    /// ``Untangle/Publisher/flatMapFirst(_:)-5sh68`` when neither side can fail.
+    /// The first `flatMapFirst(_:isolation:)`, when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in Just(1) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
+    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
         -> Publishers.FlatMapFirst<P, Self> where P.Failure == Never
     {
-        Publishers.FlatMapFirst(upstream: self, transform: transform)
+        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
+        return Publishers.FlatMapFirst(upstream: self, transform: transform)
     }
 }
 
@@ -80,7 +92,7 @@ extension Publishers {
     ///
     /// **Demand:** the upstream is asked for `.unlimited`; the downstream's outstanding demand goes to the active
     /// inner and carries over to the next.
-    /// **Thread safety:** see ``Untangle/Publisher/flatMapFirst(_:)-5sh68``.
+    /// **Thread safety:** see the first `flatMapFirst(_:isolation:)`.
     public struct FlatMapFirst<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The kind of values published by this publisher.
