@@ -6,10 +6,10 @@ import XCTest
 
 final class AmbTests: XCTestCase {
     func testFirstToSendWinsAndTheOthersAreCancelled() {
-        let a = OpSource<Int, OpError>()
-        let b = OpSource<Int, OpError>()
-        let c = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(2))
+        let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let c = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
         a.amb(b, c).subscribe(recorder)
         XCTAssertEqual(a.history, [.subscribed, .request(.max(2))])
         b.send(10)
@@ -17,41 +17,41 @@ final class AmbTests: XCTestCase {
         b.send(11)
         recorder.request(.max(1))
         b.finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value(10), .value(11), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("Amb"), .value(10), .value(11), .completion(.finished)])
         XCTAssertEqual(a.history, [.subscribed, .request(.max(2)), .cancel])
         XCTAssertEqual(c.history, [.subscribed, .request(.max(2)), .cancel])
         XCTAssertEqual(b.history, [.subscribed, .request(.max(2)), .request(.max(1))], "later demand: winner only")
     }
 
     func testACompletionAlsoWins() {
-        let a = OpSource<Int, OpError>()
-        let b = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         a.amb(b).subscribe(recorder)
-        b.send(completion: .failure(OpError(1)))
+        b.send(completion: .failure(TestError(1)))
         a.send(1)
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(1))])
+        XCTAssertEqual(recorder.events, [.subscription("Amb"), .completion(.failure(TestError(1)))])
         XCTAssertEqual(a.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertEqual(b.history, [.subscribed, .request(.unlimited)])
     }
 
     func testSynchronousSourceWinsBeforeLaterOnesAreSubscribed() {
-        let later = OpSource<Int, Never>()
-        let recorder = OpRecorder<Int, Never>()
+        let later = ManualPublisher<Int, Never>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, Never>()
         Just(1).amb(later).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("Amb"), .value(1), .completion(.finished)])
         XCTAssertEqual(later.subscriptions, 0)
-        let empty = OpRecorder<Int, Never>(initialDemand: .none)
+        let empty = Recorder<Int, Never>(initialDemand: nil)
         Publishers.Amb<Int, Never>([]).subscribe(empty)
-        XCTAssertEqual(empty.events, [.subscription, .finished])
+        XCTAssertEqual(empty.events, [.subscription("Amb"), .completion(.finished)])
     }
 
     func testZeroDemandThenRequestAndCancelReleases() {
-        let a = OpSource<Int, OpError>()
-        let b = OpSource<Int, OpError>()
-        weak var weakRecorder: OpRecorder<Int, OpError>?
+        let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        weak var weakRecorder: Recorder<Int, TestError>?
         do {
-            let recorder = OpRecorder<Int, OpError>(initialDemand: .none)
+            let recorder = Recorder<Int, TestError>(initialDemand: nil)
             weakRecorder = recorder
             a.amb(b).subscribe(recorder)
             XCTAssertEqual(a.history, [.subscribed])
@@ -73,7 +73,7 @@ final class AmbConcurrencyTests: XCTestCase {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()
             let detector = OverlapDetector()
-            let recorder = OpRecorder<Int, Never>(onValue: { _ in detector.around { .none } })
+            let recorder = Recorder<Int, Never>(onValue: { _, _ in detector.around { .none } })
             a.amb(b).subscribe(recorder)
             runConcurrently(threads: 2) { thread in
                 let subject = thread == 0 ? a : b
@@ -84,7 +84,7 @@ final class AmbConcurrencyTests: XCTestCase {
             XCTAssertEqual(values.count, 50)
             let winner = (values.first ?? 0) / 1_000
             XCTAssertEqual(values, (0..<50).map { winner * 1_000 + $0 }, "all from one source, in order")
-            XCTAssertEqual(recorder.events.last, .finished)
+            XCTAssertEqual(recorder.events.last, .completion(.finished))
             XCTAssertEqual(detector.overlaps, 0)
         }
     }
@@ -93,7 +93,7 @@ final class AmbConcurrencyTests: XCTestCase {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         let cancellable = a.amb(b).sink { _ in
             userLock.lock()
             count.add(1)

@@ -4,9 +4,12 @@ import XCTest
 
 final class ConcatMapTests: XCTestCase {
     func testInnersRunOneAfterTheOtherInOrder() {
-        let outer = OpSource<Int, OpError>()
-        let inners = [OpSource<String, OpError>(), OpSource<String, OpError>()]
-        let recorder = OpRecorder<String, OpError>(initialDemand: .max(3))
+        let outer = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let inners = [
+            ManualPublisher<String, TestError>(recordsSubscriptions: true),
+            ManualPublisher<String, TestError>(recordsSubscriptions: true),
+        ]
+        let recorder = Recorder<String, TestError>(initialDemand: .max(3))
         outer.concatMap { inners[$0] }.subscribe(recorder)
         XCTAssertEqual(outer.history, [.subscribed, .request(.max(1))])
         outer.send(0)
@@ -19,7 +22,7 @@ final class ConcatMapTests: XCTestCase {
         outer.finish()
         XCTAssertFalse(recorder.isCompleted)
         inners[1].finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value("a"), .value("b"), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .value("a"), .value("b"), .completion(.finished)])
         // As flatMap asks its inners: one value at a time (each delivered value returns one more).
         XCTAssertEqual(inners[0].history, [.subscribed, .request(.max(1))])
         XCTAssertEqual(inners[1].history, [.subscribed, .request(.max(1))])
@@ -46,11 +49,11 @@ final class ConcatMapTests: XCTestCase {
     }
 
     func testInnerFailureFailsAndCancelsOuterOnce() {
-        let outer = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
-        outer.concatMap { _ in Fail<Int, OpError>(error: OpError(9)) }.subscribe(recorder)
+        let outer = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
+        outer.concatMap { _ in Fail<Int, TestError>(error: TestError(9)) }.subscribe(recorder)
         outer.send(0)
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(9))])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError(9)))])
         XCTAssertEqual(outer.history, [.subscribed, .request(.max(1)), .cancel])
     }
 }

@@ -55,10 +55,10 @@ final class DebouncerTests: XCTestCase {
     func testCancelDropsThePendingActionAndReleasesIt() {
         let scheduler = TestScheduler()
         let debouncer = Debouncer(dueTime: .seconds(1), scheduler: scheduler)
-        weak var weakWitness: OpWitness?
+        weak var weakWitness: Token?
         var ran = 0
         do {
-            let witness = OpWitness()
+            let witness = Token()
             weakWitness = witness
             debouncer.call { withExtendedLifetime(witness) { ran += 1 } }
         }
@@ -100,7 +100,7 @@ final class DebouncerConcurrencyTests: XCTestCase {
         let scheduler = TestScheduler()
         let debouncer = Debouncer(dueTime: .seconds(1), scheduler: scheduler)
         let detector = OverlapDetector()
-        let count = LockedCount()
+        let count = Counter()
         runConcurrently(threads: 4) { thread in
             for _ in 0..<500 {
                 debouncer.call { detector.around { count.add(1) } }
@@ -115,7 +115,7 @@ final class DebouncerConcurrencyTests: XCTestCase {
         let scheduler = TestScheduler()
         let debouncer = Debouncer(dueTime: .milliseconds(10), scheduler: scheduler, edges: [.leading, .trailing])
         let detector = OverlapDetector()
-        let count = LockedCount()
+        let count = Counter()
         runConcurrently(threads: 3) { thread in
             for _ in 0..<1_000 {
                 if thread == 0 {
@@ -135,7 +135,7 @@ final class DebouncerConcurrencyTests: XCTestCase {
         let scheduler = TestScheduler()
         let debouncer = Debouncer(dueTime: .milliseconds(1), scheduler: scheduler)
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         runConcurrently(threads: 2, timeout: 60) { thread in
             for _ in 0..<1_000 {
                 if thread == 0 {

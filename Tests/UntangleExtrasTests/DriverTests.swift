@@ -5,14 +5,14 @@ import XCTest
 
 final class DriverTests: XCTestCase {
     func testDeliversOnTheMainQueueAndReplacesTheErrorWithTheFallbackValue() {
-        let subject = PassthroughSubject<Int, OpError>()
+        let subject = PassthroughSubject<Int, TestError>()
         let driver = subject.asDriver(onErrorJustReturn: -1)
         let done = expectation(description: "finished")
         let recorder = MainThreadRecorder()
         let cancellable = driver.sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: recorder.record)
         DispatchQueue.global().async {
             subject.send(1)
-            subject.send(completion: .failure(OpError()))
+            subject.send(completion: .failure(TestError(0)))
         }
         wait(for: [done], timeout: 30)
         XCTAssertEqual(recorder.values, [1, -1])
@@ -21,7 +21,7 @@ final class DriverTests: XCTestCase {
     }
 
     func testSharesOneSubscriptionAndReplaysTheLatestToALateSubscriber() {
-        let source = OpSource<Int, Never>()
+        let source = ManualPublisher<Int, Never>(recordsSubscriptions: true)
         let driver = source.asDriver()
         let first = MainThreadRecorder()
         let a = driver.drive(first.record)
@@ -40,8 +40,8 @@ final class DriverTests: XCTestCase {
     }
 
     func testRecoverAndDriveWithAndJust() {
-        let recovered = Fail<Int, OpError>(error: OpError(7)).asDriver(onErrorRecover: { .just($0.code) })
-        let driven = Fail<Int, OpError>(error: OpError(1)).asDriver(onErrorDriveWith: .just(99))
+        let recovered = Fail<Int, TestError>(error: TestError(7)).asDriver(onErrorRecover: { .just($0.code) })
+        let driven = Fail<Int, TestError>(error: TestError(1)).asDriver(onErrorDriveWith: .just(99))
         let recorder = MainThreadRecorder()
         let done = expectation(description: "both finished")
         done.expectedFulfillmentCount = 2

@@ -6,11 +6,15 @@ import XCTest
 
 final class FlatMapFirstTests: XCTestCase {
     func testValuesArrivingWhileAnInnerIsActiveAreIgnored() {
-        let outer = OpSource<Int, OpError>()
+        let outer = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         var made: [Int] = []
-        let inners = [OpSource<String, OpError>(), OpSource<String, OpError>(), OpSource<String, OpError>()]
-        let recorder = OpRecorder<String, OpError>(initialDemand: .max(3))
-        outer.flatMapFirst { index -> OpSource<String, OpError> in
+        let inners = [
+            ManualPublisher<String, TestError>(recordsSubscriptions: true),
+            ManualPublisher<String, TestError>(recordsSubscriptions: true),
+            ManualPublisher<String, TestError>(recordsSubscriptions: true),
+        ]
+        let recorder = Recorder<String, TestError>(initialDemand: .max(3))
+        outer.flatMapFirst { index -> ManualPublisher<String, TestError> in
             made.append(index)
             return inners[index]
         }.subscribe(recorder)
@@ -26,16 +30,18 @@ final class FlatMapFirstTests: XCTestCase {
         XCTAssertFalse(recorder.isCompleted, "waits for the active inner")
         inners[2].finish()
         XCTAssertEqual(made, [0, 2])
-        XCTAssertEqual(recorder.events, [.subscription, .value("a"), .value("b"), .value("c"), .finished])
+        XCTAssertEqual(
+            recorder.events,
+            [.subscription("FlatMapFirst"), .value("a"), .value("b"), .value("c"), .completion(.finished)])
         XCTAssertEqual(inners[0].history, [.subscribed, .request(.max(3))])
         XCTAssertEqual(inners[2].history, [.subscribed, .request(.max(1))], "the unmet demand carries over")
         XCTAssertEqual(inners[1].subscriptions, 0)
     }
 
     func testDemandLaterAndReturnedDemandGoToTheActiveInner() {
-        let outer = OpSource<Int, OpError>()
-        let inner = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .none, onValue: { $0 == 1 ? .max(2) : .none })
+        let outer = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let inner = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil, onValue: { $1 == 1 ? .max(2) : .none })
         outer.flatMapFirst { _ in inner }.subscribe(recorder)
         outer.send(0)
         XCTAssertEqual(inner.history, [.subscribed])
@@ -51,27 +57,27 @@ final class FlatMapFirstTests: XCTestCase {
     }
 
     func testCompletionWithZeroDemandAndEmptyOuter() {
-        let recorder = OpRecorder<Int, Never>(initialDemand: .none)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().flatMapFirst { Just($0) }.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription, .finished])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMapFirst"), .completion(.finished)])
     }
 
     func testFailuresAndCancel() {
-        let outer = OpSource<Int, OpError>()
-        let inner = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let outer = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let inner = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         outer.flatMapFirst { _ in inner }.subscribe(recorder)
         outer.send(0)
-        inner.send(completion: .failure(OpError(4)))
+        inner.send(completion: .failure(TestError(4)))
         inner.send(1)
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(4))])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMapFirst"), .completion(.failure(TestError(4)))])
         XCTAssertEqual(outer.history, [.subscribed, .request(.unlimited), .cancel])
 
-        let outer2 = OpSource<Int, OpError>()
-        let inner2 = OpSource<Int, OpError>()
-        weak var weakRecorder: OpRecorder<Int, OpError>?
+        let outer2 = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let inner2 = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        weak var weakRecorder: Recorder<Int, TestError>?
         do {
-            let recorder2 = OpRecorder<Int, OpError>()
+            let recorder2 = Recorder<Int, TestError>()
             weakRecorder = recorder2
             outer2.flatMapFirst { _ in inner2 }.subscribe(recorder2)
             outer2.send(0)
@@ -82,19 +88,19 @@ final class FlatMapFirstTests: XCTestCase {
         XCTAssertEqual(inner2.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertNil(weakRecorder)
 
-        let outer3 = OpSource<Int, OpError>()
-        let recorder3 = OpRecorder<Int, OpError>()
+        let outer3 = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder3 = Recorder<Int, TestError>()
         outer3.flatMapFirst { _ in inner2 }.subscribe(recorder3)
-        outer3.send(completion: .failure(OpError(5)))
-        XCTAssertEqual(recorder3.events, [.subscription, .failure(OpError(5))])
+        outer3.send(completion: .failure(TestError(5)))
+        XCTAssertEqual(recorder3.events, [.subscription("FlatMapFirst"), .completion(.failure(TestError(5)))])
     }
 
     func testNeverOverloads() {
         var values: [Int] = []
         let a = [1, 2].publisher.flatMapFirst { Just($0) }.sink { values.append($0) }
-        let b = [3].publisher.setFailureType(to: OpError.self).flatMapFirst { Just($0) }
+        let b = [3].publisher.setFailureType(to: TestError.self).flatMapFirst { Just($0) }
             .sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
-        let c = [4].publisher.flatMapFirst { Fail<Int, OpError>(error: OpError($0)) }
+        let c = [4].publisher.flatMapFirst { Fail<Int, TestError>(error: TestError($0)) }
             .sink(receiveCompletion: { if case .failure(let e) = $0 { values.append(e.code) } }, receiveValue: { _ in })
         XCTAssertEqual(values, [1, 2, 3, 4], "synchronous inners finish before the next value")
         withExtendedLifetime((a, b, c)) {}
@@ -106,7 +112,7 @@ final class FlatMapFirstConcurrencyTests: XCTestCase {
         let outer = PassthroughSubject<Int, Never>()
         let inner = PassthroughSubject<Int, Never>()
         let detector = OverlapDetector()
-        let count = LockedCount()
+        let count = Counter()
         let cancellable = outer.flatMapFirst { _ in inner }.sink { _ in detector.around { count.add(1) } }
         outer.send(0)
         runConcurrently(threads: 3) { thread in

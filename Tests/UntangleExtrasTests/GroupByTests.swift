@@ -5,13 +5,13 @@ import UntangleTesting
 import XCTest
 
 final class GroupByTests: XCTestCase {
-    typealias Group = GroupedPublisher<Int, Int, OpError>
+    typealias Group = GroupedPublisher<Int, Int, TestError>
 
     func testValuesAreSplitByKeyAndGroupsBufferUntilSubscribed() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         var groups: [Group] = []
-        let outer = OpRecorder<Group, OpError>(onValue: {
-            groups.append($0); return .none
+        let outer = Recorder<Group, TestError>(onValue: { _, group in
+            groups.append(group); return .none
         })
         source.groupBy { $0 % 2 }.subscribe(outer)
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)])
@@ -19,29 +19,29 @@ final class GroupByTests: XCTestCase {
         source.send(2)
         source.send(3)
         XCTAssertEqual(groups.map(\.key), [1, 0])
-        let odd = OpRecorder<Int, OpError>()
+        let odd = Recorder<Int, TestError>()
         groups[0].subscribe(odd)
-        let even = OpRecorder<Int, OpError>(initialDemand: .none)
+        let even = Recorder<Int, TestError>(initialDemand: nil)
         groups[1].subscribe(even)
         source.send(4)
         source.finish()
-        XCTAssertEqual(odd.events, [.subscription, .value(1), .value(3), .finished])
-        XCTAssertEqual(even.events, [.subscription], "values and completion wait for demand")
+        XCTAssertEqual(odd.events, [.subscription("GroupBy.Group"), .value(1), .value(3), .completion(.finished)])
+        XCTAssertEqual(even.events, [.subscription("GroupBy.Group")], "values and completion wait for demand")
         even.request(.max(1))
-        XCTAssertEqual(even.events, [.subscription, .value(2)])
+        XCTAssertEqual(even.events, [.subscription("GroupBy.Group"), .value(2)])
         even.request(.max(5))
-        XCTAssertEqual(even.events, [.subscription, .value(2), .value(4), .finished])
+        XCTAssertEqual(even.events, [.subscription("GroupBy.Group"), .value(2), .value(4), .completion(.finished)])
         XCTAssertEqual(outer.events.count, 4)
-        XCTAssertEqual(outer.events.last.map { if case .finished = $0 { true } else { false } }, true)
+        XCTAssertEqual(outer.events.last.map { if case .completion(.finished) = $0 { true } else { false } }, true)
     }
 
     func testOuterDemandCountsGroupsAndASecondSubscriberFinishes() {
-        let source = OpSource<String, Never>()
+        let source = ManualPublisher<String, Never>(recordsSubscriptions: true)
         var groups: [GroupedPublisher<Character, String, Never>] = []
-        let outer = OpRecorder<GroupedPublisher<Character, String, Never>, Never>(
+        let outer = Recorder<GroupedPublisher<Character, String, Never>, Never>(
             initialDemand: .max(1),
-            onValue: {
-                groups.append($0); return .none
+            onValue: { _, group in
+                groups.append(group); return .none
             })
         source.groupBy { $0.first! }.subscribe(outer)
         source.send("apple")
@@ -49,43 +49,43 @@ final class GroupByTests: XCTestCase {
         XCTAssertEqual(groups.map(\.key), ["a"])
         outer.request(.max(1))
         XCTAssertEqual(groups.map(\.key), ["a", "b"])
-        let first = OpRecorder<String, Never>()
+        let first = Recorder<String, Never>()
         groups[0].subscribe(first)
-        let second = OpRecorder<String, Never>()
+        let second = Recorder<String, Never>()
         groups[0].subscribe(second)
         XCTAssertEqual(first.values, ["apple"])
-        XCTAssertEqual(second.events, [.subscription, .finished])
+        XCTAssertEqual(second.events, [.subscription("Empty"), .completion(.finished)])
     }
 
     func testFailureFailsEveryGroupAndTheOuter() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         var groups: [Group] = []
-        let outer = OpRecorder<Group, OpError>(onValue: {
-            groups.append($0); return .none
+        let outer = Recorder<Group, TestError>(onValue: { _, group in
+            groups.append(group); return .none
         })
         source.groupBy { $0 }.subscribe(outer)
         source.send(1)
-        let group = OpRecorder<Int, OpError>()
+        let group = Recorder<Int, TestError>()
         groups[0].subscribe(group)
-        source.send(completion: .failure(OpError(3)))
-        XCTAssertEqual(group.events, [.subscription, .value(1), .failure(OpError(3))])
+        source.send(completion: .failure(TestError(3)))
+        XCTAssertEqual(group.events, [.subscription("GroupBy.Group"), .value(1), .completion(.failure(TestError(3)))])
         XCTAssertEqual(outer.events.count, 3)
     }
 
     func testCancelledGroupReopensAndUpstreamLivesWhileAGroupIsSubscribed() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         var groups: [Group] = []
-        let outer = OpRecorder<Group, OpError>(onValue: {
-            groups.append($0); return .none
+        let outer = Recorder<Group, TestError>(onValue: { _, group in
+            groups.append(group); return .none
         })
         source.groupBy { $0 % 10 }.subscribe(outer)
         source.send(1)
-        let g1 = OpRecorder<Int, OpError>()
+        let g1 = Recorder<Int, TestError>()
         groups[0].subscribe(g1)
         g1.cancel()
         source.send(11)
         XCTAssertEqual(groups.count, 2, "a new group for the key after the old one was cancelled")
-        let g2 = OpRecorder<Int, OpError>()
+        let g2 = Recorder<Int, TestError>()
         groups[1].subscribe(g2)
         source.send(2)  // a group nobody subscribes to
         outer.cancel()
@@ -93,18 +93,20 @@ final class GroupByTests: XCTestCase {
         source.send(3)  // new key after the outer left: dropped
         source.send(21)
         XCTAssertEqual(g2.values, [11, 21])
-        let late = OpRecorder<Int, OpError>()
+        let late = Recorder<Int, TestError>()
         groups[2].subscribe(late)
-        XCTAssertEqual(late.events, [.subscription, .value(2), .finished], "unsubscribed groups finished")
+        XCTAssertEqual(
+            late.events, [.subscription("GroupBy.Group"), .value(2), .completion(.finished)],
+            "unsubscribed groups finished")
         g2.cancel()
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testOuterCancelWithoutGroupsCancelsUpstreamAndReleases() {
-        let source = OpSource<Int, OpError>()
-        weak var weakOuter: OpRecorder<Group, OpError>?
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        weak var weakOuter: Recorder<Group, TestError>?
         do {
-            let outer = OpRecorder<Group, OpError>()
+            let outer = Recorder<Group, TestError>()
             weakOuter = outer
             source.groupBy { $0 }.subscribe(outer)
             outer.cancel()
@@ -121,10 +123,10 @@ final class GroupByConcurrencyTests: XCTestCase {
         let groups = GroupCollector()
         let cancellable = subject.groupBy { $0 % 4 }.sink { groups.add($0) }
         for i in 0..<4 { subject.send(i) }
-        let recorders = groups.all.map { group -> (Int, OpRecorder<Int, Never>, OverlapDetector) in
+        let recorders = groups.all.map { group -> (Int, Recorder<Int, Never>, OverlapDetector) in
             let detector = OverlapDetector()
             return (
-                group.key, OpRecorder<Int, Never>(initialDemand: .none, onValue: { _ in detector.around { .none } }),
+                group.key, Recorder<Int, Never>(initialDemand: nil, onValue: { _, _ in detector.around { .none } }),
                 detector
             )
         }
@@ -143,7 +145,7 @@ final class GroupByConcurrencyTests: XCTestCase {
         subject.send(completion: .finished)
         for (key, recorder, detector) in recorders {
             XCTAssertEqual(recorder.values, Array(stride(from: key, to: 4_000, by: 4)))
-            XCTAssertEqual(recorder.events.last, .finished)
+            XCTAssertEqual(recorder.events.last, .completion(.finished))
             XCTAssertEqual(detector.overlaps, 0)
         }
         withExtendedLifetime(cancellable) {}
@@ -152,7 +154,7 @@ final class GroupByConcurrencyTests: XCTestCase {
     func testLockInversionWithUserLockHeldWhileSending() {
         let subject = PassthroughSubject<Int, Never>()
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         var inner: [AnyCancellable] = []
         let innerLock = NSLock()
         let cancellable = subject.groupBy { $0 % 3 }.sink { group in

@@ -22,13 +22,13 @@ final class RetryOperationTests: XCTestCase {
     func testRetriesWithBackoffInVirtualTimeUntilSuccess() {
         let scheduler = TestScheduler()
         var attempts: [(Int, Double)] = []
-        var results: [Result<String, OpError>] = []
+        var results: [Result<String, TestError>] = []
         let start = scheduler.now
         retry(
             maxAttempts: 5, backoff: .exponential(initial: 1), scheduler: scheduler,
-            operation: { (attempt: Int, done: @escaping (Result<String, OpError>) -> Void) in
+            operation: { (attempt: Int, done: @escaping (Result<String, TestError>) -> Void) in
                 attempts.append((attempt, opSeconds(start.distance(to: scheduler.now))))
-                done(attempt < 3 ? .failure(OpError(attempt)) : .success("ok"))
+                done(attempt < 3 ? .failure(TestError(attempt)) : .success("ok"))
             },
             completion: { results.append($0) })
         XCTAssertTrue(attempts.isEmpty, "the first attempt runs on the scheduler")
@@ -45,25 +45,25 @@ final class RetryOperationTests: XCTestCase {
 
     func testGivesUpAfterMaxAttemptsOrWhenShouldRetrySaysNo() {
         let scheduler = TestScheduler()
-        var results: [Result<Int, OpError>] = []
+        var results: [Result<Int, TestError>] = []
         var count = 0
         retry(
             maxAttempts: 3, backoff: .constant(1), scheduler: scheduler,
-            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+            operation: { (_: Int, done: @escaping (Result<Int, TestError>) -> Void) in
                 count += 1
-                done(.failure(OpError(count)))
+                done(.failure(TestError(count)))
             }, completion: { results.append($0) })
         scheduler.run()
         XCTAssertEqual(count, 3)
         XCTAssertEqual(results.map { if case .failure(let e) = $0 { e.code } else { -1 } }, [3])
 
-        var fatal: [Result<Int, OpError>] = []
+        var fatal: [Result<Int, TestError>] = []
         var tries = 0
         retry(
             maxAttempts: 10, backoff: .immediate, scheduler: scheduler, shouldRetry: { $0.code != 99 },
-            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+            operation: { (_: Int, done: @escaping (Result<Int, TestError>) -> Void) in
                 tries += 1
-                done(.failure(OpError(99)))
+                done(.failure(TestError(99)))
             }, completion: { fatal.append($0) })
         scheduler.run()
         XCTAssertEqual(tries, 1)
@@ -76,9 +76,9 @@ final class RetryOperationTests: XCTestCase {
         var completed = false
         let task = retry(
             maxAttempts: 5, backoff: .constant(1), scheduler: scheduler,
-            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+            operation: { (_: Int, done: @escaping (Result<Int, TestError>) -> Void) in
                 count += 1
-                done(.failure(OpError()))
+                done(.failure(TestError(0)))
             }, completion: { _ in completed = true })
         scheduler.advance()
         task.cancel()
@@ -93,10 +93,10 @@ final class RetryOperationTests: XCTestCase {
         var results = 0
         retry(
             maxAttempts: 5, backoff: .constant(1), scheduler: scheduler,
-            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in
+            operation: { (_: Int, done: @escaping (Result<Int, TestError>) -> Void) in
                 count += 1
-                done(.failure(OpError()))
-                done(.failure(OpError()))
+                done(.failure(TestError(0)))
+                done(.failure(TestError(0)))
                 if count == 2 {
                     done(.success(1))  // ignored: this attempt already reported
                 }
@@ -109,66 +109,68 @@ final class RetryOperationTests: XCTestCase {
 
 final class RetryWhenTests: XCTestCase {
     func testTriggerValueResubscribesAndDemandCarriesOver() {
-        let source = OpSource<Int, OpError>()
-        let trigger = PassthroughSubject<Void, OpError>()
-        var errors: [OpError] = []
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(3))
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let trigger = PassthroughSubject<Void, TestError>()
+        var errors: [TestError] = []
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(3))
         source.retry(when: { stream in
-            stream.handleEvents(receiveOutput: { errors.append($0) }).setFailureType(to: OpError.self)
+            stream.handleEvents(receiveOutput: { errors.append($0) }).setFailureType(to: TestError.self)
                 .flatMap { _ in trigger }
         }).subscribe(recorder)
         source.send(1)
-        source.send(completion: .failure(OpError(1)))
-        XCTAssertEqual(errors, [OpError(1)])
+        source.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(errors, [TestError(1)])
         XCTAssertEqual(source.subscriptions, 1, "waits for the trigger")
         trigger.send(())
         XCTAssertEqual(source.subscriptions, 2)
         source.send(2)
         source.finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("RetryWhen"), .value(1), .value(2), .completion(.finished)])
         XCTAssertEqual(
             source.history, [.subscribed, .request(.max(3)), .subscribed, .request(.max(2))],
             "the second attempt is asked for what is still outstanding")
     }
 
     func testTriggerFailureFailsAndTriggerFinishingWhileWaitingFinishes() {
-        let failing = Fail<Int, OpError>(error: OpError(1))
-        let recorder = OpRecorder<Int, OpError>()
+        let failing = Fail<Int, TestError>(error: TestError(1))
+        let recorder = Recorder<Int, TestError>()
         failing.retry(when: { errors in
-            errors.setFailureType(to: OpError.self).tryMap { _ in throw OpError(2) }.mapError { $0 as! OpError }
+            errors.setFailureType(to: TestError.self).tryMap { _ in throw TestError(2) }.mapError { $0 as! TestError }
         }).subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(2))])
+        XCTAssertEqual(recorder.events, [.subscription("RetryWhen"), .completion(.failure(TestError(2)))])
 
         var attempts = 0
-        let counted = Deferred { () -> Fail<Int, OpError> in
+        let counted = Deferred { () -> Fail<Int, TestError> in
             attempts += 1
-            return Fail(error: OpError(attempts))
+            return Fail(error: TestError(attempts))
         }
-        let finishing = OpRecorder<Int, OpError>()
-        counted.retry(when: { errors in errors.prefix(2).map { _ in () }.setFailureType(to: OpError.self) })
+        let finishing = Recorder<Int, TestError>()
+        counted.retry(when: { errors in errors.prefix(2).map { _ in () }.setFailureType(to: TestError.self) })
             .subscribe(finishing)
         XCTAssertEqual(attempts, 3, "the first attempt and two retries")
-        XCTAssertEqual(finishing.events, [.subscription, .finished], "trigger finished while a failure waited")
+        XCTAssertEqual(
+            finishing.events, [.subscription("RetryWhen"), .completion(.finished)],
+            "trigger finished while a failure waited")
 
-        let source = OpSource<Int, OpError>()
-        let trigger = PassthroughSubject<Void, OpError>()
-        let running = OpRecorder<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let trigger = PassthroughSubject<Void, TestError>()
+        let running = Recorder<Int, TestError>()
         source.retry(when: { _ in trigger }).subscribe(running)
-        source.send(completion: .failure(OpError(1)))
+        source.send(completion: .failure(TestError(1)))
         trigger.send(())
         trigger.send(completion: .finished)
-        XCTAssertEqual(running.events, [.subscription], "the running attempt goes on")
+        XCTAssertEqual(running.events, [.subscription("RetryWhen")], "the running attempt goes on")
         source.send(5)
-        source.send(completion: .failure(OpError(2)))
-        XCTAssertEqual(running.events, [.subscription, .value(5), .failure(OpError(2))])
+        source.send(completion: .failure(TestError(2)))
+        XCTAssertEqual(running.events, [.subscription("RetryWhen"), .value(5), .completion(.failure(TestError(2)))])
     }
 
     func testCancelCancelsTheAttemptAndTheTriggerAndReleases() {
-        let source = OpSource<Int, OpError>()
-        let trigger = OpSource<Void, OpError>()
-        weak var weakRecorder: OpRecorder<Int, OpError>?
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let trigger = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        weak var weakRecorder: Recorder<Int, TestError>?
         do {
-            let recorder = OpRecorder<Int, OpError>()
+            let recorder = Recorder<Int, TestError>()
             weakRecorder = recorder
             source.retry(when: { _ in trigger }).subscribe(recorder)
             recorder.cancel()
@@ -183,52 +185,52 @@ final class RetryWhenTests: XCTestCase {
         let scheduler = TestScheduler()
         var attempts: [Double] = []
         let start = scheduler.now
-        let source = Deferred { () -> Fail<Int, OpError> in
+        let source = Deferred { () -> Fail<Int, TestError> in
             attempts.append(opSeconds(start.distance(to: scheduler.now)))
-            return Fail(error: OpError(attempts.count))
+            return Fail(error: TestError(attempts.count))
         }
-        let recorder = OpRecorder<Int, OpError>()
+        let recorder = Recorder<Int, TestError>()
         source.retry(2, backoff: .exponential(initial: 1), scheduler: scheduler).subscribe(recorder)
         XCTAssertEqual(attempts, [0])
         scheduler.advance(by: .milliseconds(999))
         XCTAssertEqual(attempts, [0])
         scheduler.run()
         XCTAssertEqual(attempts, [0, 1, 3])
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(3))])
+        XCTAssertEqual(recorder.events, [.subscription("RetryWhen"), .completion(.failure(TestError(3)))])
     }
 
     func testBackoffPublisherSucceedsAfterAFailureAndHonoursShouldRetry() {
         let scheduler = TestScheduler()
         var attempts = 0
-        let flaky = Deferred { () -> AnyPublisher<Int, OpError> in
+        let flaky = Deferred { () -> AnyPublisher<Int, TestError> in
             attempts += 1
             return attempts < 2
-                ? Fail(error: OpError(7)).eraseToAnyPublisher()
+                ? Fail(error: TestError(7)).eraseToAnyPublisher()
                 : Just(42).setFailureType(
-                    to: OpError.self
+                    to: TestError.self
                 ).eraseToAnyPublisher()
         }
-        let recorder = OpRecorder<Int, OpError>()
+        let recorder = Recorder<Int, TestError>()
         flaky.retry(3, backoff: .constant(0.5), scheduler: scheduler).subscribe(recorder)
         scheduler.run()
-        XCTAssertEqual(recorder.events, [.subscription, .value(42), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("RetryWhen"), .value(42), .completion(.finished)])
 
-        let fatal = OpRecorder<Int, OpError>()
-        Fail<Int, OpError>(error: OpError(99)).retry(
+        let fatal = Recorder<Int, TestError>()
+        Fail<Int, TestError>(error: TestError(99)).retry(
             3, backoff: .constant(0.5), scheduler: scheduler, shouldRetry: { $0.code != 99 }
         ).subscribe(fatal)
-        XCTAssertEqual(fatal.events, [.subscription, .failure(OpError(99))])
+        XCTAssertEqual(fatal.events, [.subscription("RetryWhen"), .completion(.failure(TestError(99)))])
     }
 }
 
 final class RetryConcurrencyTests: XCTestCase {
     func testDoneFromManyThreadsCompletesOnce() {
         let scheduler = TestScheduler()
-        let completions = LockedCount()
+        let completions = Counter()
         let dones = LockedBoxOfDone()
         retry(
             maxAttempts: 1, backoff: .immediate, scheduler: scheduler,
-            operation: { (_: Int, done: @escaping (Result<Int, OpError>) -> Void) in dones.set(done) },
+            operation: { (_: Int, done: @escaping (Result<Int, TestError>) -> Void) in dones.set(done) },
             completion: { _ in completions.add(1) })
         scheduler.advance()
         runConcurrently(threads: 4) { thread in
@@ -240,13 +242,13 @@ final class RetryConcurrencyTests: XCTestCase {
 
 private final class LockedBoxOfDone: @unchecked Sendable {
     private let lock = NSLock()
-    private var done: ((Result<Int, OpError>) -> Void)?
-    func set(_ done: @escaping (Result<Int, OpError>) -> Void) {
+    private var done: ((Result<Int, TestError>) -> Void)?
+    func set(_ done: @escaping (Result<Int, TestError>) -> Void) {
         lock.lock()
         self.done = done
         lock.unlock()
     }
-    func call(_ result: Result<Int, OpError>) {
+    func call(_ result: Result<Int, TestError>) {
         lock.lock()
         let done = self.done
         lock.unlock()

@@ -6,9 +6,9 @@ import XCTest
 
 final class SampleTests: XCTestCase {
     func testEmitsTheLatestNewValueOnEachTick() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         source.sample(ticks).subscribe(recorder)
         ticks.send(())
         source.send(1)
@@ -17,73 +17,73 @@ final class SampleTests: XCTestCase {
         ticks.send(())  // nothing new since the last sample
         source.send(3)
         ticks.send(())
-        XCTAssertEqual(recorder.events, [.subscription, .value(2), .value(3)])
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(2), .value(3)])
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)])
         XCTAssertEqual(ticks.history, [.subscribed, .request(.unlimited)])
     }
 
     func testUpstreamFinishingEndsAtTheNextTickWithThePendingValue() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         source.sample(ticks).subscribe(recorder)
         source.send(1)
         source.finish()
-        XCTAssertEqual(recorder.events, [.subscription])
+        XCTAssertEqual(recorder.events, [.subscription("Sample")])
         ticks.send(())
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(1), .completion(.finished)])
         XCTAssertEqual(ticks.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testSamplerFinishingIsALastTick() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         source.sample(ticks).subscribe(recorder)
         source.send(4)
         ticks.finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value(4), .finished])
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(4), .completion(.finished)])
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testFailuresOfEitherFailAndCancelTheOther() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         source.sample(ticks).subscribe(recorder)
-        ticks.send(completion: .failure(OpError(2)))
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(2))])
+        ticks.send(completion: .failure(TestError(2)))
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .completion(.failure(TestError(2)))])
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
 
-        let source2 = OpSource<Int, OpError>()
-        let ticks2 = OpSource<Void, OpError>()
-        let recorder2 = OpRecorder<Int, OpError>()
+        let source2 = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks2 = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder2 = Recorder<Int, TestError>()
         source2.sample(ticks2).subscribe(recorder2)
-        source2.send(completion: .failure(OpError(3)))
-        XCTAssertEqual(recorder2.events, [.subscription, .failure(OpError(3))])
+        source2.send(completion: .failure(TestError(3)))
+        XCTAssertEqual(recorder2.events, [.subscription("Sample"), .completion(.failure(TestError(3)))])
         XCTAssertEqual(ticks2.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testASampleWithoutDemandWaitsAndIsReplacedByANewerOne() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .none)
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
         source.sample(ticks).subscribe(recorder)
         source.send(1)
         ticks.send(())
         source.send(2)
         ticks.send(())
-        XCTAssertEqual(recorder.events, [.subscription])
+        XCTAssertEqual(recorder.events, [.subscription("Sample")])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events, [.subscription, .value(2)])
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(2)])
     }
 
     func testCancelCancelsBothAndReleases() {
-        let source = OpSource<Int, OpError>()
-        let ticks = OpSource<Void, OpError>()
-        weak var weakRecorder: OpRecorder<Int, OpError>?
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        weak var weakRecorder: Recorder<Int, TestError>?
         do {
-            let recorder = OpRecorder<Int, OpError>()
+            let recorder = Recorder<Int, TestError>()
             weakRecorder = recorder
             source.sample(ticks).subscribe(recorder)
             recorder.cancel()
@@ -119,7 +119,7 @@ final class SampleConcurrencyTests: XCTestCase {
         let source = PassthroughSubject<Int, Never>()
         let ticks = PassthroughSubject<Void, Never>()
         let detector = OverlapDetector()
-        let recorder = OpRecorder<Int, Never>(onValue: { _ in detector.around { .none } })
+        let recorder = Recorder<Int, Never>(onValue: { _, _ in detector.around { .none } })
         source.sample(ticks).subscribe(recorder)
         runConcurrently(threads: 3) { thread in
             for i in 0..<2_000 {
@@ -136,7 +136,7 @@ final class SampleConcurrencyTests: XCTestCase {
         let source = PassthroughSubject<Int, Never>()
         let ticks = PassthroughSubject<Void, Never>()
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         let cancellable = source.sample(ticks).sink { _ in
             userLock.lock()
             count.add(1)

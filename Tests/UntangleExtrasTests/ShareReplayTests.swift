@@ -6,30 +6,33 @@ import XCTest
 
 final class ShareReplayTests: XCTestCase {
     func testLateSubscriberGetsTheLatestValuesThenLiveOnesOverOneUpstreamSubscription() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let shared = source.share(replay: 2)
-        let first = OpRecorder<Int, OpError>()
+        let first = Recorder<Int, TestError>()
         shared.subscribe(first)
         source.send(1)
         source.send(2)
         source.send(3)
-        let second = OpRecorder<Int, OpError>()
+        let second = Recorder<Int, TestError>()
         shared.subscribe(second)
         source.send(4)
         source.finish()
-        XCTAssertEqual(first.events, [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
-        XCTAssertEqual(second.events, [.subscription, .value(2), .value(3), .value(4), .finished])
+        XCTAssertEqual(
+            first.events,
+            [.subscription("ShareReplay"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        XCTAssertEqual(
+            second.events, [.subscription("ShareReplay"), .value(2), .value(3), .value(4), .completion(.finished)])
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)])
     }
 
     func testReplayRespectsDemandAndKeepsTheNewestValuesBeyondIt() {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share(replay: 2)
-        let feeder = OpRecorder<Int, Never>()
+        let feeder = Recorder<Int, Never>()
         shared.subscribe(feeder)
         subject.send(1)
         subject.send(2)
-        let slow = OpRecorder<Int, Never>(initialDemand: .max(1))
+        let slow = Recorder<Int, Never>(initialDemand: .max(1))
         shared.subscribe(slow)
         XCTAssertEqual(slow.values, [1])
         subject.send(3)
@@ -43,10 +46,10 @@ final class ShareReplayTests: XCTestCase {
     func testReplayZeroBehavesLikeShareWithoutReplay() {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share(replay: 0)
-        let a = OpRecorder<Int, Never>()
+        let a = Recorder<Int, Never>()
         shared.subscribe(a)
         subject.send(1)
-        let b = OpRecorder<Int, Never>(initialDemand: .none)
+        let b = Recorder<Int, Never>(initialDemand: nil)
         shared.subscribe(b)
         subject.send(2)
         b.request(.max(1))
@@ -56,10 +59,10 @@ final class ShareReplayTests: XCTestCase {
     }
 
     func testLastCancelDisconnectsAndTheNextSubscriberReconnectsWithAnEmptyBuffer() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let shared = source.share(replay: 1)
-        let a = OpRecorder<Int, OpError>()
-        let b = OpRecorder<Int, OpError>()
+        let a = Recorder<Int, TestError>()
+        let b = Recorder<Int, TestError>()
         shared.subscribe(a)
         shared.subscribe(b)
         source.send(1)
@@ -67,10 +70,10 @@ final class ShareReplayTests: XCTestCase {
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited)], "one subscriber left")
         b.cancel()
         XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel])
-        let c = OpRecorder<Int, OpError>()
+        let c = Recorder<Int, TestError>()
         shared.subscribe(c)
         source.send(2)
-        XCTAssertEqual(c.events, [.subscription, .value(2)], "the buffer was emptied on disconnect")
+        XCTAssertEqual(c.events, [.subscription("ShareReplay"), .value(2)], "the buffer was emptied on disconnect")
         XCTAssertEqual(source.subscriptions, 2)
     }
 
@@ -80,37 +83,38 @@ final class ShareReplayTests: XCTestCase {
             subscriptions += 1
             return [10, 20].publisher
         }.share(replay: 1)
-        let a = OpRecorder<Int, Never>()
+        let a = Recorder<Int, Never>()
         shared.subscribe(a)
-        let b = OpRecorder<Int, Never>()
+        let b = Recorder<Int, Never>()
         shared.subscribe(b)
-        XCTAssertEqual(a.events, [.subscription, .value(10), .value(20), .finished])
-        XCTAssertEqual(b.events, [.subscription, .value(10), .value(20), .finished])
+        XCTAssertEqual(a.events, [.subscription("ShareReplay"), .value(10), .value(20), .completion(.finished)])
+        XCTAssertEqual(b.events, [.subscription("ShareReplay"), .value(10), .value(20), .completion(.finished)])
         XCTAssertEqual(subscriptions, 2)
     }
 
     func testFailureReachesEverySubscriberAfterItsWaitingValues() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let shared = source.share(replay: 1)
-        let a = OpRecorder<Int, OpError>()
-        let b = OpRecorder<Int, OpError>(initialDemand: .none)
+        let a = Recorder<Int, TestError>()
+        let b = Recorder<Int, TestError>(initialDemand: nil)
         shared.subscribe(a)
         shared.subscribe(b)
         source.send(7)
-        source.send(completion: .failure(OpError(1)))
-        XCTAssertEqual(a.events, [.subscription, .value(7), .failure(OpError(1))])
-        XCTAssertEqual(b.events, [.subscription], "the completion waits behind the value b has not requested")
+        source.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(a.events, [.subscription("ShareReplay"), .value(7), .completion(.failure(TestError(1)))])
+        XCTAssertEqual(
+            b.events, [.subscription("ShareReplay")], "the completion waits behind the value b has not requested")
         b.request(.max(1))
-        XCTAssertEqual(b.events, [.subscription, .value(7), .failure(OpError(1))])
+        XCTAssertEqual(b.events, [.subscription("ShareReplay"), .value(7), .completion(.failure(TestError(1)))])
     }
 
     func testCancelInsideReceiveSubscriptionDoesNotLeaveAConnection() {
-        let source = OpSource<Int, OpError>()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let shared = source.share(replay: 1)
-        let quitter = OpRecorder<Int, OpError>(initialDemand: .none, onSubscription: { $0.cancel() })
+        let quitter = Recorder<Int, TestError>(initialDemand: nil, onSubscription: { $1.cancel() })
         shared.subscribe(quitter)
         XCTAssertEqual(source.history, [.subscribed, .cancel])
-        XCTAssertEqual(quitter.events, [.subscription])
+        XCTAssertEqual(quitter.events, [.subscription("ShareReplay")])
     }
 
     func testReentrantRequestAndReleaseAfterCancel() {
@@ -134,15 +138,15 @@ final class ShareReplayTests: XCTestCase {
         XCTAssertEqual(received, [0, 1, 2])
         subscription?.cancel()
 
-        weak var weakRecorder: OpRecorder<OpWitness, Never>?
-        weak var weakValue: OpWitness?
-        let witnesses = PassthroughSubject<OpWitness, Never>()
+        weak var weakRecorder: Recorder<Token, Never>?
+        weak var weakValue: Token?
+        let witnesses = PassthroughSubject<Token, Never>()
         let sharedWitnesses = witnesses.share(replay: 1)
         do {
-            let recorder = OpRecorder<OpWitness, Never>()
+            let recorder = Recorder<Token, Never>()
             weakRecorder = recorder
             sharedWitnesses.subscribe(recorder)
-            let witness = OpWitness()
+            let witness = Token()
             weakValue = witness
             witnesses.send(witness)
             recorder.cancel()
@@ -171,7 +175,7 @@ final class ShareReplayConcurrencyTests: XCTestCase {
             } else {
                 for _ in 0..<50 {
                     let detector = OverlapDetector()
-                    let recorder = OpRecorder<Int, Never>(onValue: { _ in
+                    let recorder = Recorder<Int, Never>(onValue: { _, _ in
                         detector.enter()
                         detector.leave()
                         return .none
@@ -188,7 +192,7 @@ final class ShareReplayConcurrencyTests: XCTestCase {
             if let first = values.first {
                 XCTAssertEqual(values, Array(first..<3_000), "a contiguous suffix: replay then live, no gap")
             }
-            XCTAssertEqual(recorder.events.last, .finished)
+            XCTAssertEqual(recorder.events.last, .completion(.finished))
         }
         withExtendedLifetime(anchor) {}
     }
@@ -197,7 +201,7 @@ final class ShareReplayConcurrencyTests: XCTestCase {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share(replay: 1_000)
         let detector = OverlapDetector()
-        let recorder = OpRecorder<Int, Never>(initialDemand: .none, onValue: { _ in detector.around { .none } })
+        let recorder = Recorder<Int, Never>(initialDemand: nil, onValue: { _, _ in detector.around { .none } })
         shared.subscribe(recorder)
         runConcurrently(threads: 3) { thread in
             if thread == 0 {
@@ -211,11 +215,11 @@ final class ShareReplayConcurrencyTests: XCTestCase {
     }
 
     func testConcurrentSubscribeAndCancelKeepsAtMostOneConnection() {
-        let source = OpSource<Int, Never>()
+        let source = ManualPublisher<Int, Never>(recordsSubscriptions: true)
         let shared = source.share(replay: 1)
         runConcurrently(threads: 4) { _ in
             for _ in 0..<200 {
-                let recorder = OpRecorder<Int, Never>()
+                let recorder = Recorder<Int, Never>()
                 shared.subscribe(recorder)
                 recorder.cancel()
             }
@@ -230,7 +234,7 @@ final class ShareReplayConcurrencyTests: XCTestCase {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share(replay: 1)
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         let a = shared.sink { _ in
             userLock.lock()
             count.add(1)
@@ -259,13 +263,13 @@ final class ShareReplayConcurrencyTests: XCTestCase {
 /// Recorders collected from several threads.
 private final class LockedRecorders: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [(OpRecorder<Int, Never>, OverlapDetector)] = []
-    func append(_ recorder: OpRecorder<Int, Never>, _ detector: OverlapDetector) {
+    private var items: [(Recorder<Int, Never>, OverlapDetector)] = []
+    func append(_ recorder: Recorder<Int, Never>, _ detector: OverlapDetector) {
         lock.lock()
         items.append((recorder, detector))
         lock.unlock()
     }
-    var all: [(OpRecorder<Int, Never>, OverlapDetector)] {
+    var all: [(Recorder<Int, Never>, OverlapDetector)] {
         lock.lock()
         defer { lock.unlock() }
         return items

@@ -74,7 +74,7 @@ final class ThrottlerConcurrencyTests: XCTestCase {
         let scheduler = TestScheduler()
         let throttler = Throttler(interval: .seconds(1), scheduler: scheduler)
         let detector = OverlapDetector()
-        let count = LockedCount()
+        let count = Counter()
         runConcurrently(threads: 4) { _ in
             for _ in 0..<500 {
                 throttler.call { detector.around { count.add(1) } }
@@ -89,7 +89,7 @@ final class ThrottlerConcurrencyTests: XCTestCase {
         let scheduler = TestScheduler()
         let throttler = Throttler(interval: .milliseconds(2), scheduler: scheduler)
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         runConcurrently(threads: 2, timeout: 60) { thread in
             for _ in 0..<1_000 {
                 if thread == 0 {

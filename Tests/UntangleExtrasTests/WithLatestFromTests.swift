@@ -6,9 +6,9 @@ import XCTest
 
 final class WithLatestFromTests: XCTestCase {
     func testCombinesEachValueWithTheLatestOtherValueAndDropsValuesBeforeTheFirst() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<String, OpError>()
-        let recorder = OpRecorder<String, OpError>()
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<String, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<String, TestError>()
         upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)
 
         XCTAssertEqual(upstream.send(1), .max(1), "a value before the other's first is replaced by a request")
@@ -19,21 +19,22 @@ final class WithLatestFromTests: XCTestCase {
         upstream.send(3)
         upstream.finish()
 
-        XCTAssertEqual(recorder.events, [.subscription, .value("2a"), .value("3c"), .finished])
+        XCTAssertEqual(
+            recorder.events, [.subscription("WithLatestFrom"), .value("2a"), .value("3c"), .completion(.finished)])
         XCTAssertEqual(upstream.history, [.subscribed, .request(.unlimited)])
         XCTAssertEqual(other.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testWithoutSelectorEmitsTheOtherValueAndOtherFinishingKeepsTheLatest() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<String, OpError>()
-        let recorder = OpRecorder<String, OpError>()
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<String, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<String, TestError>()
         upstream.withLatestFrom(other).subscribe(recorder)
         other.send("x")
         other.finish()
         upstream.send(1)
         upstream.send(2)
-        XCTAssertEqual(recorder.events, [.subscription, .value("x"), .value("x")])
+        XCTAssertEqual(recorder.events, [.subscription("WithLatestFrom"), .value("x"), .value("x")])
         XCTAssertEqual(other.history, [.subscribed, .request(.unlimited)])
     }
 
@@ -59,9 +60,9 @@ final class WithLatestFromTests: XCTestCase {
     }
 
     func testDemandIsForwardedUpstreamIncludingDemandAskedBeforeTheUpstreamSubscribed() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(2), onValue: { $0 == 11 ? .max(1) : .none })
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2), onValue: { $1 == 11 ? .max(1) : .none })
         upstream.withLatestFrom(other) { $0 + $1 }.subscribe(recorder)
         XCTAssertEqual(upstream.history, [.subscribed, .request(.max(2))])
         other.send(10)
@@ -74,9 +75,9 @@ final class WithLatestFromTests: XCTestCase {
     }
 
     func testNoValueBeyondDemandReachesTheDownstream() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>(initialDemand: .max(1))
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         upstream.withLatestFrom(other).subscribe(recorder)
         other.send(5)
         upstream.send(1)
@@ -87,47 +88,48 @@ final class WithLatestFromTests: XCTestCase {
     }
 
     func testOtherFailureFailsAndCancelsUpstreamOnce() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         upstream.withLatestFrom(other).subscribe(recorder)
         other.send(1)
         upstream.send(0)
-        other.send(completion: .failure(OpError(3)))
+        other.send(completion: .failure(TestError(3)))
         upstream.send(0)
         upstream.finish()
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .failure(OpError(3))])
+        XCTAssertEqual(
+            recorder.events, [.subscription("WithLatestFrom"), .value(1), .completion(.failure(TestError(3)))])
         XCTAssertEqual(upstream.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertEqual(other.history, [.subscribed, .request(.unlimited)])
     }
 
     func testUpstreamFailurePassesThroughAndCancelsOther() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<Int, OpError>()
-        let recorder = OpRecorder<Int, OpError>()
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
         upstream.withLatestFrom(other).subscribe(recorder)
-        upstream.send(completion: .failure(OpError(1)))
-        XCTAssertEqual(recorder.events, [.subscription, .failure(OpError(1))])
+        upstream.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(recorder.events, [.subscription("WithLatestFrom"), .completion(.failure(TestError(1)))])
         XCTAssertEqual(other.history, [.subscribed, .request(.unlimited), .cancel])
     }
 
     func testCancelCancelsBothOnceAndReleasesTheSubscriber() {
-        let upstream = OpSource<Int, OpError>()
-        let other = OpSource<OpWitness, OpError>()
-        weak var weakRecorder: OpRecorder<Int, OpError>?
-        weak var weakLatest: OpWitness?
+        let upstream = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let other = ManualPublisher<Token, TestError>(recordsSubscriptions: true)
+        weak var weakRecorder: Recorder<Int, TestError>?
+        weak var weakLatest: Token?
         do {
-            let recorder = OpRecorder<Int, OpError>()
+            let recorder = Recorder<Int, TestError>()
             weakRecorder = recorder
             upstream.withLatestFrom(other) { u, _ in u }.subscribe(recorder)
-            let witness = OpWitness()
+            let witness = Token()
             weakLatest = witness
             other.send(witness)
             upstream.send(1)
             recorder.cancel()
             recorder.cancel()
             upstream.send(2)
-            XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+            XCTAssertEqual(recorder.events, [.subscription("WithLatestFrom"), .value(1)])
         }
         XCTAssertEqual(upstream.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertEqual(other.history, [.subscribed, .request(.unlimited), .cancel])
@@ -160,7 +162,7 @@ final class WithLatestFromConcurrencyTests: XCTestCase {
         let upstream = PassthroughSubject<Int, Never>()
         let other = CurrentValueSubject<Int, Never>(-1)
         let detector = OverlapDetector()
-        let count = LockedCount()
+        let count = Counter()
         let cancellable = upstream.withLatestFrom(other) { $1 }.sink { _ in detector.around { count.add(1) } }
         runConcurrently(threads: 4) { thread in
             for i in 0..<1_000 {
@@ -174,19 +176,19 @@ final class WithLatestFromConcurrencyTests: XCTestCase {
 
     func testOtherFailureRacingUpstreamValuesEndsCleanly() {
         for _ in 0..<50 {
-            let upstream = PassthroughSubject<Int, OpError>()
-            let other = CurrentValueSubject<Int, OpError>(0)
-            let recorder = OpRecorder<Int, OpError>()
+            let upstream = PassthroughSubject<Int, TestError>()
+            let other = CurrentValueSubject<Int, TestError>(0)
+            let recorder = Recorder<Int, TestError>()
             upstream.withLatestFrom(other).subscribe(recorder)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
                     for i in 0..<200 { upstream.send(i) }
                 } else {
-                    other.send(completion: .failure(OpError(1)))
+                    other.send(completion: .failure(TestError(1)))
                 }
             }
-            XCTAssertEqual(recorder.events.last, .failure(OpError(1)))
-            XCTAssertEqual(recorder.events.filter { $0 == .failure(OpError(1)) }.count, 1)
+            XCTAssertEqual(recorder.events.last, .completion(.failure(TestError(1))))
+            XCTAssertEqual(recorder.events.filter { $0 == .completion(.failure(TestError(1))) }.count, 1)
         }
     }
 
@@ -194,7 +196,7 @@ final class WithLatestFromConcurrencyTests: XCTestCase {
         let upstream = PassthroughSubject<Int, Never>()
         let other = CurrentValueSubject<Int, Never>(0)
         let userLock = NSRecursiveLock()
-        let count = LockedCount()
+        let count = Counter()
         let cancellable = upstream.withLatestFrom(other).sink { _ in
             userLock.lock()
             count.add(1)

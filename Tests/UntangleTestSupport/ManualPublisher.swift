@@ -4,13 +4,18 @@ import UntangleSync
 import UntangleTesting
 import XCTest
 
-/// A hand-driven upstream: records every request and cancel made on its subscription, and lets the test send.
+/// A hand-driven upstream: records every request and cancel made on its subscription (and, if asked, every
+/// subscription), and lets the test send whatever the demand (like a subject that ignores backpressure; tests check
+/// the demand in `history` or `demand`).
 package final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
     package enum UpstreamEvent: Equatable, CustomStringConvertible {
+        /// A subscriber attached (recorded only by `ManualPublisher(recordsSubscriptions: true)`).
+        case subscribed
         case request(Subscribers.Demand)
         case cancel
         package var description: String {
             switch self {
+            case .subscribed: return "subscribed"
             case .request(let demand): return "request(\(demand))"
             case .cancel: return "cancel"
             }
@@ -21,17 +26,29 @@ package final class ManualPublisher<Output, Failure: Error>: Publisher, @uncheck
     private var _history: [UpstreamEvent] = []
     private var downstream: AnySubscriber<Output, Failure>?
     private var _subscriptions = 0
+    private var _demand = Subscribers.Demand.none
+    private let recordsSubscriptions: Bool
 
-    package init() {}
+    /// `recordsSubscriptions`: also put `.subscribed` in `history` at each subscription (for operators that
+    /// resubscribe, like retry, whose tests read the order of subscriptions, requests and cancels).
+    package init(recordsSubscriptions: Bool = false) {
+        self.recordsSubscriptions = recordsSubscriptions
+    }
 
     package var history: [UpstreamEvent] { lock.withLock { _history } }
     /// How many subscribers it has had (each subscription replaces the previous subscriber).
     package var subscriptions: Int { lock.withLock { _subscriptions } }
+    /// Demand requested (and returned from `send`) by the current subscriber and not used by `send` yet.
+    package var demand: Subscribers.Demand { lock.withLock { _demand } }
+    /// Whether a subscriber is attached (not cancelled, not sent a completion).
+    package var isSubscribed: Bool { lock.withLock { downstream != nil } }
 
     package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         lock.withLock {
             downstream = AnySubscriber(subscriber)
             _subscriptions += 1
+            _demand = .none
+            if recordsSubscriptions { _history.append(.subscribed) }
         }
         let subscription = ManualSubscription(owner: self)
         // A subscriber holding this subscription and this publisher holding the subscriber form a cycle until cancel
@@ -43,8 +60,18 @@ package final class ManualPublisher<Output, Failure: Error>: Publisher, @uncheck
 
     @discardableResult
     package func send(_ value: Output) -> Subscribers.Demand {
-        lock.withLock { downstream }?.receive(value) ?? .none
+        let subscriber = lock.withLock { () -> AnySubscriber<Output, Failure>? in
+            if _demand > .none { _demand -= 1 }
+            return downstream
+        }
+        guard let subscriber else { return .none }
+        let more = subscriber.receive(value)
+        lock.withLock { _demand += more }
+        return more
     }
+
+    /// Sends `.finished`.
+    package func finish() { send(completion: .finished) }
 
     /// Sends the completion and, like a real publisher, lets go of the subscriber.
     package func send(completion: Subscribers.Completion<Failure>) {
@@ -58,7 +85,11 @@ package final class ManualPublisher<Output, Failure: Error>: Publisher, @uncheck
     fileprivate func record(_ event: UpstreamEvent) {
         lock.withLock {
             _history.append(event)
-            if case .cancel = event { downstream = nil }
+            switch event {
+            case .request(let demand): _demand += demand
+            case .cancel: downstream = nil
+            case .subscribed: break
+            }
         }
     }
 

@@ -29,7 +29,7 @@ extension Event: CustomStringConvertible {
 /// - `initialDemand`: requested inside `receive(subscription:)` (nil or `.none`: nothing).
 /// - `onValue`: decides the demand returned from each `receive(_:)` (default `.none`); it may also call back
 ///   into the subscription (reentrancy tests).
-package final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+package final class Recorder<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private var _events: [Event<Input, Failure>] = []
     private var _subscription: Subscription?
@@ -65,6 +65,9 @@ package final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Send
             return nil
         }
     }
+
+    /// Whether a completion arrived.
+    package var isCompleted: Bool { !completions.isEmpty }
 
     package func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
     package func cancel() { subscription?.cancel() }

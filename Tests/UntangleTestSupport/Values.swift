@@ -21,5 +21,14 @@ package final class Counter: @unchecked Sendable {
         }
     }
 
+    /// Adds `amount` (thread-safely).
+    package func add(_ amount: Int) { box.withLock { $0 += amount } }
+
     package var value: Int { box.withLock { $0 } }
+}
+
+/// An object whose lifetime tests observe through a weak reference (e.g. something a closure captures).
+package final class Token: @unchecked Sendable {
+    package let id: Int
+    package init(_ id: Int = 0) { self.id = id }
 }

@@ -3,12 +3,6 @@ import Untangle
 import UntangleSync
 import XCTest
 
-/// An object whose lifetime tests observe through a weak reference (e.g. something a closure captures).
-final class Token: @unchecked Sendable {
-    let id: Int
-    init(_ id: Int = 0) { self.id = id }
-}
-
 /// Measures how deeply calls nest and how many overlap across threads: a reentrant request must not make the
 /// publisher deliver the next value nested inside the current `receive`, and concurrent requests must never make
 /// two `receive` calls overlap.
