@@ -312,3 +312,97 @@ final class RxRuleTests: XCTestCase {
             ])
     }
 }
+
+final class RxDisposeBagReassignedTests: XCTestCase {
+    let rule = RxDisposeBagReassigned.description
+
+    func testBagReassignedFromAnotherThreadWhileInsertedElsewhereIsReported() {
+        let source = """
+            final class Feed {
+                var disposeBag = DisposeBag()
+                var cellBag: DisposeBag?
+                func bind() {
+                    items.subscribe(onNext: { print($0) }).disposed(by: disposeBag)
+                    names.bind(to: label.rx.text).disposed(by: cellBag!)
+                    DispatchQueue.global().async { self.disposeBag = DisposeBag() }
+                    reset.observe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
+                        .subscribe(onNext: { [weak self] in self?.disposeBag = DisposeBag() })
+                        .disposed(by: disposeBag)
+                    reset.subscribeOn(backgroundScheduler).subscribe(onNext: { self.cellBag = nil })
+                    Task.detached { self.disposeBag = .init() }
+                    Thread { self.disposeBag = DisposeBag() }.start()
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            [
+                "7:40 rx-disposebag-reassigned-across-threads", "9:49 rx-disposebag-reassigned-across-threads",
+                "11:68 rx-disposebag-reassigned-across-threads", "12:25 rx-disposebag-reassigned-across-threads",
+                "13:18 rx-disposebag-reassigned-across-threads",
+            ])
+    }
+
+    func testStaticOrGlobalBagReassignedIsReported() {
+        let source = """
+            var sharedBag = DisposeBag()
+            enum Session {
+                static var bag = DisposeBag()
+                static func logOut() { bag = DisposeBag() }
+            }
+            func reset() { sharedBag = DisposeBag(); Session.bag = DisposeBag() }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            [
+                "4:28 rx-disposebag-reassigned-across-threads", "6:16 rx-disposebag-reassigned-across-threads",
+                "6:42 rx-disposebag-reassigned-across-threads",
+            ])
+        XCTAssert(Linter.lint(source: source, path: "t.swift").contains { $0.message.hasPrefix("static or global") })
+    }
+
+    // DisposeBag.insert locks: sharing a bag between threads for disposed(by:) alone is safe.
+    func testSharedBagReassignedOnItsOwnThreadIsNotReported() {
+        let source = """
+            final class Feed: UIViewController {
+                var disposeBag = DisposeBag()
+                static let shared = DisposeBag()
+                func bind() {
+                    DispatchQueue.global().async { items.subscribe(onNext: { print($0) }).disposed(by: self.disposeBag) }
+                    DispatchQueue.main.async { self.disposeBag = DisposeBag() }
+                    reset.observe(on: MainScheduler.instance).subscribe(onNext: { self.disposeBag = DisposeBag() })
+                    reset.observeOn(bg).map { $0 }.asDriver(onErrorJustReturn: 0).drive(onNext: { _ in
+                        self.disposeBag = DisposeBag()
+                    })
+                    logOut.subscribe(onNext: { self.disposeBag = DisposeBag() })
+                    button.rx.tap.subscribe(onNext: { [weak self] in self?.disposeBag = DisposeBag() })
+                    Task { self.disposeBag = DisposeBag() }
+                    DispatchQueue.global().async {
+                        let bag = DisposeBag()
+                        var local = DisposeBag()
+                        local = DisposeBag()
+                        DispatchQueue.main.async { self.disposeBag = bag }
+                    }
+                    ConcurrentDispatchQueueScheduler(qos: .utility).schedule(()) { _ in Disposables.create() }
+                        .disposed(by: Feed.shared)
+                }
+                func prepareForReuse() { disposeBag = DisposeBag() }
+            }
+            final class Worker {
+                var bag = DisposeBag()
+                func restart() { queue.async { self.bag = DisposeBag(); work.subscribe().disposed(by: self.bag) } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    func testScriptVariablesAreNotGlobals() {
+        let source = """
+            var disposeBag = DisposeBag()
+            example("reset") {
+                disposeBag = DisposeBag()
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}
