@@ -1,12 +1,12 @@
-// rx-disposebag-reassigned-across-threads: a DisposeBag property replaced (`bag = DisposeBag()`, the "dispose
-// everything" idiom) from work that runs on another thread, or a static/global DisposeBag `var` replaced at all.
+// rx-disposebag-reassigned-across-threads: a DisposeBag variable replaced (`bag = DisposeBag()`, the "dispose
+// everything" idiom) from work that runs on another thread while other code inserts into it.
 
 import SwiftSyntax
 
 /// `self.disposeBag = DisposeBag()` (or `= nil` on an optional bag) inside a closure that runs on another thread (a
 /// GCD dispatch off the main queue, `Task.detached`, a `Thread`, an RxSwift callback after `observe(on:)` or
-/// `subscribeOn` with a scheduler that is not the main one), while the same file inserts into that bag elsewhere; or
-/// a `static`/global `var` DisposeBag reassigned anywhere (every thread reaches it).
+/// `subscribeOn` with a scheduler that is not the main one, a time operator's scheduler), while the same file inserts
+/// into that bag elsewhere (for a `static` or global bag, which every file reaches, the reassignment alone).
 ///
 /// `DisposeBag.insert` (and so `disposed(by:)`) takes the bag's own lock: sharing one bag between threads for
 /// `disposed(by:)` alone is safe and never reported. The property holding the bag is not locked: replacing it on one
@@ -23,11 +23,6 @@ package final class RxDisposeBagReassigned: LintVisitor {
             + "lock",
         visitor: RxDisposeBagReassigned.self)
 
-    static let globalMessage =
-        "static or global DisposeBag var reassigned: every thread can reach it, so the reassignment races with every "
-        + "insert (a data race on the variable); make it a let, or keep the subscriptions in a "
-        + "SerialDisposable/CompositeDisposable, which lock"
-
     override package class var visitedKinds: Set<SyntaxKind> { [.sourceFile] }
 
     override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
@@ -38,17 +33,16 @@ package final class RxDisposeBagReassigned: LintVisitor {
         for assignment in finder.assignments {
             let name = assignment.name
             guard assignment.newBag || finder.bagNames.contains(name) else { continue }
-            if finder.globalBagNames.contains(name), assignment.targetsGlobal {
-                report(assignment.node, message: Self.globalMessage)
-                continue
-            }
             guard let closure = offThreadClosure(around: assignment.node) else { continue }
+            // A static or global bag is reachable from every file: another thread may insert into it from anywhere.
+            // A property must be used outside the closure in this file for syntax to see the other side of the race.
+            let global = finder.globalBagNames.contains(name) && assignment.targetsGlobal
             let closureID = closure.id
             let usedOutside = finder.uses.contains { use in
                 use.name == name && use.node.id != assignment.node.id
                     && !use.node.ancestors.contains { $0.id == closureID }
             }
-            if usedOutside { report(assignment.node) }
+            if global || usedOutside { report(assignment.node) }
         }
         return .skipChildren
     }
@@ -90,8 +84,15 @@ package final class RxDisposeBagReassigned: LintVisitor {
             if name == "observeOn" || (name == "observe" && label == "on") {
                 return isMainScheduler(below) ? .main : .other
             }
+            // Time operators (`delay`, `debounce`, `throttle`, `timeout`, `interval`, `timer`...) deliver on their
+            // scheduler; `delaySubscription` only subscribes there, like `subscribeOn`.
+            if let scheduler = below.argument("scheduler"), name != "delaySubscription" {
+                return isMain(scheduler) ? .main : .other
+            }
             if name == "asDriver" || name == "asSignal" { return .main }
-            if (name == "subscribeOn" || (name == "subscribe" && label == "on")) && !isMainScheduler(below) {
+            let subscribesOn = name == "subscribeOn" || (name == "subscribe" && label == "on")
+            if subscribesOn, !isMainScheduler(below) { subscribedOff = true }
+            if name == "delaySubscription", let scheduler = below.argument("scheduler"), !isMain(scheduler) {
                 subscribedOff = true
             }
         }
@@ -99,7 +100,11 @@ package final class RxDisposeBagReassigned: LintVisitor {
     }
 
     private func isMainScheduler(_ call: FunctionCallExprSyntax) -> Bool {
-        call.arguments.first?.expression.trimmedDescription.lowercased().contains("main") ?? false
+        call.arguments.first.map { isMain($0.expression) } ?? false
+    }
+
+    private func isMain(_ scheduler: ExprSyntax) -> Bool {
+        scheduler.trimmedDescription.lowercased().contains("main")
     }
 
     private func inheritsMainActor(_ node: some SyntaxProtocol) -> Bool {
