@@ -18,6 +18,7 @@ package enum Rules {
         RxSubscribeRetainCycle.description,
         RxUndisposedSubscription.description,
         RxSubscribeOnMain.description,
+        RxDisposeBagReassigned.description,
     ]
 
     package static func named(_ id: String) -> RuleDescription? {

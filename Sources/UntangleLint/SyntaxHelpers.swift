@@ -116,7 +116,9 @@ private final class SelfUseFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        if node.baseName.tokenKind == .keyword(.self) { found = true }
+        // `String.self` names a metatype, not the instance: only a `self` that is not a member's name counts.
+        let isMetatype = node.parent?.as(MemberAccessExprSyntax.self)?.declName.id == node.id
+        if node.baseName.tokenKind == .keyword(.self) && !isMetatype { found = true }
         return .skipChildren
     }
 }

@@ -14,6 +14,7 @@ final class PitfallsTests: XCTestCase {
         "EagerFuture.swift:5:5 eager-future",
         "MainQueueSync.swift:5:24 main-queue-sync",
         "ReceiveOnConcurrentQueue.swift:8:10 receive-on-concurrent-queue",
+        "RxDisposeBagReassigned.swift:17:17 rx-disposebag-reassigned-across-threads",
         "RxSwift.swift:9:14 rx-subscribe-retain-cycle",
         "RxSwift.swift:14:14 rx-undisposed-subscription",
         "RxSwift.swift:16:14 rx-subscribe-on-main",
@@ -38,5 +39,22 @@ final class PitfallsTests: XCTestCase {
     func testEveryRuleHasAPitfall() {
         let covered = Set(Self.expected.map { String($0.split(separator: " ").last!) })
         XCTAssertEqual(covered, Set(Rules.all.map(\.id)))
+    }
+}
+
+final class RuleDocumentationTests: XCTestCase {
+    /// Every rule has its DocC page, which opens with the rule's message, and the article lists it.
+    func testEveryRuleHasADocPageListedInTheArticle() throws {
+        let catalog = repositoryRoot + "/Sources/UntangleLint/UntangleLint.docc"
+        let article = try String(contentsOfFile: catalog + "/UntangleLint.md", encoding: .utf8)
+        for rule in Rules.all {
+            let page = try String(contentsOfFile: catalog + "/Rules/\(rule.id).md", encoding: .utf8)
+            let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertEqual(lines.first.map(String.init), "# \(rule.id)")
+            let summary = rule.message.prefix(1).uppercased() + rule.message.dropFirst() + "."
+            XCTAssertEqual(lines.dropFirst(2).first.map(String.init), summary, rule.id)
+            XCTAssert(page.contains("Default severity: **\(rule.severity.rawValue)**"), rule.id)
+            XCTAssert(article.contains("- <doc:\(rule.id)>"), "\(rule.id) is not listed in the article's topics")
+        }
     }
 }

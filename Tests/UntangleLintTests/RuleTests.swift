@@ -312,3 +312,126 @@ final class RxRuleTests: XCTestCase {
             ])
     }
 }
+
+extension RxRuleTests {
+    // Found on RxSwift's tests, SwiftHub and unstoppable-wallet-ios (the precision review): `String.self` is not a
+    // capture of self; a Single's closures are released when its one result arrives; `_ =` is a decision.
+    func testMetatypesOneShotSequencesAndExplicitDiscardsAreNotReported() {
+        let source = """
+            final class C {
+                func bind() {
+                    subscription = outer.subscribe(onNext: { group in results[group.key] = make(String.self) })
+                    request.subscribe(onSuccess: { [weak self] in self?.value = $0 }, onFailure: { self.error = $0 })
+                        .disposed(by: bag)
+                    _ = Observable.of(1, 2).subscribe(onNext: { print($0) })
+                    _ = button.rx.tap
+                        .subscribe(onNext: { print("tap") })
+                }
+            }
+            """
+        XCTAssertEqual(allFindings(in: source).map { "\($0.line):\($0.column) \($0.ruleID)" }, [])
+    }
+}
+
+final class RxDisposeBagReassignedTests: XCTestCase {
+    let rule = RxDisposeBagReassigned.description
+
+    func testBagReassignedFromAnotherThreadWhileInsertedElsewhereIsReported() {
+        let source = """
+            final class Feed {
+                var disposeBag = DisposeBag()
+                var cellBag: DisposeBag?
+                func bind() {
+                    items.subscribe(onNext: { print($0) }).disposed(by: disposeBag)
+                    names.bind(to: label.rx.text).disposed(by: cellBag!)
+                    DispatchQueue.global().async { self.disposeBag = DisposeBag() }
+                    reset.observe(on: ConcurrentDispatchQueueScheduler(qos: .utility))
+                        .subscribe(onNext: { [weak self] in self?.disposeBag = DisposeBag() })
+                        .disposed(by: disposeBag)
+                    reset.subscribeOn(backgroundScheduler).subscribe(onNext: { self.cellBag = nil })
+                    Task.detached { self.disposeBag = .init() }
+                    Thread { self.disposeBag = DisposeBag() }.start()
+                    Observable<Int>.interval(.seconds(5), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
+                        .subscribe(onNext: { _ in self.disposeBag = DisposeBag() })
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            [
+                "7:40 rx-disposebag-reassigned-across-threads", "9:49 rx-disposebag-reassigned-across-threads",
+                "11:68 rx-disposebag-reassigned-across-threads", "12:25 rx-disposebag-reassigned-across-threads",
+                "13:18 rx-disposebag-reassigned-across-threads", "15:39 rx-disposebag-reassigned-across-threads",
+            ])
+    }
+
+    // Every file reaches a static or global bag: reassigned off the main thread, it is reported even with no other use
+    // in the file. Reassigned on the main thread (UI helpers do), it is not.
+    func testStaticOrGlobalBagReassignedOffTheMainThreadIsReported() {
+        let source = """
+            var sharedBag = DisposeBag()
+            enum Session {
+                static var bag = DisposeBag()
+                static func logOut() { bag = DisposeBag() }
+                static func expire() { DispatchQueue.global().async { bag = DisposeBag() } }
+            }
+            func reset() { queue.async { sharedBag = DisposeBag(); Session.bag = DisposeBag() } }
+            func resetOnMain() { DispatchQueue.main.async { sharedBag = DisposeBag(); Session.bag = DisposeBag() } }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            [
+                "5:59 rx-disposebag-reassigned-across-threads", "7:30 rx-disposebag-reassigned-across-threads",
+                "7:56 rx-disposebag-reassigned-across-threads",
+            ])
+    }
+
+    // DisposeBag.insert locks: sharing a bag between threads for disposed(by:) alone is safe.
+    func testSharedBagReassignedOnItsOwnThreadIsNotReported() {
+        let source = """
+            final class Feed: UIViewController {
+                var disposeBag = DisposeBag()
+                static let shared = DisposeBag()
+                func bind() {
+                    DispatchQueue.global().async { items.subscribe(onNext: { print($0) }).disposed(by: self.disposeBag) }
+                    DispatchQueue.main.async { self.disposeBag = DisposeBag() }
+                    reset.observe(on: MainScheduler.instance).subscribe(onNext: { self.disposeBag = DisposeBag() })
+                    reset.observeOn(bg).map { $0 }.asDriver(onErrorJustReturn: 0).drive(onNext: { _ in
+                        self.disposeBag = DisposeBag()
+                    })
+                    logOut.subscribe(onNext: { self.disposeBag = DisposeBag() })
+                    query.debounce(.milliseconds(300), scheduler: MainScheduler.instance)
+                        .subscribe(onNext: { _ in self.disposeBag = DisposeBag() })
+                    query.delaySubscription(.seconds(1), scheduler: MainScheduler.instance).observeOn(MainScheduler.instance)
+                        .subscribe(onNext: { _ in self.disposeBag = DisposeBag() })
+                    button.rx.tap.subscribe(onNext: { [weak self] in self?.disposeBag = DisposeBag() })
+                    Task { self.disposeBag = DisposeBag() }
+                    DispatchQueue.global().async {
+                        let bag = DisposeBag()
+                        var local = DisposeBag()
+                        local = DisposeBag()
+                        DispatchQueue.main.async { self.disposeBag = bag }
+                    }
+                    ConcurrentDispatchQueueScheduler(qos: .utility).schedule(()) { _ in Disposables.create() }
+                        .disposed(by: Feed.shared)
+                }
+                func prepareForReuse() { disposeBag = DisposeBag() }
+            }
+            final class Worker {
+                var bag = DisposeBag()
+                func restart() { queue.async { self.bag = DisposeBag(); work.subscribe().disposed(by: self.bag) } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    func testScriptVariablesAreNotGlobals() {
+        let source = """
+            var disposeBag = DisposeBag()
+            example("reset") {
+                disposeBag = DisposeBag()
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+}

@@ -23,6 +23,15 @@ func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
     return false
 }
 
+/// `_ = x.subscribe(...)`: RxSwift's `subscribe` is not `@discardableResult`, so `_ =` is the author's decision to let
+/// the subscription run until the sequence ends (RxSwift's own examples and tests do it for finite sequences).
+func isExplicitlyDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
+    var node = Syntax(call)
+    if let tryExpr = node.parent?.as(TryExprSyntax.self) { node = Syntax(tryExpr) }
+    guard let list = node.parent?.as(ExprListSyntax.self) else { return false }
+    return list.count == 3 && list.first?.is(DiscardAssignmentExprSyntax.self) == true
+}
+
 /// `_ = publisher.sink { }` or a bare `publisher.sink { }` statement: the `AnyCancellable` is released at once, which
 /// cancels the subscription, so only what arrives synchronously during `sink` is seen.
 package final class DiscardedCancellable: LintVisitor {
@@ -61,7 +70,8 @@ package final class RxUndisposedSubscription: LintVisitor {
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard node.calledName == "subscribe", node.receiver != nil, isDiscarded(node) else { return .visitChildren }
+        guard node.calledName == "subscribe", node.receiver != nil, isDiscarded(node), !isExplicitlyDiscarded(node)
+        else { return .visitChildren }
         let rxLabels = ["onNext", "onError", "onCompleted", "onSuccess", "onFailure", "onDisposed"]
         if node.argumentLabels.contains(where: { rxLabels.contains($0) }) { reportCall(node) }
         return .visitChildren

@@ -90,7 +90,10 @@ package final class RxSubscribeRetainCycle: RetainCycleVisitor {
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         // Only RxSwift's closure-taking spellings: `subscribe(onNext:)` etc., never Combine's `subscribe(subscriber)`.
         let labels = node.argumentLabels
-        let rxLabels = ["onNext", "onError", "onCompleted", "onSuccess", "onFailure", "onDisposed", "onSubscribe"]
+        // A Single or Maybe (`onSuccess`/`onFailure`) ends after one event, which disposes the subscription and
+        // releases its closures: the cycle lasts until the result arrives, it does not leak.
+        if labels.contains("onSuccess") || labels.contains("onFailure") { return .visitChildren }
+        let rxLabels = ["onNext", "onError", "onCompleted", "onDisposed", "onSubscribe"]
         guard
             labels.contains(where: { rxLabels.contains($0) })
                 || (node.calledName == "drive" || node.calledName == "bind") && node.trailingClosure != nil
