@@ -5,11 +5,12 @@
 # usage: Scripts/build-docs.sh [output-folder]     (default: .build-docs/site)
 # Look at it: python3 -m http.server --directory .build-docs/site 8000, then http://127.0.0.1:8000/documentation/untangle/
 #
-# UntangleLint's catalog (the linter's article and rule pages) is not in the site: the plugin would have to compile
-# SwiftSyntax and SwiftParser (148,000 lines) in this script's own build folder for UntangleLint's symbol graph, a
-# third swift-syntax build in CI (far beyond the 3 minutes the docs step may grow by on 2 cores), and the symbol graph
-# would be empty anyway (UntangleLint's API is `package`, not public): readers get the same pages from
-# Sources/UntangleLint/UntangleLint.docc in the repository.
+# UntangleLint's catalog (the linter's article and one page per rule) is built beside it, into <output>/lint, as an
+# article-only archive: the plugin would have to compile SwiftSyntax and SwiftParser (148,000 lines) for UntangleLint's
+# symbol graph, a third swift-syntax build in CI, and that graph would be empty anyway (UntangleLint's API is
+# `package`). docc converts the catalog without one; the only symbol link, the root page's title, becomes a technology
+# root in a temporary copy. Warnings are errors there too (a broken <doc:> link between rule pages fails the build).
+# Look at it: http://127.0.0.1:8000/lint/documentation/untanglelint/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${1:-.build-docs/site}"
@@ -19,3 +20,20 @@ swift package --scratch-path .build-docs --disable-sandbox \
     --transform-for-static-hosting --warnings-as-errors \
     --output-path "$output"
 echo "documentation site: $output"
+
+lint_catalog=$(mktemp -d)
+trap 'rm -rf "$lint_catalog"' EXIT
+cp -R Sources/UntangleLint/UntangleLint.docc "$lint_catalog/"
+python3 - "$lint_catalog/UntangleLint.docc/UntangleLint.md" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+title = "# ``UntangleLint``"
+assert text.startswith(title), "UntangleLint.md must start with the module's symbol title"
+open(path, "w").write(text.replace(title, "# UntangleLint\n\n@Metadata {\n    @TechnologyRoot\n}", 1))
+PY
+rm -rf "$output/lint"
+"$(dirname "$(readlink -f "$(command -v swift)")")/docc" convert "$lint_catalog/UntangleLint.docc" \
+    --fallback-display-name UntangleLint --fallback-bundle-identifier dev.untangle.UntangleLint \
+    --transform-for-static-hosting --hosting-base-path lint --warnings-as-errors --output-path "$output/lint"
+echo "linter rule pages: $output/lint/documentation/untanglelint/"

@@ -43,6 +43,13 @@ PAGES = [
     "untanglesync/lock",
 ]
 
+# The linter's rule pages: a separate article-only archive in <site>/lint (Scripts/build-docs.sh), served under /lint.
+LINT_PAGES = [
+    "untanglelint",
+    "untanglelint/rx-disposebag-reassigned-across-threads",
+    "untanglelint/sink-retain-cycle",
+]
+
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
@@ -107,6 +114,9 @@ def main():
     pages, broken = check_links(site)
     print("links: %d pages, %d broken internal links" % (len(pages), len(broken)))
     failures += ["broken link: " + item for item in broken]
+    lint_pages, lint_broken = check_links(os.path.join(site, "lint"))
+    print("linter pages: %d pages, %d broken internal links" % (len(lint_pages), len(lint_broken)))
+    failures += ["broken link in lint/: " + item for item in lint_broken]
 
     chromium = find_chromium()
     handler = functools.partial(QuietHandler, directory=site)
@@ -116,14 +126,15 @@ def main():
     os.makedirs(shots, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="docs-chromium-")
     try:
-        for path in PAGES:
-            if "documentation/" + path not in pages:
-                failures.append("missing page: /documentation/%s" % path)
+        checks = [("", path, pages) for path in PAGES] + [("lint/", path, lint_pages) for path in LINT_PAGES]
+        for prefix, path, known in checks:
+            if "documentation/" + path not in known:
+                failures.append("missing page: /%sdocumentation/%s" % (prefix, path))
                 continue
-            with open(os.path.join(site, "data", "documentation", path + ".json")) as f:
+            with open(os.path.join(site, prefix, "data", "documentation", path + ".json")) as f:
                 title = json.load(f)["metadata"]["title"]
-            url = "http://127.0.0.1:%d/documentation/%s/" % (server.server_address[1], path)
-            shot = os.path.join(shots, path.replace("/", "_") + ".png")
+            url = "http://127.0.0.1:%d/%sdocumentation/%s/" % (server.server_address[1], prefix, path)
+            shot = os.path.join(shots, (prefix + path).replace("/", "_") + ".png")
             dom = render(chromium, url, shot, profile)
             headings = [visible_text(h).strip() for h in re.findall(r"<h1[^>]*>(.*?)</h1>", dom, re.S)]
             rendered = title in headings
