@@ -78,6 +78,84 @@ package struct ScheduledEffects<Input, Failure: Error> {
     }
 }
 
+/// The half of the scheduler-operator skeleton that every scheduler-driven type shares, subscription or not: the
+/// lock around a pure state, the scheduler and its options, and the callouts to the scheduler (its clock, actions
+/// scheduled now or after a delay), each made with no lock held. ``ScheduledShell`` adds the downstream's emitter
+/// for operators; `Debouncer` and `Throttler` (UntangleExtras) use the core alone.
+///
+/// ```swift
+/// let core = ScheduledCore(state: State(), scheduler: DispatchQueue.main, options: nil)
+/// let generation = core.decide { state -> Int in state.generation += 1; return state.generation }
+/// core.schedule(afterInterval: .seconds(1)) { [weak self] in self?.fire(generation) }
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** every method may be called from any thread; the state is touched only under the lock, and
+/// every callout (the scheduler, releases) happens after it is released.
+@usableFromInline
+package struct ScheduledCore<State, Context: Scheduler>: @unchecked Sendable {
+    // @unchecked Sendable: the state lives in a LockedBox, the rest is immutable.
+    /// The state, under its lock.
+    @usableFromInline package let state: LockedBox<State>
+    /// The scheduler the type works on.
+    @usableFromInline package let scheduler: Context
+    /// The type's scheduler options.
+    @usableFromInline package let options: Context.SchedulerOptions?
+
+    /// A core around `state` on `scheduler`.
+    @inlinable
+    package init(state: State, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.state = LockedBox(tracking: state)
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    /// Runs `body` on the state under the lock; make no callout in it.
+    @inlinable
+    package func decide<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withCriticalSection(body)
+    }
+
+    /// Releases what the state let go of (a replaced value or action, the downstream), after unlocking: its deinit
+    /// may be user code.
+    @inlinable
+    package func release(_ released: Any?) {
+        guard released != nil else { return }
+        CalloutCheck.assertNoLockHeld("scheduler operator releasing what its state let go of")
+        withExtendedLifetime(released) {}
+    }
+
+    /// Reads the scheduler's clock (a callout: the scheduler is user code).
+    @inlinable
+    package var now: Context.SchedulerTimeType {
+        CalloutCheck.assertNoLockHeld("scheduler operator reading the scheduler's clock")
+        return scheduler.now
+    }
+
+    /// Schedules `action` on the scheduler at once, with `options`.
+    @inlinable
+    package func schedule(options: Context.SchedulerOptions?, _ action: @escaping () -> Void) {
+        CalloutCheck.assertNoLockHeld("scheduler operator scheduling an action")
+        scheduler.schedule(options: options, action)
+    }
+
+    /// Schedules `action` on the scheduler after `date` (the scheduler's minimum tolerance, no options).
+    @inlinable
+    package func schedule(after date: Context.SchedulerTimeType, _ action: @escaping () -> Void) {
+        CalloutCheck.assertNoLockHeld("scheduler operator scheduling a delayed action")
+        scheduler.schedule(after: date, action)
+    }
+
+    /// Schedules `action` once, `interval` from now, with the scheduler's minimum tolerance and the options.
+    @inlinable
+    package func schedule(afterInterval interval: Context.SchedulerTimeType.Stride, _ action: @escaping () -> Void) {
+        CalloutCheck.assertNoLockHeld("scheduler operator scheduling a delayed action")
+        scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options,
+            action)
+    }
+}
+
 /// The skeleton of every scheduler operator (debounce, throttle, timeout): the downstream's ``Emitter`` behind a
 /// ``DemandRelay``, the lock around the operator's pure ``ScheduledStateMachine``, the scheduler and its options, the
 /// callouts to the scheduler (its clock, scheduled actions, generation-stamped repeating timers), and
@@ -104,18 +182,19 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
     // @unchecked Sendable: the machine lives in a LockedBox, the emitter has its own lock, the rest is immutable.
     /// The downstream's serializing emitter.
     @usableFromInline package let emitter: Emitter<DemandRelay<Downstream>>
-    /// The operator's state machine, under its lock.
-    @usableFromInline package let state: LockedBox<Machine>
-    /// The scheduler the operator works on.
-    @usableFromInline package let scheduler: Context
+    /// The operator's state machine under its lock, and the scheduler's callouts.
+    @usableFromInline package let core: ScheduledCore<Machine, Context>
+
     /// The operator's scheduler options.
-    @usableFromInline package let options: Context.SchedulerOptions?
+    @inlinable
+    package var options: Context.SchedulerOptions? { core.options }
 
     /// A shell around `machine` delivering to `downstream` on `scheduler`.
     @inlinable
     package init(downstream: Downstream, machine: Machine, scheduler: Context, options: Context.SchedulerOptions?) {
-        let state = LockedBox(tracking: machine)
-        self.state = state
+        let core = ScheduledCore(state: machine, scheduler: scheduler, options: options)
+        self.core = core
+        let state = core.state
         // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
         // subscription alive.
         emitter = Emitter(
@@ -128,24 +207,19 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
             policy: .unbounded)
         // The demand is the machine's (counted there, or passed upstream, as Apple's): the emitter only serializes.
         emitter.request(.unlimited)
-        self.scheduler = scheduler
-        self.options = options
     }
 
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
     package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
-        state.withCriticalSection(body)
+        core.decide(body)
     }
 
     /// Makes the callouts `effects` names, with no lock held: releases, cancels the timers, cancels the upstream,
     /// offers the value, then completes the downstream after the queued values.
     @inlinable
     package func perform(_ effects: ScheduledEffects<Downstream.Input, Downstream.Failure>) {
-        if effects.released != nil {
-            CalloutCheck.assertNoLockHeld("scheduler operator releasing what its machine let go of")
-            withExtendedLifetime(effects.released) {}
-        }
+        core.release(effects.released)
         if !effects.timers.isEmpty {
             CalloutCheck.assertNoLockHeld("scheduler operator cancelling its timers")
             for timer in effects.timers {
@@ -186,23 +260,18 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
 
     /// Reads the scheduler's clock (a callout: the scheduler is user code).
     @inlinable
-    package var now: Context.SchedulerTimeType {
-        CalloutCheck.assertNoLockHeld("scheduler operator reading the scheduler's clock")
-        return scheduler.now
-    }
+    package var now: Context.SchedulerTimeType { core.now }
 
     /// Schedules `action` on the scheduler at once, with `options`.
     @inlinable
     package func schedule(options: Context.SchedulerOptions?, _ action: @escaping () -> Void) {
-        CalloutCheck.assertNoLockHeld("scheduler operator scheduling an action")
-        scheduler.schedule(options: options, action)
+        core.schedule(options: options, action)
     }
 
     /// Schedules `action` on the scheduler after `date` (the scheduler's minimum tolerance, no options).
     @inlinable
     package func schedule(after date: Context.SchedulerTimeType, _ action: @escaping () -> Void) {
-        CalloutCheck.assertNoLockHeld("scheduler operator scheduling a delayed action")
-        scheduler.schedule(after: date, action)
+        core.schedule(after: date, action)
     }
 
     /// The downstream's cancel: ends the machine with `end` (nil: it had already ended), stops the emitter in every
@@ -232,9 +301,10 @@ extension ScheduledShell where Machine: ScheduledTimerStateMachine {
         fire: @escaping (Int) -> Void
     ) {
         CalloutCheck.assertNoLockHeld("scheduler operator scheduling its timer")
+        let scheduler = core.scheduler
         let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
-            options: options
+            options: core.options
         ) {
             withExtendedLifetime(keepingAlive) {
                 fire(generation)
