@@ -24,7 +24,7 @@ import UntangleSync
 /// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. The decision is made under a
 /// lock; actions run on the scheduler, outside every lock, and an action's release happens outside the lock too.
 public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendable {
-    // @unchecked Sendable: the stored properties are immutable except `state`, a LockedBox.
+    // @unchecked Sendable: the stored properties are immutable; the state lives in the core's LockedBox.
 
     private struct State {
         /// Bumped by every call and by cancel: a timer fires only if nothing happened since it was set.
@@ -35,10 +35,8 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     }
 
     private let dueTime: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
     private let edges: TimingEdges
-    private let state = LockedBox(tracking: State())
+    private let core: ScheduledCore<State, Context>
 
     /// Creates a debouncer.
     ///
@@ -49,15 +47,14 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     ) {
         precondition(!edges.isEmpty, "Debouncer: edges must contain .leading, .trailing or both")
         self.dueTime = dueTime
-        self.scheduler = scheduler
         self.edges = edges
-        self.options = options
+        core = ScheduledCore(state: State(), scheduler: scheduler, options: options)
     }
 
     /// Submits an action: it runs (or not) according to the edges, once calls stop for `dueTime`.
     public func call(_ action: @escaping () -> Void) {
         let edges = self.edges
-        let (generation, runNow, replaced) = state.withCriticalSection { state -> (Int, Bool, (() -> Void)?) in
+        let (generation, runNow, replaced) = core.decide { state -> (Int, Bool, (() -> Void)?) in
             state.generation += 1
             var runNow = false
             var replaced: (() -> Void)?
@@ -71,20 +68,17 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
             return (state.generation, runNow, replaced)
         }
         // The replaced action may hold the last reference to user objects: released here, after unlocking.
-        withExtendedLifetime(replaced) {}
-        CalloutCheck.assertNoLockHeld("Debouncer scheduling")
+        core.release(replaced)
         if runNow {
-            scheduler.schedule(options: options, action)
+            core.schedule(options: core.options, action)
         }
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
-        ) { [weak self] in
+        core.schedule(afterInterval: dueTime) { [weak self] in
             self?.fire(generation)
         }
     }
 
     private func fire(_ generation: Int) {
-        let action = state.withCriticalSection { state -> (() -> Void)? in
+        let action = core.decide { state -> (() -> Void)? in
             guard state.generation == generation else { return nil }
             state.inBurst = false
             defer { state.pending = nil }
@@ -96,12 +90,12 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     /// Drops the pending action and ends the burst; later calls start a new one.
     public func cancel() {
-        let dropped = state.withCriticalSection { state -> (() -> Void)? in
+        let dropped = core.decide { state -> (() -> Void)? in
             state.generation += 1
             state.inBurst = false
             defer { state.pending = nil }
             return state.pending
         }
-        withExtendedLifetime(dropped) {}
+        core.release(dropped)
     }
 }

@@ -23,7 +23,7 @@ import UntangleSync
 /// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. Decisions are made under a
 /// lock; actions run on the scheduler, outside every lock.
 public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendable {
-    // @unchecked Sendable: the stored properties are immutable except `state`, a LockedBox.
+    // @unchecked Sendable: the stored properties are immutable; the state lives in the core's LockedBox.
 
     private struct State {
         /// Bumped by cancel: a window's timer acts only if the throttler was not cancelled since.
@@ -33,11 +33,9 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     }
 
     private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
     private let edges: TimingEdges
     private let latest: Bool
-    private let state = LockedBox(tracking: State())
+    private let core: ScheduledCore<State, Context>
 
     /// Creates a throttler.
     ///
@@ -48,17 +46,16 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     ) {
         precondition(!edges.isEmpty, "Throttler: edges must contain .leading, .trailing or both")
         self.interval = interval
-        self.scheduler = scheduler
         self.edges = edges
         self.latest = latest
-        self.options = options
+        core = ScheduledCore(state: State(), scheduler: scheduler, options: options)
     }
 
     /// Submits an action: it runs at once if no window is open (leading edge), or is kept for the window's end
     /// (trailing edge), or is dropped.
     public func call(_ action: @escaping () -> Void) {
         let (edges, latest) = (self.edges, self.latest)
-        let (openWindow, runNow, replaced) = state.withCriticalSection {
+        let (openWindow, runNow, replaced) = core.decide {
             state -> (Int?, Bool, (() -> Void)?) in
             guard state.windowOpen else {
                 state.windowOpen = true
@@ -76,10 +73,9 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
             return (nil, false, action)
         }
         // A replaced or dropped action may hold the last reference to user objects: released after unlocking.
-        withExtendedLifetime(replaced) {}
-        CalloutCheck.assertNoLockHeld("Throttler scheduling")
+        core.release(replaced)
         if runNow {
-            scheduler.schedule(options: options, action)
+            core.schedule(options: core.options, action)
         }
         if let openWindow {
             scheduleWindowEnd(openWindow)
@@ -87,15 +83,13 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     }
 
     private func scheduleWindowEnd(_ generation: Int) {
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options
-        ) { [weak self] in
+        core.schedule(afterInterval: interval) { [weak self] in
             self?.windowEnded(generation)
         }
     }
 
     private func windowEnded(_ generation: Int) {
-        let action = state.withCriticalSection { state -> (() -> Void)? in
+        let action = core.decide { state -> (() -> Void)? in
             guard state.generation == generation, state.windowOpen else { return nil }
             guard let pending = state.pending else {
                 state.windowOpen = false
@@ -113,12 +107,12 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     /// Drops the pending action and closes the window; the next call starts afresh.
     public func cancel() {
-        let dropped = state.withCriticalSection { state -> (() -> Void)? in
+        let dropped = core.decide { state -> (() -> Void)? in
             state.generation += 1
             state.windowOpen = false
             defer { state.pending = nil }
             return state.pending
         }
-        withExtendedLifetime(dropped) {}
+        core.release(dropped)
     }
 }

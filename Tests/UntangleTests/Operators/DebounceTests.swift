@@ -128,10 +128,23 @@ final class DebounceConcurrencyTests: XCTestCase {
     /// Values sent from several threads into a debounce on a concurrent queue: the subscriber sees one signal at a
     /// time, and the value sent last (after every sender returned) is delivered once everything is quiet.
     func testSendersOnSeveralThreadsAreSerializedAndTheLastValueWins() {
+        assertSendersOnSeveralThreadsAreSerializedAndTheLastValueArrives {
+            $0.debounce(for: .milliseconds(1), scheduler: DispatchQueue.global()).eraseToAnyPublisher()
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Values sent from several threads into a scheduler operator (built by `operate` over a subject) delivering on a
+    /// concurrent queue: the subscriber sees one signal at a time, and -1, sent after every sender returned, arrives.
+    func assertSendersOnSeveralThreadsAreSerializedAndTheLastValueArrives(
+        file: StaticString = #filePath, line: UInt = #line,
+        _ operate: (PassthroughSubject<Int, Never>) -> AnyPublisher<Int, Never>
+    ) {
         let subject = PassthroughSubject<Int, Never>()
         let detector = OverlapDetector()
         let last = expectation(description: "last value delivered")
-        let cancellable = subject.debounce(for: .milliseconds(1), scheduler: DispatchQueue.global()).sink { value in
+        let cancellable = operate(subject).sink { value in
             detector.around {
                 if value == -1 { last.fulfill() }
             }
@@ -141,7 +154,7 @@ final class DebounceConcurrencyTests: XCTestCase {
         }
         subject.send(-1)
         wait(for: [last], timeout: 60)
-        XCTAssertEqual(detector.overlaps, 0)
+        XCTAssertEqual(detector.overlaps, 0, file: file, line: line)
         cancellable.cancel()
     }
 }

@@ -183,3 +183,41 @@ final class ThrottleTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }
+
+final class ThrottleConcurrencyTests: XCTestCase {
+    /// Values sent from several threads into a throttle on a concurrent queue: the subscriber sees one signal at a
+    /// time, and the value sent last (after every sender returned) is delivered (`latest: true` keeps it).
+    func testSendersOnSeveralThreadsAreSerializedAndTheLastValueArrives() {
+        assertSendersOnSeveralThreadsAreSerializedAndTheLastValueArrives {
+            $0.throttle(for: .milliseconds(1), scheduler: DispatchQueue.global(), latest: true).eraseToAnyPublisher()
+        }
+    }
+
+    /// A cancel racing senders on other threads and emissions on a concurrent queue: every thread finishes (no
+    /// deadlock) and the subscriber is released once the emissions still on the queue have run.
+    func testCancelRacingSendersAndEmissionsReleasesTheSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "throttle.emissions", attributes: .concurrent)
+        weak var released: AnyObject?
+        let cancellable = LockedBox<AnyCancellable?>(nil)
+        do {
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            released = sink
+            subject.throttle(for: .microseconds(50), scheduler: queue, latest: true).subscribe(sink)
+            cancellable.withLock { $0 = AnyCancellable(sink) }
+        }
+        runConcurrently(threads: 3) { thread in
+            if thread == 0 {
+                for _ in 0..<200 { _ = cancellable.withLock { $0 } }
+                cancellable.withLock { $0 }?.cancel()
+            } else {
+                for value in 0..<2_000 { subject.send(value) }
+            }
+        }
+        cancellable.withLock { $0 = nil }
+        queue.sync(flags: .barrier) {}
+        let deadline = Date().addingTimeInterval(10)
+        while released != nil, Date() < deadline { queue.sync(flags: .barrier) {} }
+        XCTAssertNil(released, "the subscriber is kept alive after cancel")
+    }
+}

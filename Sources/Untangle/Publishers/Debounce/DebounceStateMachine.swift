@@ -10,19 +10,13 @@
 /// uses one unit, the demand the downstream returns is added.
 /// **Thread safety:** none: always mutated under the subscription's lock.
 struct DebounceStateMachine<Output, Downstream> {
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case terminal
-    }
-
     /// A generation's timer: being created (outside the lock), or armed.
     enum Timer {
         case pending
         case armed(Cancellable)
     }
 
-    private(set) var upstream = Upstream.awaiting
+    private(set) var upstream = UpstreamSlot.awaiting
     private(set) var downstream: Downstream?
     private(set) var demand = Subscribers.Demand.none
     private(set) var currentValue: Output?
@@ -105,11 +99,19 @@ struct DebounceStateMachine<Output, Downstream> {
     /// the timers to cancel, and the downstream and latest value to release outside the lock.
     mutating func end() -> (upstream: Subscription, timers: [Cancellable], downstream: Downstream?, value: Output?)? {
         guard case .subscribed(let subscription) = upstream else { return nil }
-        upstream = .terminal
+        upstream = .ended
         defer {
             downstream = nil
             currentValue = nil
         }
         return (subscription, takeTimers(), downstream, currentValue)
+    }
+}
+
+extension DebounceStateMachine: ScheduledTimerStateMachine {
+    /// The demand the downstream returned is counted here, like a request.
+    mutating func downstreamReturned(_ demand: Subscribers.Demand) -> Subscription? {
+        addDemand(demand)
+        return nil
     }
 }

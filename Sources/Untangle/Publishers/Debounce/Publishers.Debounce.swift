@@ -1,5 +1,3 @@
-import UntangleSync
-
 extension Publisher {
     /// Publishes elements only after a specified time interval elapses between events.
     ///
@@ -83,118 +81,76 @@ extension Publishers {
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
+    // @unchecked Sendable: mutable state lives in the shell (a LockedBox and the emitter's own lock).
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let state: LockedBox<DebounceStateMachine<Input, Downstream>>
-    private let emitter: Emitter<DemandRelay<Downstream>>
+    private let shell: ScheduledShell<Downstream, DebounceStateMachine<Input, Downstream>, Context>
     private let dueTime: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
 
     init(
         downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
         options: Context.SchedulerOptions?
     ) {
-        let state = LockedBox(tracking: DebounceStateMachine<Input, Downstream>(downstream: downstream))
-        self.state = state
-        // The demand is counted by the state machine (as Apple's); the emitter only serializes, so it has all.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in state.withCriticalSection { $0.addDemand(more) }
-            },
-            policy: .unbounded)
-        emitter.request(.unlimited)
+        shell = ScheduledShell(
+            downstream: downstream, machine: DebounceStateMachine(downstream: downstream), scheduler: scheduler,
+            options: options)
         self.dueTime = dueTime
-        self.scheduler = scheduler
-        self.options = options
     }
 
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) != nil else {
-            CalloutCheck.assertNoLockHeld("Debounce cancelling an unwanted upstream subscription")
-            subscription.cancel()
+        guard shell.decide({ $0.receiveSubscription(subscription) }) != nil else {
+            shell.refuse(subscription)
             return
         }
-        emitter.start(subscription: self)
-        CalloutCheck.assertNoLockHeld("Debounce requesting upstream")
-        subscription.request(.unlimited)
+        shell.start(subscription: self)
+        shell.request(.unlimited, from: subscription)
     }
 
-    // Each value arms a repeating timer (as Apple's) for its generation, created with no lock held and stored under
-    // the lock afterwards; if the generation was replaced or the stream ended meanwhile, the new timer is cancelled
-    // at once. At firing time the generation check under the lock decides; the emitter's own check then makes a
-    // firing that races `cancel()` deliver nothing once `cancel()` has returned. The timer holds the subscription
-    // and the downstream strongly until the scheduler lets go of it, as Apple's does.
+    // Each value arms a repeating timer (as Apple's) for its generation (see `ScheduledShell.armTimer`). At firing
+    // time the generation check under the lock decides; the emitter's own check then makes a firing that races
+    // `cancel()` deliver nothing once `cancel()` has returned. The timer holds the subscription and the downstream
+    // strongly until the scheduler lets go of it, as Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let accepted = state.withCriticalSection({ $0.receiveValue(input) }) else { return .none }
-        withExtendedLifetime(accepted.replaced) {}
-        let generation = accepted.generation
-        let downstream = accepted.downstream
-        CalloutCheck.assertNoLockHeld("Debounce scheduling its countdown")
-        let timer = scheduler.schedule(
-            after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
-            options: options
-        ) { [self] in
-            withExtendedLifetime(downstream) {
-                fire(generation: generation)
-            }
+        guard let accepted = shell.decide({ $0.receiveValue(input) }) else { return .none }
+        shell.perform(ScheduledEffects(released: accepted.replaced))
+        shell.armTimer(after: dueTime, generation: accepted.generation, keepingAlive: accepted.downstream) {
+            [self] generation in
+            fire(generation: generation)
         }
-        let unwanted = state.withCriticalSection { $0.timerArmed(timer, generation: generation) }
-        CalloutCheck.assertNoLockHeld("Debounce cancelling replaced timers")
-        unwanted?.cancel()
-        for stale in accepted.stale {
-            stale.cancel()
-        }
+        shell.perform(ScheduledEffects(timers: accepted.stale))
         return .none
     }
 
     private func fire(generation: Int) {
-        switch state.withCriticalSection({ $0.fire(generation: generation) }) {
+        switch shell.decide({ $0.fire(generation: generation) }) {
         case .ignore(let timer):
-            CalloutCheck.assertNoLockHeld("Debounce cancelling a stale timer")
-            timer?.cancel()
+            shell.perform(ScheduledEffects(timers: timer.map { [$0] } ?? []))
         case .deliver(let value, let timer):
-            CalloutCheck.assertNoLockHeld("Debounce cancelling its timer")
-            timer?.cancel()
-            if let value {
-                emitter.offer(value)
-            }
+            shell.perform(ScheduledEffects(timers: timer.map { [$0] } ?? [], value: value))
         }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard let ended = state.withCriticalSection({ $0.end() }) else { return }
-        withExtendedLifetime((ended.value, ended.downstream)) {}
-        CalloutCheck.assertNoLockHeld("Debounce cancelling its timers")
-        for timer in ended.timers {
-            timer.cancel()
-        }
-        let emitter = self.emitter
-        CalloutCheck.assertNoLockHeld("Debounce scheduling its completion")
+        guard let ended = shell.decide({ $0.end() }) else { return }
+        shell.perform(ScheduledEffects(released: (ended.value, ended.downstream), timers: ended.timers))
+        let shell = self.shell
         // As Apple's: scheduled without the operator's options.
-        scheduler.schedule(options: nil) {
-            emitter.complete(completion, order: .afterQueuedValues)
+        shell.schedule(options: nil) {
+            shell.perform(ScheduledEffects(completion: completion))
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        state.withCriticalSection { $0.addDemand(demand) }
+        shell.decide { $0.addDemand(demand) }
     }
 
     func cancel() {
-        let ended = state.withCriticalSection({ $0.end() })
-        // The emitter in every case: a completion already handed to it (behind values another thread is still
-        // delivering) must not reach the downstream once cancel() returned. Cancelling it twice is harmless.
-        emitter.cancel()
-        guard let ended else { return }
-        withExtendedLifetime((ended.value, ended.downstream)) {}
-        CalloutCheck.assertNoLockHeld("Debounce cancelling its timers")
-        for timer in ended.timers {
-            timer.cancel()
+        shell.cancel { machine in
+            machine.end().map {
+                ScheduledEffects(released: ($0.value, $0.downstream), timers: $0.timers, upstream: $0.upstream)
+            }
         }
-        CalloutCheck.assertNoLockHeld("Debounce cancelling upstream")
-        ended.upstream.cancel()
     }
 
     var description: String { "Debounce" }
@@ -203,7 +159,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     // Apple's children: the downstream, the unused demand and the latest value (read under the lock).
     var customMirror: Mirror {
-        let (downstream, demand, value) = state.withCriticalSection { ($0.downstream, $0.demand, $0.currentValue) }
+        let (downstream, demand, value) = shell.decide { ($0.downstream, $0.demand, $0.currentValue) }
         let downstreamChild: Any = downstream.map { $0 as Any } ?? (downstream as Any)
         let children: [Mirror.Child] = [
             ("downstream", downstreamChild), ("downstreamDemand", demand), ("currentValue", value as Any),

@@ -1,5 +1,3 @@
-import UntangleSync
-
 extension Publisher {
     /// Publishes either the most-recent or first element published by the upstream publisher in the specified time
     /// interval.
@@ -81,53 +79,37 @@ extension Publishers {
 private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
+    // @unchecked Sendable: mutable state lives in the shell (a LockedBox and the emitter's own lock).
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
     typealias Completion = Subscribers.Completion<Failure>
     typealias Machine = ThrottleStateMachine<Input, Completion, Context.SchedulerTimeType>
 
-    private let state: LockedBox<Machine>
-    private let emitter: Emitter<DemandRelay<Downstream>>
+    private let shell: ScheduledShell<Downstream, Machine, Context>
     private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
     private let latest: Bool
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-        let state = LockedBox(tracking: Machine())
-        self.state = state
-        // The demand is counted by the state machine (as Apple's); the emitter only serializes, so it has all.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                state.withCriticalSection { $0.addReturnedDemand(more) }
-            },
-            policy: .unbounded)
-        emitter.request(.unlimited)
+        shell = ScheduledShell(downstream: downstream, machine: Machine(), scheduler: scheduler, options: nil)
         self.interval = interval
-        self.scheduler = scheduler
         self.latest = latest
         // Apple's operator reads the clock when it is created (and at every upstream event).
-        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-        _ = scheduler.now
+        _ = shell.now
     }
 
     // As Apple's: the upstream is asked for `.unlimited` before the downstream receives its subscription.
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.isSubscribed == false }) else {
-            CalloutCheck.assertNoLockHeld("Throttle cancelling an unwanted upstream subscription")
-            subscription.cancel()
+        guard shell.decide({ $0.isSubscribed == false }) else {
+            shell.refuse(subscription)
             return
         }
-        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-        let now = scheduler.now
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription, now: now) }) else {
-            CalloutCheck.assertNoLockHeld("Throttle cancelling an unwanted upstream subscription")
-            subscription.cancel()
+        let now = shell.now
+        guard shell.decide({ $0.receiveSubscription(subscription, now: now) }) else {
+            shell.refuse(subscription)
             return
         }
-        CalloutCheck.assertNoLockHeld("Throttle requesting upstream")
-        subscription.request(.unlimited)
-        emitter.start(subscription: self)
+        shell.request(.unlimited, from: subscription)
+        shell.start(subscription: self)
     }
 
     // The clock is read with no lock held, after checking that the stream runs (as Apple's reads it only then); the
@@ -136,21 +118,18 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // keeps no reference either, the waiting value and completion must still be delivered. `cancel()` drops the
     // downstream and the upstream at once, so a scheduled emission keeps only this inert object alive.
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard state.withCriticalSection({ $0.isSubscribed }) else { return .none }
-        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-        let now = scheduler.now
-        let decision = state.withCriticalSection {
-            $0.receiveValue(input, now: now, interval: interval, latest: latest)
-        }
+        guard shell.decide({ $0.isSubscribed }) else { return .none }
+        let now = shell.now
+        let (interval, latest) = (self.interval, self.latest)
+        let decision = shell.decide { $0.receiveValue(input, now: now, interval: interval, latest: latest) }
         switch decision {
         case .none(let released):
-            withExtendedLifetime(released) {}
+            shell.perform(ScheduledEffects(released: released))
         case .schedule(let date):
-            CalloutCheck.assertNoLockHeld("Throttle scheduling an emission")
             if let date {
-                scheduler.schedule(after: date) { self.emit() }
+                shell.schedule(after: date) { self.emit() }
             } else {
-                scheduler.schedule { self.emit() }
+                shell.schedule(options: nil) { self.emit() }
             }
         }
         return .none
@@ -159,44 +138,31 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // The emission decides under the lock (the waiting value, the completion behind it) and delivers through the
     // emitter, whose own check makes an emission racing `cancel()` deliver nothing once `cancel()` has returned.
     private func emit() {
-        let (value, completion, readClock) = state.withCriticalSection { $0.emissionFired() }
+        let (value, completion, readClock) = shell.decide { $0.emissionFired() }
         if readClock {
-            CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-            let now = scheduler.now
-            state.withCriticalSection { $0.emitted(at: now) }
+            let now = shell.now
+            shell.decide { $0.emitted(at: now) }
         }
-        if let value {
-            emitter.offer(value)
-        }
-        if let completion {
-            emitter.complete(completion, order: .afterQueuedValues)
-        }
+        shell.perform(ScheduledEffects(value: value, completion: completion))
     }
 
     func receive(completion: Completion) {
-        guard state.withCriticalSection({ $0.isSubscribed }) else { return }
-        CalloutCheck.assertNoLockHeld("Throttle reading the scheduler's clock")
-        let now = scheduler.now
-        guard state.withCriticalSection({ $0.receiveCompletion(completion, now: now) }) else { return }
-        CalloutCheck.assertNoLockHeld("Throttle scheduling its completion")
-        scheduler.schedule { self.emit() }
+        guard shell.decide({ $0.isSubscribed }) else { return }
+        let now = shell.now
+        guard shell.decide({ $0.receiveCompletion(completion, now: now) }) else { return }
+        shell.schedule(options: nil) { self.emit() }
     }
 
     /// As Apple's: a zero request is ignored.
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
-        state.withCriticalSection { $0.addDemand(demand) }
+        shell.decide { $0.addDemand(demand) }
     }
 
     func cancel() {
-        let cancelled = state.withCriticalSection({ $0.cancel() })
-        // The emitter in every case: a completion already handed to it (behind values another thread is still
-        // delivering) must not reach the downstream once cancel() returned. Cancelling it twice is harmless.
-        emitter.cancel()
-        guard let cancelled else { return }
-        withExtendedLifetime(cancelled.pending) {}
-        CalloutCheck.assertNoLockHeld("Throttle cancelling upstream")
-        cancelled.upstream.cancel()
+        shell.cancel { machine in
+            machine.cancel().map { ScheduledEffects(released: $0.pending, upstream: $0.upstream) }
+        }
     }
 
     var description: String { "Throttle" }

@@ -10,7 +10,7 @@
 /// **Demand:** the upstream is asked for `.unlimited`; scheduling an emission uses one unit of the downstream's
 /// demand; the demand it returns is added.
 /// **Thread safety:** none: always mutated under the subscription's lock.
-struct ThrottleStateMachine<Output, Completion, Time: Strideable> {
+struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStateMachine {
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
@@ -54,8 +54,10 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable> {
         demand += more
     }
 
-    mutating func addReturnedDemand(_ more: Subscribers.Demand) {
+    /// The downstream returned demand from `receive(_:)`: counted, also once the stream has ended (as Apple's).
+    mutating func downstreamReturned(_ more: Subscribers.Demand) -> Subscription? {
         demand += more
+        return nil
     }
 
     mutating func receiveValue(_ value: Output, now: Time, interval: Time.Stride, latest: Bool) -> ValueDecision {

@@ -103,86 +103,57 @@ extension Publishers {
 private final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
+    // @unchecked Sendable: mutable state lives in the shell (a LockedBox and the emitter's own lock).
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
     typealias Completion = Subscribers.Completion<Failure>
 
-    private let state: LockedBox<TimeoutStateMachine<Downstream>>
-    private let emitter: Emitter<DemandRelay<Downstream>>
+    private let shell: ScheduledShell<Downstream, TimeoutStateMachine<Downstream>, Context>
     private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
     private let customError: (() -> Failure)?
 
+    // Values reach the downstream whatever it asked for (as Apple's): the shell's emitter only serializes, and the
+    // demand the downstream returns is requested upstream (`TimeoutStateMachine.downstreamReturned`).
     init(
         downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
         options: Context.SchedulerOptions?, customError: (() -> Failure)?
     ) {
-        let state = LockedBox(tracking: TimeoutStateMachine(downstream: downstream))
-        self.state = state
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                guard let subscription = state.withCriticalSection({ $0.subscription }) else { return }
-                CalloutCheck.assertNoLockHeld("Timeout requesting upstream the demand its downstream returned")
-                subscription.request(more)
-            },
-            policy: .unbounded)
-        // Values reach the downstream whatever it asked for (as Apple's): the emitter only serializes.
-        emitter.request(.unlimited)
+        shell = ScheduledShell(
+            downstream: downstream, machine: TimeoutStateMachine(downstream: downstream), scheduler: scheduler,
+            options: options)
         self.interval = interval
-        self.scheduler = scheduler
-        self.options = options
         self.customError = customError
     }
 
     func receive(subscription: Subscription) {
-        guard let arm = state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling a second upstream subscription")
-            subscription.cancel()
+        guard let arm = shell.decide({ $0.receiveSubscription(subscription) }) else {
+            shell.refuse(subscription)
             return
         }
         restartClock(arm)
-        emitter.start(subscription: self)
+        shell.start(subscription: self)
     }
 
-    // The clock is a repeating timer (as Apple's): `schedule(after:interval:tolerance:options:)` is a callout, so it
-    // is created with no lock held and stored afterwards, under the generation it was created for. Whoever bumps the
-    // generation meanwhile (a value, the end of the stream) makes it stale: it is then cancelled at once, and a
-    // firing of a stale timer finds its generation outdated under the lock and does nothing. The timer holds the
+    // The clock is a repeating timer (as Apple's), armed under a generation (see `ScheduledShell.armTimer`): whoever
+    // bumps the generation meanwhile (a value, the end of the stream) makes it stale. The timer holds the
     // subscription and the downstream strongly, as Apple's does, until the scheduler lets go of it.
     private func restartClock(_ rearm: TimeoutStateMachine<Downstream>.Rearm) {
-        if let stale = rearm.stale {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")
-            stale.cancel()
-        }
-        let generation = rearm.generation
-        let downstream = rearm.downstream
-        CalloutCheck.assertNoLockHeld("Timeout scheduling its timer")
-        let timer = scheduler.schedule(
-            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
-            options: options
-        ) { [self] in
-            withExtendedLifetime(downstream) {
-                timedOut(generation: generation)
-            }
-        }
-        if let stale = state.withCriticalSection({ $0.timerArmed(timer, generation: generation) }) {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling a stale timer")
-            stale.cancel()
+        shell.perform(ScheduledEffects(timers: rearm.stale.map { [$0] } ?? []))
+        shell.armTimer(after: interval, generation: rearm.generation, keepingAlive: rearm.downstream) {
+            [self] generation in
+            timedOut(generation: generation)
         }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let rearm = state.withCriticalSection({ $0.receiveValue() }) else { return .none }
+        guard let rearm = shell.decide({ $0.receiveValue() }) else { return .none }
         restartClock(rearm)
         let downstream = rearm.downstream
-        CalloutCheck.assertNoLockHeld("Timeout scheduling a value")
-        scheduler.schedule(options: options) { [self] in
+        shell.schedule(options: shell.options) { [self] in
             // A value still on the scheduler when the stream ended (timed out, cancelled) is dropped.
             withExtendedLifetime(downstream) {
-                if state.withCriticalSection({ $0.isRunning }) {
-                    emitter.offer(input)
+                if shell.decide({ $0.isRunning }) {
+                    shell.perform(ScheduledEffects(value: input))
                 }
             }
         }
@@ -190,62 +161,42 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func receive(completion: Completion) {
-        guard let stop = state.withCriticalSection({ $0.receiveCompletion() }) else { return }
-        if let stale = stop.stale {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")
-            stale.cancel()
-        }
+        guard let stop = shell.decide({ $0.receiveCompletion() }) else { return }
+        shell.perform(ScheduledEffects(timers: stop.stale.map { [$0] } ?? []))
         let downstream = stop.downstream
-        CalloutCheck.assertNoLockHeld("Timeout scheduling its completion")
-        scheduler.schedule(options: options) { [self] in
+        shell.schedule(options: shell.options) { [self] in
             withExtendedLifetime(downstream) {
-                guard let ended = state.withCriticalSection({ $0.end() }) else { return }
-                if let timer = ended.timer {
-                    CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")
-                    timer.cancel()
-                }
-                emitter.complete(completion, order: .afterQueuedValues)
+                guard let ended = shell.decide({ $0.end() }) else { return }
+                shell.perform(ScheduledEffects(timers: ended.timer.map { [$0] } ?? [], completion: completion))
             }
         }
     }
 
     private func timedOut(generation: Int) {
-        guard let ended = state.withCriticalSection({ $0.end(firing: generation) }) else { return }
-        if let timer = ended.timer {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")
-            timer.cancel()
-        }
-        CalloutCheck.assertNoLockHeld("Timeout cancelling upstream on timeout")
-        ended.upstream.cancel()
+        guard let ended = shell.decide({ $0.end(firing: generation) }) else { return }
+        shell.perform(ScheduledEffects(timers: ended.timer.map { [$0] } ?? [], upstream: ended.upstream))
         CalloutCheck.assertNoLockHeld("Timeout calling customError")
         let completion: Completion = customError.map { .failure($0()) } ?? .finished
-        emitter.complete(completion, order: .afterQueuedValues)
+        shell.perform(ScheduledEffects(completion: completion))
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard let (subscription, rearm) = state.withCriticalSection({ $0.request() }) else { return }
+        guard let (subscription, rearm) = shell.decide({ $0.request() }) else { return }
         if let rearm {
             restartClock(rearm)
         }
-        CalloutCheck.assertNoLockHeld("Timeout requesting upstream")
-        subscription.request(demand)
+        shell.request(demand, from: subscription)
     }
 
+    // When the stream already ended (the scheduled completion ran and handed the completion to the emitter behind
+    // values still queued there, because another thread is delivering), the machine has nothing left to end, but
+    // the shell cancels the emitter in every case, so what it holds does not reach the downstream.
     func cancel() {
-        let ended = state.withCriticalSection({ $0.end() })
-        // The emitter in every case: when the stream already ended (the scheduled completion ran and handed the
-        // completion to the emitter behind values still queued there, because another thread is delivering), the
-        // state has nothing left to end, but what the emitter holds must not reach the downstream once cancel()
-        // returned. Cancelling the emitter twice is harmless.
-        emitter.cancel()
-        guard let ended else { return }
-        withExtendedLifetime(ended.downstream) {}
-        if let timer = ended.timer {
-            CalloutCheck.assertNoLockHeld("Timeout cancelling its timer")
-            timer.cancel()
+        shell.cancel { machine in
+            machine.end().map {
+                ScheduledEffects(released: $0.downstream, timers: $0.timer.map { [$0] } ?? [], upstream: $0.upstream)
+            }
         }
-        CalloutCheck.assertNoLockHeld("Timeout cancelling upstream")
-        ended.upstream.cancel()
     }
 
     var description: String { "Timeout" }

@@ -9,14 +9,8 @@
 ///
 /// **Demand:** not tracked here: requests pass straight upstream.
 /// **Thread safety:** none: always mutated under the subscription's lock.
-struct TimeoutStateMachine<Downstream> {
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case terminal
-    }
-
-    private(set) var upstream = Upstream.awaiting
+struct TimeoutStateMachine<Downstream>: ScheduledTimerStateMachine {
+    private(set) var upstream = UpstreamSlot.awaiting
     /// The downstream, handed to every scheduled action and timer so that it lives until the scheduler lets go of
     /// them (as Apple's scheduled closures keep it); dropped when the stream ends.
     private var downstream: Downstream?
@@ -82,10 +76,10 @@ struct TimeoutStateMachine<Downstream> {
         return false
     }
 
-    /// The subscription to forward demand to.
-    var subscription: Subscription? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
-        return subscription
+    /// The downstream returned demand from `receive(_:)`: the subscription to request it from, while the stream
+    /// runs.
+    func downstreamReturned(_ demand: Subscribers.Demand) -> Subscription? {
+        upstream.subscription
     }
 
     /// The downstream requested: returns the subscription to forward to and, for the first request, the timer to
@@ -105,7 +99,7 @@ struct TimeoutStateMachine<Downstream> {
     )? {
         guard case .subscribed(let subscription) = upstream else { return nil }
         if let fired, fired != generation { return nil }
-        upstream = .terminal
+        upstream = .ended
         generation += 1
         defer {
             timer = nil
