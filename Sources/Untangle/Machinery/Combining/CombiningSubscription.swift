@@ -5,9 +5,8 @@ import UntangleSync
 // subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
 // value. The type-erased state machines are not generic.
 
-/// The subscription shared by every zip and combineLatest publisher (`Zip` … `Zip4`, `CombineLatest` …
-/// `CombineLatest4`): it subscribes to each upstream through an indexed inner subscriber, lets its
-/// ``CombiningStateMachine`` (pairing for zip, latest values for combineLatest) form the output groups, and hands
+/// The subscription of every zip publisher (`Zip` … `Zip4`): it subscribes to each upstream through an indexed inner
+/// subscriber, lets its ``CombiningStateMachine`` (pairing) form the output groups, and hands
 /// them, in the order they formed, to one ``Emitter`` so the downstream sees one signal at a time however many
 /// threads the upstreams use.
 ///
