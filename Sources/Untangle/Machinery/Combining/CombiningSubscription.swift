@@ -78,10 +78,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
             if let sender { return machine.request(demand, except: sender) }
             return machine.request(demand)
         }
-        CalloutCheck.assertNoLockHeld("zip requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        CombiningUpstreams.request(demand, from: subscriptions, operator: "zip")
     }
 
     @inlinable
@@ -95,15 +92,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
-            CalloutCheck.assertNoLockHeld("zip cancelling a late upstream")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("zip requesting from a new upstream")
-            subscription.request(demand)
-        }
+        let demand = state.withCriticalSection { $0.subscribed(subscription, at: index) }
+        CombiningUpstreams.admit(subscription, demand: demand, operator: "zip")
     }
 
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.
@@ -135,10 +125,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // Runs after unlocking: the released values go out of scope here, outside the lock.
     @inlinable
     func perform(_ effects: CombiningEffects) {
-        CalloutCheck.assertNoLockHeld("zip cancelling upstreams")
-        for subscription in effects.cancel {
-            subscription.cancel()
-        }
+        CombiningUpstreams.cancel(effects.cancel, operator: "zip")
         if effects.startForwarding {
             forward()
         }

@@ -122,10 +122,7 @@ where Downstream.Input == Values.Output {
     @inlinable
     static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<State>) {
         let subscriptions = state.withCriticalSection { $0.machine.request(demand) }
-        CalloutCheck.assertNoLockHeld("combineLatest requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        CombiningUpstreams.request(demand, from: subscriptions, operator: "combineLatest")
     }
 
     @inlinable
@@ -140,15 +137,8 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.machine.subscribed(subscription, at: index) }) else {
-            CalloutCheck.assertNoLockHeld("combineLatest cancelling a late upstream")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("combineLatest requesting from a new upstream")
-            subscription.request(demand)
-        }
+        let demand = state.withCriticalSection { $0.machine.subscribed(subscription, at: index) }
+        CombiningUpstreams.admit(subscription, demand: demand, operator: "combineLatest")
     }
 
     // One critical section stores the value and decides; the value it replaces is released after unlocking (its
@@ -209,10 +199,7 @@ where Downstream.Input == Values.Output {
     // Runs after unlocking.
     @inlinable
     func perform(_ effects: CombineLatestStateMachine.Effects) {
-        CalloutCheck.assertNoLockHeld("combineLatest cancelling upstreams")
-        for subscription in effects.cancel {
-            subscription.cancel()
-        }
+        CombiningUpstreams.cancel(effects.cancel, operator: "combineLatest")
         if effects.startForwarding {
             forward()
         }
