@@ -157,6 +157,61 @@ struct TupleFamily {
     let demand: String
     /// The example's comment for the tuple variant and for the transform variant.
     let example: (tuple: String, transform: String)
+    /// Whether the core keeps the latest values typed in a generated `\(type)Values<arity>` (combineLatest) rather
+    /// than type-erased, cast back into the tuple (zip).
+    var typedValues = false
+}
+
+/// combineLatest's typed latest values for `arity` upstreams: one optional per upstream and a `store` per upstream.
+func typedValues(_ arity: Int) -> String {
+    let params = Array(letters.prefix(arity))
+    let generics = params.joined(separator: ", ")
+    var out = """
+
+        /// The latest value of each of \(arityWords[arity]!) upstreams of a combineLatest, typed (see `CombineLatestValues`).
+        ///
+        /// ```swift
+        /// var values = CombineLatestValues\(arity)<\(params.map { _ in "Int" }.joined(separator: ", "))>()
+        /// _ = CombineLatestValues\(arity).storeA(&values, 1)
+        /// ```
+        ///
+        /// **Demand:** not applicable.
+        /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
+        @usableFromInline
+        struct CombineLatestValues\(arity)<\(generics)>: CombineLatestValues {
+
+        """
+    for p in params {
+        out += "    @usableFromInline var \(p.lowercased()): \(p)?\n"
+    }
+    out += """
+
+            @inlinable
+            init() {}
+
+            @inlinable
+            static var count: Int { \(arity) }
+
+            /// Only asked for once every upstream has a value.
+            @inlinable
+            var output: (\(generics)) { (\(params.map { "\($0.lowercased())!" }.joined(separator: ", "))) }
+
+        """
+    for p in params {
+        out += """
+
+                /// Makes `value` upstream \(p)'s latest value; returns the one it replaces.
+                @inlinable
+                static func store\(p)(_ values: inout Self, _ value: \(p)) -> \(p)? {
+                    var value: \(p)? = value
+                    swap(&values.\(p.lowercased()), &value)
+                    return value
+                }
+
+            """
+    }
+    out += "}\n"
+    return out
 }
 
 let arityWords = [2: "two", 3: "three", 4: "four"]
@@ -219,6 +274,7 @@ func tupleFamily(_ family: TupleFamily) -> String {
             out += "            self.\(p.lowercased()) = \(p.lowercased())\n"
         }
         let casts = params.enumerated().map { "values[\($0.offset)] as! \($0.element).Output" }.joined(separator: ", ")
+        let valuesType = "CombineLatestValues\(arity)<\(params.map { "\($0).Output" }.joined(separator: ", "))>"
         out += """
                     }
 
@@ -226,15 +282,31 @@ func tupleFamily(_ family: TupleFamily) -> String {
                     @inlinable
                     public func receive<S: Subscriber>(subscriber: S)
                     where \(last).Failure == S.Failure, S.Input == \(outputTuple) {
-                        // Input i only ever stores values of its own Output type, so the casts cannot fail.
-                        let core = \(family.core)(downstream: subscriber, upstreamCount: \(arity)) { values in
-                            (\(casts))
-                        }
-                        core.start()
 
             """
-        for (index, p) in params.enumerated() {
-            out += "            \(p.lowercased()).subscribe(core.inner(\(index), \(p).Output.self))\n"
+        if family.typedValues {
+            out += """
+                            // Each upstream stores its values, typed, into its own slot of the latest values.
+                            typealias Values = \(valuesType)
+                            let core = \(family.core)<Values, S>(downstream: subscriber)
+                            core.start()
+
+                """
+            for (index, p) in params.enumerated() {
+                out += "            \(p.lowercased()).subscribe(core.inner(\(index), Values.store\(p)))\n"
+            }
+        } else {
+            out += """
+                            // Input i only ever stores values of its own Output type, so the casts cannot fail.
+                            let core = \(family.core)(downstream: subscriber, upstreamCount: \(arity)) { values in
+                                (\(casts))
+                            }
+                            core.start()
+
+                """
+            for (index, p) in params.enumerated() {
+                out += "            \(p.lowercased()).subscribe(core.inner(\(index), \(p).Output.self))\n"
+            }
         }
         out += """
                     }
@@ -244,6 +316,9 @@ func tupleFamily(_ family: TupleFamily) -> String {
             extension Publishers.\(name): Equatable where \(params.map { "\($0): Equatable" }.joined(separator: ", ")) {}
 
             """
+        if family.typedValues {
+            out += typedValues(arity)
+        }
     }
     // The entry points on Publisher.
     out += "\nextension Publisher {\n"
@@ -322,7 +397,8 @@ let combineLatestFamily = TupleFamily(
         demand wait, in order, until it asks (nothing is coalesced or lost), so the buffer is bounded by what was
         requested.
         """,
-    example: (tuple: "(a1, b1), (a2, b1), (a2, b2), ...", transform: "a1, a2, a2, ...")
+    example: (tuple: "(a1, b1), (a2, b1), (a2, b2), ...", transform: "a1, a2, a2, ..."),
+    typedValues: true
 )
 
 let zipFamily = TupleFamily(

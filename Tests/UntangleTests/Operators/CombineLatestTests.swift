@@ -9,6 +9,9 @@ private func history<Value, Failure>(_ recorder: Recorder<Value, Failure>) -> [S
     recorder.events.map(\.description)
 }
 
+/// A value whose release the tests watch.
+private final class Payload {}
+
 final class CombineLatestTests: XCTestCase {
     func testPublishesTheLatestValuesOnceEveryUpstreamHasOne() {
         let a = PassthroughSubject<Int, TestError>()
@@ -248,6 +251,81 @@ final class CombineLatestTests: XCTestCase {
         a.send(Token())
         XCTAssertNil(weakToken, "released once replaced")
         cancellable.cancel()
+    }
+
+    func testCancelReleasesTheLatestValues() {
+        let a = PassthroughSubject<Payload, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        weak var weakPayload: Payload?
+        let cancellable = a.combineLatest(b).sink { _ in }
+        do {
+            let token = Payload()
+            weakPayload = token
+            a.send(token)
+        }
+        XCTAssertNotNil(weakPayload, "kept as the latest value")
+        cancellable.cancel()
+        XCTAssertNil(weakPayload, "released by the cancel, though the subjects live on")
+    }
+
+    func testFinishingReleasesTheLatestValues() {
+        let a = PassthroughSubject<Payload, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        weak var weakPayload: Payload?
+        let recorder = Recorder<(Payload, Int), Never>()
+        a.combineLatest(b).subscribe(recorder)
+        do {
+            let token = Payload()
+            weakPayload = token
+            a.send(token)
+        }
+        a.send(completion: .finished)
+        XCTAssertNotNil(weakPayload, "a finished upstream's latest value is still combined")
+        b.send(completion: .finished)
+        XCTAssertEqual(history(recorder), ["subscription(CombineLatest)", "finished"])
+        XCTAssertNil(weakPayload, "released once every upstream finished")
+    }
+
+    func testAValueSentFromInsideReceiveFormsTheNextTupleAfterTheCurrentOne() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<(Int, Int), Never> { _, tuple in
+            if tuple.0 == 1 {
+                // Formed while this thread forwards (1, 10): queued, delivered when that delivery returns.
+                a.send(2)
+                b.send(20)
+            }
+            return .none
+        }
+        a.combineLatest(b).subscribe(recorder)
+        a.send(1)
+        b.send(10)
+        XCTAssertEqual(
+            history(recorder),
+            ["subscription(CombineLatest)", "value((1, 10))", "value((2, 10))", "value((2, 20))"])
+    }
+
+    func testCancelFromInsideReceiveReleasesTheTuplesFormedMeanwhile() {
+        let a = PassthroughSubject<Payload, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        weak var weakPayload: Payload?
+        let recorder = Recorder<(Payload, Int), Never> { recorder, tuple in
+            if tuple.1 == 1 {
+                do {
+                    let token = Payload()
+                    weakPayload = token
+                    a.send(token)
+                }
+                XCTAssertNotNil(weakPayload, "in the tuple queued behind this delivery")
+                recorder.cancel()
+            }
+            return .none
+        }
+        a.combineLatest(b).subscribe(recorder)
+        a.send(Payload())
+        b.send(1)
+        XCTAssertNil(weakPayload, "the queued tuple and the latest value released by the cancel")
+        XCTAssertEqual(history(recorder).count, 2, "nothing delivered after the cancel")
     }
 }
 

@@ -1,4 +1,4 @@
-/// The part that zip and combineLatest share: the operator's phase, the groups formed under the lock and waiting for
+/// zip's outbox: the operator's phase, the groups formed under the lock and waiting for
 /// the forwarder, and which thread forwards them.
 ///
 /// ```swift

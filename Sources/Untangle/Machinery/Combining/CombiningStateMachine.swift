@@ -12,9 +12,6 @@ struct CombiningEffects {
     @usableFromInline var cancel: [Subscription] = []
     /// Values no longer needed, released by the caller outside the lock (their deinit is user code).
     @usableFromInline var release: [Any] = []
-    /// One value no longer needed (combineLatest's previous latest value, on every value it receives), released like
-    /// `release`: kept apart so that the common case allocates no array.
-    @usableFromInline var replaced: Any?
 }
 
 /// The forwarder's next step.
@@ -27,8 +24,9 @@ enum CombiningForward {
 }
 
 /// The pure state machine of a multi-input operator that forms output groups from one value of each upstream (zip
-/// pairs the oldest unconsumed values; combineLatest takes the latest ones). ``CombiningSubscription`` runs it; each
-/// method is called under the subscription's lock and returns what to do after unlocking.
+/// pairs the oldest unconsumed values). ``CombiningSubscription`` runs it; each method is called under the
+/// subscription's lock and returns what to do after unlocking. (combineLatest has a subscription of its own on the
+/// same skeleton, ``CombineLatestSubscription``, which keeps its latest values typed.)
 ///
 /// Values are type-erased (`Any`): input `i` only ever stores its own publisher's output, and the generated
 /// publishers cast each group back into its tuple, so one hand-written core serves every arity.
@@ -37,7 +35,7 @@ enum CombiningForward {
 /// **Thread safety:** none: always mutated under the subscription's lock.
 @usableFromInline
 protocol CombiningStateMachine {
-    /// The operator's name, used as the subscription's description (`Zip`, `CombineLatest`).
+    /// The operator's name, used as the subscription's description (`Zip`).
     static var name: String { get }
 
     init(upstreamCount: Int)

@@ -5,9 +5,8 @@ import UntangleSync
 // subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
 // value. The type-erased state machines are not generic.
 
-/// The subscription shared by every zip and combineLatest publisher (`Zip` … `Zip4`, `CombineLatest` …
-/// `CombineLatest4`): it subscribes to each upstream through an indexed inner subscriber, lets its
-/// ``CombiningStateMachine`` (pairing for zip, latest values for combineLatest) form the output groups, and hands
+/// The subscription of every zip publisher (`Zip` … `Zip4`): it subscribes to each upstream through an indexed inner
+/// subscriber, lets its ``CombiningStateMachine`` (pairing) form the output groups, and hands
 /// them, in the order they formed, to one ``Emitter`` so the downstream sees one signal at a time however many
 /// threads the upstreams use.
 ///
@@ -79,10 +78,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
             if let sender { return machine.request(demand, except: sender) }
             return machine.request(demand)
         }
-        CalloutCheck.assertNoLockHeld("zip requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        CombiningUpstreams.request(demand, from: subscriptions, operator: "zip")
     }
 
     @inlinable
@@ -96,15 +92,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.subscribed(subscription, at: index) }) else {
-            CalloutCheck.assertNoLockHeld("zip cancelling a late upstream")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("zip requesting from a new upstream")
-            subscription.request(demand)
-        }
+        let demand = state.withCriticalSection { $0.subscribed(subscription, at: index) }
+        CombiningUpstreams.admit(subscription, demand: demand, operator: "zip")
     }
 
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.
@@ -136,10 +125,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // Runs after unlocking: the released values go out of scope here, outside the lock.
     @inlinable
     func perform(_ effects: CombiningEffects) {
-        CalloutCheck.assertNoLockHeld("zip cancelling upstreams")
-        for subscription in effects.cancel {
-            subscription.cancel()
-        }
+        CombiningUpstreams.cancel(effects.cancel, operator: "zip")
         if effects.startForwarding {
             forward()
         }

@@ -1,12 +1,19 @@
-// `@usableFromInline` so that the `@inlinable` ``CombiningSubscription`` can call it; the state machine itself is not generic
-// and stays compiled once, here.
-/// The pure state machine of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the upstream
-/// subscriptions, each upstream's latest value, the tuples formed but not yet handed to the downstream's emitter,
-/// and who hands them over. It never calls out: every method returns what the caller must do after unlocking.
+// `@usableFromInline` so that the `@inlinable` ``CombineLatestSubscription`` can call it; the state machine itself is
+// not generic and stays compiled once, here.
+/// The pure bookkeeping of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the upstream
+/// subscriptions, how many upstreams still lack a value, which have finished, the demand requested so far, the
+/// operator's phase and who hands formed tuples to the downstream's emitter. It never calls out: every method returns
+/// what the caller must do after unlocking.
 ///
-/// Values are stored type-erased (`Any`): input `i` only ever stores values of its publisher's `Output`, and the
-/// generated publisher casts each formed group back into its tuple, so the casts cannot fail. This keeps one
-/// hand-written core for every arity.
+/// ```swift
+/// guard machine.accepts(at: 0) else { return }
+/// // store the value in the typed latest values, then:
+/// switch machine.stored(isFirst: true) { case .forward: /* deliver the tuple, then forward */ default: break }
+/// ```
+///
+/// The values themselves are not here: ``CombineLatestSubscription`` keeps them typed (``CombineLatestValues``) beside
+/// this machine under the same lock, with the tuples formed while another thread forwards; the machine counts those
+/// tuples and tells the caller when to store, form, queue or take one.
 ///
 /// Semantics: once every upstream has sent a value, every further value (from any upstream) forms one tuple of the
 /// latest values. Nothing is coalesced: each value the upstreams were allowed to send yields its tuple, in the order
@@ -20,24 +27,72 @@
 /// bounded by what was requested.
 /// **Thread safety:** none: always mutated under the combineLatest's lock.
 @usableFromInline
-struct CombineLatestStateMachine: CombiningStateMachine {
-    @usableFromInline static let name = "CombineLatest"
+struct CombineLatestStateMachine {
+    @usableFromInline
+    enum Phase {
+        /// Accepting values.
+        case active
+        /// Every upstream finished: no more tuples form; finish after forwarding those already formed.
+        case finishing
+        /// Finished, failed or cancelled: nothing more is forwarded.
+        case ended
+    }
 
-    @usableFromInline typealias Effects = CombiningEffects
-    @usableFromInline typealias Forward = CombiningForward
+    /// What the caller does with a value it has just stored as its upstream's latest.
+    @usableFromInline
+    enum Stored {
+        /// Nothing more: some upstream has no value yet.
+        case kept
+        /// A tuple formed and the caller became the forwarder: it delivers the tuple itself, then runs the
+        /// forwarding loop (``nextToForward()``).
+        case forward
+        /// A tuple formed while another thread forwards: the caller queues it, under the lock, for that thread.
+        case queue
+    }
 
+    /// The forwarder's next step.
+    @usableFromInline
+    enum Forward {
+        /// Take the oldest queued tuple (under the lock) and deliver it.
+        case value
+        /// Deliver the finish: every tuple was forwarded.
+        case finish
+        /// Nothing to forward now; the caller is no longer the forwarder.
+        case idle
+    }
+
+    /// What to do after unlocking, on a completion or a cancel.
+    @usableFromInline
+    struct Effects {
+        /// Upstream subscriptions to cancel.
+        @usableFromInline var cancel: [Subscription] = []
+        /// The latest values (and queued tuples) are no longer needed: the caller takes them out under the lock and
+        /// releases them after unlocking (their deinit is user code).
+        @usableFromInline var releaseValues = false
+        /// The caller became the forwarder: it must run the forwarding loop.
+        @usableFromInline var startForwarding = false
+
+        @inlinable
+        init() {}
+    }
+
+    // The fields the per-value methods use are `@usableFromInline` (internal) so that those methods can be inlined
+    // into the client's specialized subscription; only this type's methods mutate them.
+    @usableFromInline var phase = Phase.active
     private var subscriptions: [Subscription?]
     private var requested = Subscribers.Demand.none
-    private var latest: [Any?]
-    private var missing: Int
-    private var finished: [Bool]
+    /// How many upstreams have not sent a value yet.
+    @usableFromInline var missing: Int
+    @usableFromInline var finished: [Bool]
     private var finishedCount = 0
-    private var outbox = CombiningOutbox()
+    /// Whether a thread is forwarding (delivering tuples to the emitter outside the lock).
+    @usableFromInline var forwarding = false
+    /// Tuples formed while a thread forwards, waiting for it.
+    @usableFromInline var queued = 0
 
     @usableFromInline
     init(upstreamCount: Int) {
         subscriptions = Array(repeating: nil, count: upstreamCount)
-        latest = Array(repeating: nil, count: upstreamCount)
         missing = upstreamCount
         finished = Array(repeating: false, count: upstreamCount)
     }
@@ -46,7 +101,7 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// the combination has ended or this upstream already had a subscription).
     @usableFromInline
     mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
+        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
         return requested
     }
@@ -54,49 +109,59 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
     @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        guard outbox.isActive else { return [] }
+        guard case .active = phase else { return [] }
         requested += demand
         return subscriptions.compactMap { $0 }
     }
 
-    /// Upstream `index` sent a value.
-    @usableFromInline
-    mutating func received(_ value: Any, at index: Int) -> Effects {
-        guard outbox.isActive, !finished[index] else { return Effects() }
-        var effects = Effects()
-        if let previous = latest[index] {
-            effects.replaced = previous
-        } else {
+    /// Whether a value from upstream `index` is to be stored (false: the combination ended or is finishing, or this
+    /// upstream finished; the value is dropped).
+    @inlinable
+    func accepts(at index: Int) -> Bool {
+        guard case .active = phase else { return false }
+        return !finished[index]
+    }
+
+    /// The caller stored an accepted value as its upstream's latest; `isFirst`: that upstream had none before.
+    @inlinable
+    mutating func stored(isFirst: Bool) -> Stored {
+        if isFirst {
             missing -= 1
         }
-        latest[index] = value
-        if missing == 0 {
-            outbox.append(latest.map { $0! })
-            effects.startForwarding = outbox.claimForwarding()
+        guard missing == 0 else { return .kept }
+        // Nobody forwards, so nothing is queued (the forwarder gives the role up only when the queue is empty): the
+        // new tuple is the next to deliver, and the caller delivers it without queuing it.
+        guard forwarding else {
+            forwarding = true
+            return .forward
         }
-        return effects
+        queued += 1
+        return .queue
     }
 
     /// Upstream `index` finished.
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
-        guard outbox.isActive, !finished[index] else { return Effects() }
+        guard case .active = phase, !finished[index] else { return Effects() }
         finished[index] = true
         subscriptions[index] = nil
         finishedCount += 1
         guard finishedCount == finished.count else { return Effects() }
-        outbox.finish()
+        phase = .finishing
         var effects = Effects()
-        effects.release = takeLatestValues()
-        effects.startForwarding = outbox.claimForwarding()
+        effects.releaseValues = true
+        if !forwarding {
+            forwarding = true
+            effects.startForwarding = true
+        }
         return effects
     }
 
-    /// Upstream `index` failed: ends the combination. Returns what to cancel and release, or nil if it had already ended
-    /// or was finishing (the first completion wins).
+    /// Upstream `index` failed: ends the combination. Returns what to cancel and release, or nil if it had already
+    /// ended or was finishing (the first completion wins).
     @usableFromInline
     mutating func failed(at index: Int) -> Effects? {
-        guard outbox.isActive else { return nil }
+        guard case .active = phase else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
         subscriptions[index] = nil
         return end()
@@ -106,33 +171,36 @@ struct CombineLatestStateMachine: CombiningStateMachine {
     /// ended.
     @usableFromInline
     mutating func cancelled() -> Effects? {
-        if outbox.isEnded { return nil }
+        if case .ended = phase { return nil }
         return end()
     }
 
     private mutating func end() -> Effects {
+        phase = .ended
+        queued = 0
         var effects = Effects()
         effects.cancel = subscriptions.compactMap { $0 }
         subscriptions = subscriptions.map { _ in nil }
-        effects.release = takeLatestValues()
-        effects.release.append(contentsOf: outbox.end())
+        effects.releaseValues = true
         return effects
     }
 
-    /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
-    @usableFromInline
+    /// The forwarder's next step: the queued tuples in the order they formed, then the finish.
+    @inlinable
     mutating func nextToForward() -> Forward {
-        outbox.nextToForward()
-    }
-
-    private mutating func takeLatestValues() -> [Any] {
-        defer { latest = latest.map { _ in nil } }
-        return latest.compactMap { $0 }
+        if case .ended = phase {
+            forwarding = false
+            return .idle
+        }
+        if queued > 0 {
+            queued -= 1
+            return .value
+        }
+        forwarding = false
+        if case .finishing = phase {
+            phase = .ended
+            return .finish
+        }
+        return .idle
     }
 }
-
-/// The subscription of every combineLatest publisher.
-@usableFromInline
-typealias CombineLatestSubscription<Downstream: Subscriber> = CombiningSubscription<
-    CombineLatestStateMachine, Downstream
->

@@ -41,18 +41,58 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
-            // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = CombineLatestSubscription(downstream: subscriber, upstreamCount: 2) { values in
-                (values[0] as! A.Output, values[1] as! B.Output)
-            }
+            // Each upstream stores its values, typed, into its own slot of the latest values.
+            typealias Values = CombineLatestValues2<A.Output, B.Output>
+            let core = CombineLatestSubscription<Values, S>(downstream: subscriber)
             core.start()
-            a.subscribe(core.inner(0, A.Output.self))
-            b.subscribe(core.inner(1, B.Output.self))
+            a.subscribe(core.inner(0, Values.storeA))
+            b.subscribe(core.inner(1, Values.storeB))
         }
     }
 }
 
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+
+/// The latest value of each of two upstreams of a combineLatest, typed (see `CombineLatestValues`).
+///
+/// ```swift
+/// var values = CombineLatestValues2<Int, Int>()
+/// _ = CombineLatestValues2.storeA(&values, 1)
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
+@usableFromInline
+struct CombineLatestValues2<A, B>: CombineLatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static var count: Int { 2 }
+
+    /// Only asked for once every upstream has a value.
+    @inlinable
+    var output: (A, B) { (a!, b!) }
+
+    /// Makes `value` upstream A's latest value; returns the one it replaces.
+    @inlinable
+    static func storeA(_ values: inout Self, _ value: A) -> A? {
+        var value: A? = value
+        swap(&values.a, &value)
+        return value
+    }
+
+    /// Makes `value` upstream B's latest value; returns the one it replaces.
+    @inlinable
+    static func storeB(_ values: inout Self, _ value: B) -> B? {
+        var value: B? = value
+        swap(&values.b, &value)
+        return value
+    }
+}
 
 extension Publishers {
     /// A publisher that receives and combines the latest elements from three publishers.
@@ -98,19 +138,68 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
-            // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = CombineLatestSubscription(downstream: subscriber, upstreamCount: 3) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
-            }
+            // Each upstream stores its values, typed, into its own slot of the latest values.
+            typealias Values = CombineLatestValues3<A.Output, B.Output, C.Output>
+            let core = CombineLatestSubscription<Values, S>(downstream: subscriber)
             core.start()
-            a.subscribe(core.inner(0, A.Output.self))
-            b.subscribe(core.inner(1, B.Output.self))
-            c.subscribe(core.inner(2, C.Output.self))
+            a.subscribe(core.inner(0, Values.storeA))
+            b.subscribe(core.inner(1, Values.storeB))
+            c.subscribe(core.inner(2, Values.storeC))
         }
     }
 }
 
 extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+
+/// The latest value of each of three upstreams of a combineLatest, typed (see `CombineLatestValues`).
+///
+/// ```swift
+/// var values = CombineLatestValues3<Int, Int, Int>()
+/// _ = CombineLatestValues3.storeA(&values, 1)
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
+@usableFromInline
+struct CombineLatestValues3<A, B, C>: CombineLatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var c: C?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static var count: Int { 3 }
+
+    /// Only asked for once every upstream has a value.
+    @inlinable
+    var output: (A, B, C) { (a!, b!, c!) }
+
+    /// Makes `value` upstream A's latest value; returns the one it replaces.
+    @inlinable
+    static func storeA(_ values: inout Self, _ value: A) -> A? {
+        var value: A? = value
+        swap(&values.a, &value)
+        return value
+    }
+
+    /// Makes `value` upstream B's latest value; returns the one it replaces.
+    @inlinable
+    static func storeB(_ values: inout Self, _ value: B) -> B? {
+        var value: B? = value
+        swap(&values.b, &value)
+        return value
+    }
+
+    /// Makes `value` upstream C's latest value; returns the one it replaces.
+    @inlinable
+    static func storeC(_ values: inout Self, _ value: C) -> C? {
+        var value: C? = value
+        swap(&values.c, &value)
+        return value
+    }
+}
 
 extension Publishers {
     /// A publisher that receives and combines the latest elements from four publishers.
@@ -163,20 +252,78 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
-            // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = CombineLatestSubscription(downstream: subscriber, upstreamCount: 4) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
-            }
+            // Each upstream stores its values, typed, into its own slot of the latest values.
+            typealias Values = CombineLatestValues4<A.Output, B.Output, C.Output, D.Output>
+            let core = CombineLatestSubscription<Values, S>(downstream: subscriber)
             core.start()
-            a.subscribe(core.inner(0, A.Output.self))
-            b.subscribe(core.inner(1, B.Output.self))
-            c.subscribe(core.inner(2, C.Output.self))
-            d.subscribe(core.inner(3, D.Output.self))
+            a.subscribe(core.inner(0, Values.storeA))
+            b.subscribe(core.inner(1, Values.storeB))
+            c.subscribe(core.inner(2, Values.storeC))
+            d.subscribe(core.inner(3, Values.storeD))
         }
     }
 }
 
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+/// The latest value of each of four upstreams of a combineLatest, typed (see `CombineLatestValues`).
+///
+/// ```swift
+/// var values = CombineLatestValues4<Int, Int, Int, Int>()
+/// _ = CombineLatestValues4.storeA(&values, 1)
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
+@usableFromInline
+struct CombineLatestValues4<A, B, C, D>: CombineLatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var c: C?
+    @usableFromInline var d: D?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static var count: Int { 4 }
+
+    /// Only asked for once every upstream has a value.
+    @inlinable
+    var output: (A, B, C, D) { (a!, b!, c!, d!) }
+
+    /// Makes `value` upstream A's latest value; returns the one it replaces.
+    @inlinable
+    static func storeA(_ values: inout Self, _ value: A) -> A? {
+        var value: A? = value
+        swap(&values.a, &value)
+        return value
+    }
+
+    /// Makes `value` upstream B's latest value; returns the one it replaces.
+    @inlinable
+    static func storeB(_ values: inout Self, _ value: B) -> B? {
+        var value: B? = value
+        swap(&values.b, &value)
+        return value
+    }
+
+    /// Makes `value` upstream C's latest value; returns the one it replaces.
+    @inlinable
+    static func storeC(_ values: inout Self, _ value: C) -> C? {
+        var value: C? = value
+        swap(&values.c, &value)
+        return value
+    }
+
+    /// Makes `value` upstream D's latest value; returns the one it replaces.
+    @inlinable
+    static func storeD(_ values: inout Self, _ value: D) -> D? {
+        var value: D? = value
+        swap(&values.d, &value)
+        return value
+    }
+}
 
 extension Publisher {
     /// Subscribes to another publisher and publishes a tuple of the latest values whenever one publishes.

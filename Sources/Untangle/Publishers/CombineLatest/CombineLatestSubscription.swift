@@ -1,0 +1,278 @@
+import UntangleSync
+
+/// The latest value of each upstream of a combineLatest, typed: one optional stored property per upstream, generated
+/// per arity (`CombineLatestValues2` … `CombineLatestValues4`, in the generated publishers' file) with one static
+/// `store` function per upstream.
+///
+/// ```swift
+/// var values = CombineLatestValues2<Int, String>()
+/// _ = CombineLatestValues2.storeA(&values, 1)        // returns the previous latest value of upstream A
+/// _ = CombineLatestValues2.storeB(&values, "b")
+/// let tuple = values.output                          // (1, "b")
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
+@usableFromInline
+protocol CombineLatestValues {
+    /// The tuple of one value of each upstream.
+    associatedtype Output
+
+    /// The number of upstreams.
+    static var count: Int { get }
+
+    /// No upstream has a value yet.
+    init()
+
+    /// The tuple of the latest values; only asked for once every upstream has one.
+    var output: Output { get }
+}
+
+// Performance: `@usableFromInline` with `@inlinable` members (and the generated publishers' `receive(subscriber:)`
+// `@inlinable`), so the client module specializes the subscription for the concrete values and downstream. The latest
+// values are kept typed here, beside the non-generic ``CombineLatestStateMachine`` under the same lock: no boxing as
+// `Any`, no array per tuple, no cast back.
+
+/// The subscription of every combineLatest publisher (`CombineLatest` … `CombineLatest4`): it subscribes to each
+/// upstream through an indexed inner subscriber, keeps each upstream's latest value typed in `Values`, lets its
+/// ``CombineLatestStateMachine`` decide when a tuple forms and who forwards it, and hands the tuples, in the order
+/// they formed, to one ``Emitter`` so the downstream sees one signal at a time however many threads the upstreams use.
+///
+/// ```swift
+/// let core = CombineLatestSubscription<CombineLatestValues2<Int, String>, _>(downstream: subscriber)
+/// core.start()
+/// a.subscribe(core.inner(0, CombineLatestValues2<Int, String>.storeA))
+/// b.subscribe(core.inner(1, CombineLatestValues2<Int, String>.storeB))
+/// ```
+///
+/// **Demand:** see ``CombineLatestStateMachine``. Demand the downstream returns from `receive(_:)` is forwarded
+/// upstream like a request (through ``DemandRelay``).
+/// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
+/// any thread. No lock is held while calling an upstream or the downstream, or while releasing a value.
+@usableFromInline
+final class CombineLatestSubscription<Values: CombineLatestValues, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Values.Output {
+    /// Everything under the lock: the bookkeeping, the typed latest values and the tuples formed while another
+    /// thread forwards (as many as the machine's `queued`).
+    @usableFromInline
+    struct State {
+        @usableFromInline var machine: CombineLatestStateMachine
+        @usableFromInline var values = Values()
+        @usableFromInline var ready = RingBuffer<Values.Output>()
+
+        @inlinable
+        init() {
+            machine = CombineLatestStateMachine(upstreamCount: Values.count)
+        }
+
+        /// Takes the latest values and the queued tuples out, to be released after unlocking.
+        @inlinable
+        mutating func takeValues() -> (Values, RingBuffer<Values.Output>) {
+            var taken = (Values(), RingBuffer<Values.Output>())
+            swap(&taken.0, &values)
+            swap(&taken.1, &ready)
+            return taken
+        }
+    }
+
+    /// The forwarder's next step, with the tuple taken out under the lock.
+    @usableFromInline
+    enum Forward {
+        case value(Values.Output)
+        case finish
+        case idle
+    }
+
+    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
+    @usableFromInline let state: LockedBox<State>
+
+    @inlinable
+    init(downstream: Downstream) {
+        let state = LockedBox(tracking: State())
+        self.state = state
+        // Captures the state, not the subscription: the emitter must not keep the subscription alive.
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { more in
+                CombineLatestSubscription.requestUpstreams(more, state: state)
+            },
+            policy: .unbounded)
+    }
+
+    /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
+    @inlinable
+    func start() {
+        emitter.start(subscription: self)
+    }
+
+    /// The subscriber for upstream `index`, which `store`s its values into the latest values (returning the
+    /// previous one).
+    @inlinable
+    func inner<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Input?) -> Inner<Input> {
+        Inner(owner: self, index: index, store: store)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.preconditionNonZero()
+        emitter.request(demand)
+        CombineLatestSubscription.requestUpstreams(demand, state: state)
+    }
+
+    @inlinable
+    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<State>) {
+        let subscriptions = state.withCriticalSection { $0.machine.request(demand) }
+        CombiningUpstreams.request(demand, from: subscriptions, operator: "combineLatest")
+    }
+
+    @inlinable
+    func cancel() {
+        let outcome = settle { $0.cancelled() }
+        emitter.cancel()
+        if let outcome {
+            perform(outcome.effects)
+            withExtendedLifetime(outcome.released) {}
+        }
+    }
+
+    @inlinable
+    func upstream(_ index: Int, subscribed subscription: Subscription) {
+        let demand = state.withCriticalSection { $0.machine.subscribed(subscription, at: index) }
+        CombiningUpstreams.admit(subscription, demand: demand, operator: "combineLatest")
+    }
+
+    // One critical section stores the value and decides; the value it replaces is released after unlocking (its
+    // deinit is user code). A thread whose value forms a tuple while nobody forwards becomes the forwarder and takes
+    // the tuple straight out of the lock: nothing else can be queued then (the forwarder gives up the role only with
+    // an empty queue), so it is the next tuple in order. Tuples formed while another thread forwards wait, typed, in
+    // `ready` for that thread.
+    @inlinable
+    func upstream<Input>(_ index: Int, received value: Input, store: (inout Values, Input) -> Input?) {
+        let (tuple, replaced) = state.withCriticalSection { state -> (Values.Output?, Input?) in
+            guard state.machine.accepts(at: index) else { return (nil, nil) }
+            let previous = store(&state.values, value)
+            switch state.machine.stored(isFirst: previous == nil) {
+            case .kept:
+                return (nil, previous)
+            case .forward:
+                return (state.values.output, previous)
+            case .queue:
+                state.ready.append(state.values.output)
+                return (nil, previous)
+            }
+        }
+        withExtendedLifetime(replaced) {}
+        if let tuple {
+            CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
+            emitter.offer(tuple)
+            forward()
+        }
+    }
+
+    @inlinable
+    func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+        switch completion {
+        case .finished:
+            guard let outcome = settle({ $0.finished(at: index) }) else { return }
+            withExtendedLifetime(outcome.released) {}
+            perform(outcome.effects)
+        case .failure:
+            guard let outcome = settle({ $0.failed(at: index) }) else { return }
+            withExtendedLifetime(outcome.released) {}
+            perform(outcome.effects)
+            emitter.complete(completion, order: .afterDemandedValues)
+        }
+    }
+
+    /// Runs `decide` under the lock and, when it says so, takes the values out there too; the caller releases them
+    /// after unlocking.
+    @inlinable
+    func settle(
+        _ decide: (inout CombineLatestStateMachine) -> CombineLatestStateMachine.Effects?
+    ) -> (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)? {
+        state.withCriticalSection { state in
+            guard let effects = decide(&state.machine) else { return nil }
+            return (effects, effects.releaseValues ? state.takeValues() : nil)
+        }
+    }
+
+    // Runs after unlocking.
+    @inlinable
+    func perform(_ effects: CombineLatestStateMachine.Effects) {
+        CombiningUpstreams.cancel(effects.cancel, operator: "combineLatest")
+        if effects.startForwarding {
+            forward()
+        }
+    }
+
+    // Only one thread forwards at a time (the state machine hands the role over), so tuples reach the emitter in
+    // the order they formed. Offering never waits for another thread: if another thread is delivering to the
+    // downstream, the emitter queues the tuple for it and returns.
+    @inlinable
+    func forward() {
+        while true {
+            let next = state.withCriticalSection { state -> Forward in
+                switch state.machine.nextToForward() {
+                case .value:
+                    // The machine counts exactly the tuples in `ready`.
+                    return .value(state.ready.popFirst()!)
+                case .finish:
+                    return .finish
+                case .idle:
+                    return .idle
+                }
+            }
+            switch next {
+            case .value(let tuple):
+                CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
+                emitter.offer(tuple)
+            case .finish:
+                emitter.complete(.finished, order: .afterQueuedValues)
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    @usableFromInline
+    var description: String { "CombineLatest" }
+
+    /// The subscriber given to upstream `index`.
+    @usableFromInline
+    struct Inner<Input>: Subscriber, CustomStringConvertible {
+        @usableFromInline typealias Failure = Downstream.Failure
+
+        @usableFromInline let owner: CombineLatestSubscription
+        @usableFromInline let index: Int
+        @usableFromInline let store: (inout Values, Input) -> Input?
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(owner: CombineLatestSubscription, index: Int, store: @escaping (inout Values, Input) -> Input?) {
+            self.owner = owner
+            self.index = index
+            self.store = store
+        }
+
+        @inlinable
+        func receive(subscription: Subscription) {
+            owner.upstream(index, subscribed: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet.
+            owner.upstream(index, received: input, store: store)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            owner.upstream(index, completed: completion)
+        }
+
+        @usableFromInline
+        var description: String { "CombineLatest" }
+    }
+}
