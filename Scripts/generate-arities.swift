@@ -1,5 +1,5 @@
 // Generates the arity variants of Untangle's multi-input operators (Merge ... Merge8, CombineLatest ...
-// CombineLatest4, Zip ... Zip4).
+// CombineLatest4, Zip ... Zip4) and the two identical seconds-based scheduler strides (OperationQueue, RunLoop).
 //
 // Usage: swift Scripts/generate-arities.swift <Sources/Untangle directory>
 // CI runs it into a temporary copy and fails on any difference (Scripts/check-generated.sh).
@@ -418,6 +418,99 @@ let zipFamily = TupleFamily(
     example: (tuple: "(a1, b1), (a2, b2), ...", transform: "a1, a2, ...")
 )
 
+// The seconds-based `Stride` of the Foundation schedulers whose time is a `Date` (OperationQueue, RunLoop): the same
+// type twice, as in Apple's API, so it is written once here.
+func secondsStride(scheduler: String, noun: String) -> String {
+    banner + """
+        import Foundation
+
+        extension \(scheduler).SchedulerTimeType {
+            /// The interval by which \(noun) times advance: a `TimeInterval` in seconds.
+            ///
+            /// Literals, `init(_:)`, `init?(exactly:)` and `magnitude` are all seconds (`magnitude` is signed, as in Apple's
+            /// API); arithmetic is plain `Double` arithmetic on seconds. It encodes as `{"magnitude": seconds}`.
+            ///
+            /// ```swift
+            /// typealias Stride = \(scheduler).SchedulerTimeType.Stride
+            /// let a: Stride = 2                   // 2 seconds
+            /// let b = Stride.milliseconds(5) * 2  // 0.01 seconds
+            /// ```
+            ///
+            /// **Demand:** not applicable.
+            /// **Thread safety:** a value type; use it from any thread.
+            public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
+                SchedulerTimeIntervalConvertible, Sendable
+            {
+                /// Floating-point literals are seconds.
+                public typealias FloatLiteralType = TimeInterval
+
+                /// Integer literals are seconds.
+                public typealias IntegerLiteralType = TimeInterval
+
+                /// The type of `magnitude`: signed seconds.
+                public typealias Magnitude = TimeInterval
+
+                /// The value of this time interval in seconds (signed).
+                public var magnitude: TimeInterval
+
+                /// The value of this time interval in seconds.
+                public var timeInterval: TimeInterval {
+                    magnitude
+                }
+
+                /// Creates a stride of `timeInterval` seconds.
+                public init(_ timeInterval: TimeInterval) {
+                    magnitude = timeInterval
+                }
+
+                /// Creates a stride from an integer literal, in seconds.
+                public init(integerLiteral value: TimeInterval) {
+                    magnitude = value
+                }
+
+                /// Creates a stride from a floating-point literal, in seconds.
+                public init(floatLiteral value: TimeInterval) {
+                    magnitude = value
+                }
+
+                /// Creates a stride of `source` seconds, or `nil` if `source` is not exactly representable as a
+                /// `TimeInterval`.
+                public init?<T: BinaryInteger>(exactly source: T) {
+                    guard let value = TimeInterval(exactly: source) else { return nil }
+                    magnitude = value
+                }
+
+                /// Orders strides by magnitude.
+                public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+                /// Multiplies two strides.
+                public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+                /// Adds two strides.
+                public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+                /// Subtracts one stride from another.
+                public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+                /// Multiplies a stride in place.
+                public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+                /// Adds to a stride in place.
+                public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+                /// Subtracts from a stride in place.
+                public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
+
+                /// A stride of the given number of seconds.
+                public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
+                /// A stride of the given number of seconds.
+                public static func seconds(_ s: Double) -> Stride { Stride(s) }
+                /// A stride of the given number of milliseconds.
+                public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
+                /// A stride of the given number of microseconds.
+                public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
+                /// A stride of the given number of nanoseconds.
+                public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
+            }
+        }
+
+        """
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     FileHandle.standardError.write(
@@ -429,6 +522,14 @@ let files: [(String, String)] = [
     ("Publishers/Merge/Publishers.Merge.generated.swift", mergeFamily()),
     ("Publishers/CombineLatest/Publishers.CombineLatest.generated.swift", tupleFamily(combineLatestFamily)),
     ("Publishers/Zip/Publishers.Zip.generated.swift", tupleFamily(zipFamily)),
+    (
+        "Schedulers/OperationQueue.SchedulerTimeType.Stride.generated.swift",
+        secondsStride(scheduler: "OperationQueue", noun: "operation queue")
+    ),
+    (
+        "Schedulers/RunLoop.SchedulerTimeType.Stride.generated.swift",
+        secondsStride(scheduler: "RunLoop", noun: "run loop")
+    ),
 ]
 for (path, contents) in files {
     let url = root.appendingPathComponent(path)
