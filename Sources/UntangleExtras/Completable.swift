@@ -46,10 +46,7 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```
     public init(_ attemptToFulfill: @escaping (@escaping TraitPromise<Void, Failure>) -> Void) {
         self.init(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Never?, Failure>) -> Void) in
-                attemptToFulfill { promise($0.map { nil }) }
-                return AnyCancellable {}
-            })
+            unchecked: TraitSupport.promised(TraitSupport.uncancellable(attemptToFulfill), value: { _ in Never?.none }))
     }
 
     /// A completable whose work can be stopped: `body` returns what cancels it (run once, on cancel or after the
@@ -64,10 +61,7 @@ public struct Completable<Failure: Error>: Publisher {
     public static func create(_ body: @escaping (@escaping TraitPromise<Void, Failure>) -> any Cancellable)
         -> Completable
     {
-        Completable(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Never?, Failure>) -> Void) in
-                body { promise($0.map { nil }) }
-            })
+        Completable(unchecked: TraitSupport.promised(body, value: { _ in Never?.none }))
     }
 
     /// Attaches a subscriber.
