@@ -152,7 +152,8 @@ extension Publisher {
     /// need not request anything).
     /// **Thread safety:** `cancel` from any thread; signals are serialized.
     public func asCompletable() -> Completable<any Error> {
-        asCompletable(mapFailure: { $0 }, violation: { $0 })
+        Completable(
+            unchecked: TraitSupport.noValue(self, mapFailure: { $0 as any Error }, violation: { $0 as any Error }))
     }
 
     /// Like ``asCompletable()``, keeping this publisher's failure type: `violation` turns a value into it.
@@ -169,24 +170,6 @@ extension Publisher {
         -> Completable<Failure>
     {
         let violation = IsolationCheck(isolation).wrapping(violation, "Completable.asCompletable")
-        return asCompletable(mapFailure: { $0 }, violation: violation)
-    }
-
-    func asCompletable<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)
-        -> Completable<E>
-    {
-        Completable(
-            unchecked: EventOperatorPublisher(upstream: self, name: "AsCompletable", demand: .unlimitedAtSubscription) {
-                { event -> EventReaction<Never, E> in
-                    switch event {
-                    case .value:
-                        return .end(last: nil, .failure(violation(.unexpectedValue)))
-                    case .completion(.finished):
-                        return .end(last: nil, .finished)
-                    case .completion(.failure(let error)):
-                        return .end(last: nil, .failure(mapFailure(error)))
-                    }
-                }
-            })
+        return Completable(unchecked: TraitSupport.noValue(self, mapFailure: { $0 }, violation: violation))
     }
 }

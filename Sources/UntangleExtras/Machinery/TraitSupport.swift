@@ -85,6 +85,27 @@ enum TraitSupport {
         }
     }
 
+    /// The checking step behind `asCompletable`: any value fails with ``TraitViolation/unexpectedValue``
+    /// (cancelling the upstream); `.unlimited` is requested at subscription, since a completable's subscriber need
+    /// not request anything; upstream failures go through `mapFailure`.
+    static func noValue<Upstream: Publisher, E: Error>(
+        _ upstream: Upstream, mapFailure: @escaping (Upstream.Failure) -> E,
+        violation: @escaping (TraitViolation) -> E
+    ) -> EventOperatorPublisher<Upstream, Never, E> {
+        EventOperatorPublisher(upstream: upstream, name: "AsCompletable", demand: .unlimitedAtSubscription) {
+            { event -> EventReaction<Never, E> in
+                switch event {
+                case .value:
+                    return .end(last: nil, .failure(violation(.unexpectedValue)))
+                case .completion(.finished):
+                    return .end(last: nil, .finished)
+                case .completion(.failure(let error)):
+                    return .end(last: nil, .failure(mapFailure(error)))
+                }
+            }
+        }
+    }
+
     // The first subscription's cancellable is kept apart from the second's: a synchronous first publisher starts
     // the second one before its own `sink` returns, and storing the first afterwards must not cancel the second.
     /// Subscribes `first`; when it sends a value, `next(value)` decides the publisher to continue with; when it
