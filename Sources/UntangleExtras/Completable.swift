@@ -46,10 +46,7 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```
     public init(_ attemptToFulfill: @escaping (@escaping TraitPromise<Void, Failure>) -> Void) {
         self.init(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Never?, Failure>) -> Void) in
-                attemptToFulfill { promise($0.map { nil }) }
-                return AnyCancellable {}
-            })
+            unchecked: TraitSupport.promised(TraitSupport.uncancellable(attemptToFulfill), value: { _ in Never?.none }))
     }
 
     /// A completable whose work can be stopped: `body` returns what cancels it (run once, on cancel or after the
@@ -64,10 +61,7 @@ public struct Completable<Failure: Error>: Publisher {
     public static func create(_ body: @escaping (@escaping TraitPromise<Void, Failure>) -> any Cancellable)
         -> Completable
     {
-        Completable(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Never?, Failure>) -> Void) in
-                body { promise($0.map { nil }) }
-            })
+        Completable(unchecked: TraitSupport.promised(body, value: { _ in Never?.none }))
     }
 
     /// Attaches a subscriber.
@@ -158,7 +152,8 @@ extension Publisher {
     /// need not request anything).
     /// **Thread safety:** `cancel` from any thread; signals are serialized.
     public func asCompletable() -> Completable<any Error> {
-        asCompletable(mapFailure: { $0 }, violation: { $0 })
+        Completable(
+            unchecked: TraitSupport.noValue(self, mapFailure: { $0 as any Error }, violation: { $0 as any Error }))
     }
 
     /// Like ``asCompletable()``, keeping this publisher's failure type: `violation` turns a value into it.
@@ -175,24 +170,6 @@ extension Publisher {
         -> Completable<Failure>
     {
         let violation = IsolationCheck(isolation).wrapping(violation, "Completable.asCompletable")
-        return asCompletable(mapFailure: { $0 }, violation: violation)
-    }
-
-    func asCompletable<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)
-        -> Completable<E>
-    {
-        Completable(
-            unchecked: EventOperatorPublisher(upstream: self, name: "AsCompletable", demand: .unlimitedAtSubscription) {
-                { event -> EventReaction<Never, E> in
-                    switch event {
-                    case .value:
-                        return .end(last: nil, .failure(violation(.unexpectedValue)))
-                    case .completion(.finished):
-                        return .end(last: nil, .finished)
-                    case .completion(.failure(let error)):
-                        return .end(last: nil, .failure(mapFailure(error)))
-                    }
-                }
-            })
+        return Completable(unchecked: TraitSupport.noValue(self, mapFailure: { $0 }, violation: violation))
     }
 }

@@ -53,11 +53,7 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// let cached = Maybe<User, Never> { promise in promise(.success(cache[id])) }
     /// ```
     public init(_ attemptToFulfill: @escaping (@escaping TraitPromise<Output?, Failure>) -> Void) {
-        self.init(
-            unchecked: TraitSupport.promised { promise in
-                attemptToFulfill(promise)
-                return AnyCancellable {}
-            })
+        self.init(unchecked: TraitSupport.promised(TraitSupport.uncancellable(attemptToFulfill)))
     }
 
     /// A maybe whose work can be stopped: `body` returns what cancels it (run once, on cancel or after the promise
@@ -185,7 +181,10 @@ extension Publisher {
     /// for the subscriber's demand.
     /// **Thread safety:** `request` and `cancel` from any thread; signals are serialized.
     public func asMaybe() -> Maybe<Output, any Error> {
-        asMaybe(mapFailure: { $0 }, violation: { $0 })
+        Maybe(
+            unchecked: TraitSupport.atMostOneValue(
+                self, name: "AsMaybe", valueRequired: false, mapFailure: { $0 as any Error },
+                violation: { $0 as any Error }))
     }
 
     /// Like ``asMaybe()``, keeping this publisher's failure type: `violation` turns a broken promise into it.
@@ -202,28 +201,8 @@ extension Publisher {
         -> Maybe<Output, Failure>
     {
         let violation = IsolationCheck(isolation).wrapping(violation, "Maybe.asMaybe")
-        return asMaybe(mapFailure: { $0 }, violation: violation)
-    }
-
-    func asMaybe<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)
-        -> Maybe<Output, E>
-    {
-        Maybe(
-            unchecked: EventOperatorPublisher(upstream: self, name: "AsMaybe", demand: .unlimitedOnFirstRequest) {
-                var stored: Output?
-                return { event -> EventReaction<Output, E> in
-                    switch event {
-                    case .value(let value):
-                        guard stored == nil else { return .end(last: nil, .failure(violation(.moreThanOneValue))) }
-                        stored = value
-                        return .absorb
-                    case .completion(.finished):
-                        defer { stored = nil }
-                        return .end(last: stored, .finished)
-                    case .completion(.failure(let error)):
-                        return .end(last: nil, .failure(mapFailure(error)))
-                    }
-                }
-            })
+        return Maybe(
+            unchecked: TraitSupport.atMostOneValue(
+                self, name: "AsMaybe", valueRequired: false, mapFailure: { $0 }, violation: violation))
     }
 }

@@ -55,11 +55,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// }
     /// ```
     public init(_ attemptToFulfill: @escaping (@escaping TraitPromise<Output, Failure>) -> Void) {
-        self.init(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Output?, Failure>) -> Void) in
-                attemptToFulfill { promise($0.map { $0 }) }
-                return AnyCancellable {}
-            })
+        self.init(unchecked: TraitSupport.promised(TraitSupport.uncancellable(attemptToFulfill), value: { $0 }))
     }
 
     /// A single whose work starts for each subscription and can be stopped: `body` returns what cancels it (run
@@ -75,10 +71,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     public static func create(
         _ body: @escaping (@escaping TraitPromise<Output, Failure>) -> any Cancellable
     ) -> Single {
-        Single(
-            unchecked: TraitSupport.promised { (promise: @escaping @Sendable (Result<Output?, Failure>) -> Void) in
-                body { promise($0.map { $0 }) }
-            })
+        Single(unchecked: TraitSupport.promised(body, value: { $0 }))
     }
 
     /// Attaches a subscriber.
@@ -204,7 +197,10 @@ extension Publisher {
     /// second value); the value waits for the subscriber's demand.
     /// **Thread safety:** `request` and `cancel` from any thread; signals are serialized.
     public func asSingle() -> Single<Output, any Error> {
-        asSingle(mapFailure: { $0 }, violation: { $0 })
+        Single(
+            unchecked: TraitSupport.atMostOneValue(
+                self, name: "AsSingle", valueRequired: true, mapFailure: { $0 as any Error },
+                violation: { $0 as any Error }))
     }
 
     /// Like ``asSingle()``, keeping this publisher's failure type: `violation` turns a broken promise into it.
@@ -221,29 +217,8 @@ extension Publisher {
         -> Single<Output, Failure>
     {
         let violation = IsolationCheck(isolation).wrapping(violation, "Single.asSingle")
-        return asSingle(mapFailure: { $0 }, violation: violation)
-    }
-
-    func asSingle<E: Error>(mapFailure: @escaping (Failure) -> E, violation: @escaping (TraitViolation) -> E)
-        -> Single<Output, E>
-    {
-        Single(
-            unchecked: EventOperatorPublisher(upstream: self, name: "AsSingle", demand: .unlimitedOnFirstRequest) {
-                var stored: Output?
-                return { event -> EventReaction<Output, E> in
-                    switch event {
-                    case .value(let value):
-                        guard stored == nil else { return .end(last: nil, .failure(violation(.moreThanOneValue))) }
-                        stored = value
-                        return .absorb
-                    case .completion(.finished):
-                        guard let value = stored else { return .end(last: nil, .failure(violation(.noValue))) }
-                        stored = nil
-                        return .end(last: value, .finished)
-                    case .completion(.failure(let error)):
-                        return .end(last: nil, .failure(mapFailure(error)))
-                    }
-                }
-            })
+        return Single(
+            unchecked: TraitSupport.atMostOneValue(
+                self, name: "AsSingle", valueRequired: true, mapFailure: { $0 }, violation: violation))
     }
 }

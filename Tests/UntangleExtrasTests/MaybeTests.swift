@@ -46,6 +46,43 @@ final class MaybeTests: XCTestCase {
         XCTAssertEqual(error as? TraitViolation, .moreThanOneValue)
     }
 
+    func testAsMaybeDeliversItsOneValueOnFinishAndPassesUpstreamFailuresThrough() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let one = Recorder<Int, TestError>()
+        upstream.asMaybe { _ in TestError(99) }.subscribe(one)
+        upstream.send(1)
+        XCTAssertEqual(one.values, [], "the value waits for the upstream to finish")
+        upstream.send(completion: .finished)
+        XCTAssertEqual(one.values, [1])
+        XCTAssertEqual(one.completions, [.finished])
+
+        let failed = Recorder<Int, TestError>()
+        Fail<Int, TestError>(error: TestError(5)).asMaybe { _ in TestError(99) }.subscribe(failed)
+        XCTAssertEqual(failed.values, [])
+        XCTAssertEqual(failed.completions, [.failure(TestError(5))])
+    }
+
+    func testAsMaybeHandsOnlyMoreThanOneValueToItsViolationClosure() {
+        let seen = LockedBox([TraitViolation]())
+        let violation: (TraitViolation) -> TestError = { violation in
+            seen.withLock { $0.append(violation) }
+            return TestError(99)
+        }
+        Empty<Int, TestError>().asMaybe(violation: violation).subscribe(Recorder<Int, TestError>())
+        [1, 2].publisher.setFailureType(to: TestError.self).asMaybe(violation: violation)
+            .subscribe(Recorder<Int, TestError>())
+        XCTAssertEqual(seen.withLock { $0 }, [.moreThanOneValue])
+    }
+
+    func testCreateRunsItsTeardownOnCancel() {
+        let teardowns = LockedBox(0)
+        let maybe = Maybe<Int, TestError>.create { _ in AnyCancellable { teardowns.withLock { $0 += 1 } } }
+        let recorder = Recorder<Int, TestError>()
+        maybe.subscribe(recorder)
+        recorder.cancel()
+        XCTAssertEqual(teardowns.withLock { $0 }, 1)
+    }
+
     func testValueWaitsForDemand() {
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         Just(1).setFailureType(to: TestError.self).asMaybe { _ in TestError(99) }.subscribe(recorder)

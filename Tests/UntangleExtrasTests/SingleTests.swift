@@ -112,6 +112,21 @@ final class SingleTests: XCTestCase {
         XCTAssertEqual(recorder.completions, [.failure(TestError(5))])
     }
 
+    func testAsSingleHandsEachBrokenPromiseToItsViolationClosure() {
+        let seen = LockedBox([TraitViolation]())
+        let violation: (TraitViolation) -> TestError = { violation in
+            seen.withLock { $0.append(violation) }
+            return TestError(99)
+        }
+        let empty = Recorder<Int, TestError>()
+        Empty<Int, TestError>().asSingle(violation: violation).subscribe(empty)
+        XCTAssertEqual(empty.completions, [.failure(TestError(99))])
+        [1, 2].publisher.setFailureType(to: TestError.self).asSingle(violation: violation)
+            .subscribe(Recorder<Int, TestError>())
+        Just(1).setFailureType(to: TestError.self).asSingle(violation: violation).subscribe(Recorder<Int, TestError>())
+        XCTAssertEqual(seen.withLock { $0 }, [.noValue, .moreThanOneValue])
+    }
+
     func testMapErrorTryMapCatchAndReplaceErrorKeepTheTrait() {
         let recorder = Recorder<Int, TestError>()
         Single<Int, TestError>(error: TestError(1))

@@ -35,6 +35,77 @@ enum TraitSupport {
         }
     }
 
+    /// `promised` for a constructor whose promise carries a `Value` of its own: `value` turns it into what is sent
+    /// (nil: nothing, just `.finished`).
+    static func promised<Value, Output, Failure: Error>(
+        _ body: @escaping (@escaping TraitPromise<Value, Failure>) -> any Cancellable,
+        value: @escaping @Sendable (Value) -> Output?
+    ) -> AnyPublisher<Output, Failure> {
+        promised { (promise: @escaping TraitPromise<Output?, Failure>) in
+            body { promise($0.map(value)) }
+        }
+    }
+
+    /// `body` for a constructor whose work cannot be stopped (nothing to cancel).
+    static func uncancellable<Value, Failure: Error>(
+        _ attemptToFulfill: @escaping (@escaping TraitPromise<Value, Failure>) -> Void
+    ) -> (@escaping TraitPromise<Value, Failure>) -> any Cancellable {
+        { promise in
+            attemptToFulfill(promise)
+            return AnyCancellable {}
+        }
+    }
+
+    // The conversion holds back the first value until the upstream finishes (only then is it known that no second
+    // one follows); the handler's state is per subscription (`EventOperatorPublisher` makes a fresh one each time)
+    // and is touched only from the serialized upstream signals.
+    /// The checking step behind `asSingle` and `asMaybe`: a second value fails with
+    /// ``TraitViolation/moreThanOneValue``; finishing empty fails with ``TraitViolation/noValue`` when
+    /// `valueRequired`, else finishes empty; upstream failures go through `mapFailure`.
+    static func atMostOneValue<Upstream: Publisher, E: Error>(
+        _ upstream: Upstream, name: String, valueRequired: Bool,
+        mapFailure: @escaping (Upstream.Failure) -> E, violation: @escaping (TraitViolation) -> E
+    ) -> EventOperatorPublisher<Upstream, Upstream.Output, E> {
+        EventOperatorPublisher(upstream: upstream, name: name, demand: .unlimitedOnFirstRequest) {
+            var stored: Upstream.Output?
+            return { event -> EventReaction<Upstream.Output, E> in
+                switch event {
+                case .value(let value):
+                    guard stored == nil else { return .end(last: nil, .failure(violation(.moreThanOneValue))) }
+                    stored = value
+                    return .absorb
+                case .completion(.finished):
+                    defer { stored = nil }
+                    if stored == nil, valueRequired { return .end(last: nil, .failure(violation(.noValue))) }
+                    return .end(last: stored, .finished)
+                case .completion(.failure(let error)):
+                    return .end(last: nil, .failure(mapFailure(error)))
+                }
+            }
+        }
+    }
+
+    /// The checking step behind `asCompletable`: any value fails with ``TraitViolation/unexpectedValue``
+    /// (cancelling the upstream); `.unlimited` is requested at subscription, since a completable's subscriber need
+    /// not request anything; upstream failures go through `mapFailure`.
+    static func noValue<Upstream: Publisher, E: Error>(
+        _ upstream: Upstream, mapFailure: @escaping (Upstream.Failure) -> E,
+        violation: @escaping (TraitViolation) -> E
+    ) -> EventOperatorPublisher<Upstream, Never, E> {
+        EventOperatorPublisher(upstream: upstream, name: "AsCompletable", demand: .unlimitedAtSubscription) {
+            { event -> EventReaction<Never, E> in
+                switch event {
+                case .value:
+                    return .end(last: nil, .failure(violation(.unexpectedValue)))
+                case .completion(.finished):
+                    return .end(last: nil, .finished)
+                case .completion(.failure(let error)):
+                    return .end(last: nil, .failure(mapFailure(error)))
+                }
+            }
+        }
+    }
+
     // The first subscription's cancellable is kept apart from the second's: a synchronous first publisher starts
     // the second one before its own `sink` returns, and storing the first afterwards must not cancel the second.
     /// Subscribes `first`; when it sends a value, `next(value)` decides the publisher to continue with; when it
