@@ -140,8 +140,13 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let user = fetchUser(id).catch { _ in Single(User.guest) }
     /// ```
-    public func `catch`<E: Error>(_ handler: @escaping (Failure) -> Single<Output, E>) -> Single<Output, E> {
-        Single<Output, E>(unchecked: upstream.catch(handler))
+    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
+    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    public func `catch`<E: Error>(
+        _ handler: @escaping (Failure) -> Single<Output, E>, isolation: (any Actor)? = #isolation
+    ) -> Single<Output, E> {
+        let handler = IsolationCheck(isolation).wrapping(handler, "Single.catch")
+        return Single<Output, E>(unchecked: upstream.catch(handler))
     }
 
     /// Replaces a failure with a value.
