@@ -1,7 +1,9 @@
 /// A publisher's values as a throwing asynchronous sequence: the publisher's failure is thrown to the awaiting caller.
 ///
-/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`. When the publisher
-/// finishes, the loop ends; when it fails, `next()` throws the failure once and returns nil afterwards. Cancelling the
+/// Iterating subscribes to the publisher (once per iterator) and requests values a window ahead of the loop (see
+/// Demand); values that arrive while the loop is busy are kept for its next iterations, in order. When the publisher
+/// finishes, the loop ends after the values kept; when it fails, `next()` throws the failure once, after the values
+/// that arrived before it, and returns nil afterwards. Cancelling the
 /// iterating task, or leaving the loop early, cancels the subscription; a `next()` waiting at that moment returns nil
 /// (it does not throw `CancellationError`).
 ///
@@ -17,7 +19,10 @@
 /// }
 /// ```
 ///
-/// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
+/// **Demand:** a bounded prefetch window of 64 values, still back-pressured: nothing is requested before the first
+/// `next()`, which requests `.max(64)`; a later `next()` that leaves 32 or fewer values requested-or-kept ahead requests
+/// the difference back up to 64. Nothing is requested between calls, so at most 64 values are requested or kept ahead
+/// of a loop. Combine requests `.max(1)` per `next()`: this is a documented deviation, for speed.
 /// **Thread safety:** the sequence may be iterated from any task. Copies of one iterator may call `next()` from
 /// several tasks at once: the calls are answered in the order they were made. No library lock is held while the task
 /// is suspended or while the upstream is asked or cancelled.
@@ -25,19 +30,21 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
 
-    private let publisher: P
+    @usableFromInline let publisher: P
 
     /// Creates a publisher that exposes elements received from an upstream publisher as a throwing asynchronous
     /// sequence.
     ///
     /// - Parameter publisher: The upstream publisher.
+    @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the upstream and returns an iterator over its values.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher))
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: asyncPrefetchWindow))
     }
 
     /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -47,16 +54,18 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// _ = try? await iterator.next()   // throws URLError(.timedOut); later calls return nil
     /// ```
     ///
-    /// **Demand:** `.max(1)` per `next()`.
+    /// **Demand:** a prefetch window of 64 values, topped up once half of it is taken (see
+    /// ``AsyncThrowingPublisher``).
     /// **Thread safety:** copies may call `next()` concurrently (answered in call order); the subscription is
     /// cancelled when the last copy is released.
     public struct Iterator: AsyncIteratorProtocol {
         /// The type of element produced by the iterator.
         public typealias Element = P.Output
 
-        private let owner: AsyncIteratorOwner<P.Output, P.Failure>
+        @usableFromInline let owner: AsyncIteratorOwner<P.Output, P.Failure>
 
-        fileprivate init(owner: AsyncIteratorOwner<P.Output, P.Failure>) {
+        @inlinable
+        init(owner: AsyncIteratorOwner<P.Output, P.Failure>) {
             self.owner = owner
         }
 
@@ -64,6 +73,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         ///
         /// - Returns: The next published element, or nil if the publisher finishes normally or the task was cancelled.
         /// - Throws: The publisher's failure, once.
+        @inlinable
         public mutating func next() async throws -> P.Output? {
             switch await owner.next() {
             case .success(let value): return value
@@ -81,8 +91,10 @@ extension Publisher {
     /// for try await value in PassthroughSubject<Int, URLError>().values { print(value) }
     /// ```
     ///
-    /// **Demand:** `.max(1)` per iteration (see ``AsyncThrowingPublisher``).
+    /// **Demand:** up to 64 values requested ahead of the loop, none before its first iteration (see
+    /// ``AsyncThrowingPublisher``).
     /// **Thread safety:** see ``AsyncThrowingPublisher``.
+    @inlinable
     public var values: AsyncThrowingPublisher<Self> {
         AsyncThrowingPublisher(self)
     }
