@@ -1,10 +1,8 @@
 /// A publisher's values as an asynchronous sequence, for publishers that cannot fail.
 ///
-/// Iterating subscribes to the publisher (once per iterator) and requests values a window ahead of the loop (see
-/// Demand); values that arrive while the loop is busy are kept for its next iterations, in order. An upstream that
-/// sends a value nobody asked for stops the program, as in Combine. When the publisher finishes, the loop ends after
-/// the values kept. Cancelling the iterating task, or leaving the loop early, cancels the subscription and drops the
-/// values kept.
+/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`; an upstream that
+/// sends a value nobody asked for stops the program, as in Combine. When the publisher finishes, the loop ends. Cancelling the
+/// iterating task, or leaving the loop early, cancels the subscription.
 ///
 /// ```swift
 /// let numbers = [1, 2, 3].publisher
@@ -13,12 +11,7 @@
 /// }
 /// ```
 ///
-/// **Demand:** a bounded prefetch window of 64 values, still back-pressured: nothing is requested before the first
-/// `next()`, which requests `.max(64)`; a later `next()` that leaves 32 or fewer values requested-or-kept ahead requests
-/// the difference back up to 64. Nothing is requested between calls, so at most 64 values are requested or kept ahead
-/// of a loop (upstream side effects run up to 64 elements ahead; a subject's values sent while the loop is busy are
-/// kept up to that many instead of dropped). Combine requests `.max(1)` per `next()`: this is a documented deviation,
-/// for speed (one request per 32 values instead of one per value).
+/// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
 /// **Thread safety:** the sequence may be iterated from any task. Copies of one iterator may call `next()` from
 /// several tasks at once: the calls are answered in the order they were made. The upstream may deliver on any thread;
 /// no library lock is held while the task is suspended or while the upstream is asked or cancelled.
@@ -39,7 +32,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// Subscribes to the upstream and returns an iterator over its values.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: asyncPrefetchWindow))
+        // Combine's demand, `.max(1)` per `next()` (the conformance suite records it); the subscriber's prefetch
+        // window stays at one value.
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: 1))
     }
 
     /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -49,7 +44,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// let seven = await iterator.next()   // 7; then nil
     /// ```
     ///
-    /// **Demand:** a prefetch window of 64 values, topped up once half of it is taken (see ``AsyncPublisher``).
+    /// **Demand:** `.max(1)` per `next()`.
     /// **Thread safety:** copies may call `next()` concurrently (answered in call order); the subscription is
     /// cancelled when the last copy is released.
     public struct Iterator: AsyncIteratorProtocol {
@@ -84,8 +79,7 @@ extension Publisher where Failure == Never {
     /// for await value in subject.values { print(value); if value == 3 { break } }
     /// ```
     ///
-    /// **Demand:** up to 64 values requested ahead of the loop, none before its first iteration (see
-    /// ``AsyncPublisher``).
+    /// **Demand:** `.max(1)` per iteration (see ``AsyncPublisher``).
     /// **Thread safety:** see ``AsyncPublisher``.
     @inlinable
     public var values: AsyncPublisher<Self> {

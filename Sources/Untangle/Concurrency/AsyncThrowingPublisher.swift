@@ -1,9 +1,7 @@
 /// A publisher's values as a throwing asynchronous sequence: the publisher's failure is thrown to the awaiting caller.
 ///
-/// Iterating subscribes to the publisher (once per iterator) and requests values a window ahead of the loop (see
-/// Demand); values that arrive while the loop is busy are kept for its next iterations, in order. When the publisher
-/// finishes, the loop ends after the values kept; when it fails, `next()` throws the failure once, after the values
-/// that arrived before it, and returns nil afterwards. Cancelling the
+/// Iterating subscribes to the publisher (once per iterator) and requests one value per `next()`. When the publisher
+/// finishes, the loop ends; when it fails, `next()` throws the failure once and returns nil afterwards. Cancelling the
 /// iterating task, or leaving the loop early, cancels the subscription; a `next()` waiting at that moment returns nil
 /// (it does not throw `CancellationError`).
 ///
@@ -19,10 +17,7 @@
 /// }
 /// ```
 ///
-/// **Demand:** a bounded prefetch window of 64 values, still back-pressured: nothing is requested before the first
-/// `next()`, which requests `.max(64)`; a later `next()` that leaves 32 or fewer values requested-or-kept ahead requests
-/// the difference back up to 64. Nothing is requested between calls, so at most 64 values are requested or kept ahead
-/// of a loop. Combine requests `.max(1)` per `next()`: this is a documented deviation, for speed.
+/// **Demand:** `.max(1)` per `next()` call; nothing is requested before the first call.
 /// **Thread safety:** the sequence may be iterated from any task. Copies of one iterator may call `next()` from
 /// several tasks at once: the calls are answered in the order they were made. No library lock is held while the task
 /// is suspended or while the upstream is asked or cancelled.
@@ -44,7 +39,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// Subscribes to the upstream and returns an iterator over its values.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: asyncPrefetchWindow))
+        // Combine's demand, `.max(1)` per `next()` (the conformance suite records it); the subscriber's prefetch
+        // window stays at one value.
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: 1))
     }
 
     /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -54,8 +51,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// _ = try? await iterator.next()   // throws URLError(.timedOut); later calls return nil
     /// ```
     ///
-    /// **Demand:** a prefetch window of 64 values, topped up once half of it is taken (see
-    /// ``AsyncThrowingPublisher``).
+    /// **Demand:** `.max(1)` per `next()`.
     /// **Thread safety:** copies may call `next()` concurrently (answered in call order); the subscription is
     /// cancelled when the last copy is released.
     public struct Iterator: AsyncIteratorProtocol {
@@ -91,8 +87,7 @@ extension Publisher {
     /// for try await value in PassthroughSubject<Int, URLError>().values { print(value) }
     /// ```
     ///
-    /// **Demand:** up to 64 values requested ahead of the loop, none before its first iteration (see
-    /// ``AsyncThrowingPublisher``).
+    /// **Demand:** `.max(1)` per iteration (see ``AsyncThrowingPublisher``).
     /// **Thread safety:** see ``AsyncThrowingPublisher``.
     @inlinable
     public var values: AsyncThrowingPublisher<Self> {

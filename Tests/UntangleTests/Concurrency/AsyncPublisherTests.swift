@@ -20,9 +20,7 @@ final class AsyncPublisherTests: XCTestCase {
         withExtendedLifetime(iterator) {}
     }
 
-    // Untangle's window (a documented deviation: Combine requests `.max(1)` per `next()`): the first call requests 64
-    // values, and the calls that follow request nothing while more than half of the window is still ahead.
-    func testTheFirstNextRequestsTheWindowAndTheFollowingCallsRequestNothingMore() async {
+    func testEachNextRequestsExactlyOneValue() async {
         let probe = AsyncProbePublisher<Int, Never>()
         var events = probe.events.makeAsyncIterator()
         let consumer = Task { () -> [Int?] in
@@ -32,71 +30,62 @@ final class AsyncPublisherTests: XCTestCase {
             return [first, second]
         }
         let firstRequest = await events.next()
-        XCTAssertEqual(firstRequest, .request(.max(64)))
+        XCTAssertEqual(firstRequest, .request(.max(1)))
         XCTAssertEqual(probe.send(10), .none)
-        XCTAssertEqual(probe.send(20), .none)
+        let secondRequest = await events.next()
+        XCTAssertEqual(secondRequest, .request(.max(1)))
+        probe.send(20)
         let received = await consumer.value
         XCTAssertEqual(received, [10, 20])
         // The iterator went away with the task: its subscription is cancelled, and nothing more was requested.
         let last = await events.next()
         XCTAssertEqual(last, .cancel)
-        XCTAssertEqual(probe.history, [.request(.max(64)), .cancel])
+        XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
     }
 
-    // A synchronous upstream fills the window from inside the first request; the calls then take values without
-    // asking, and the call that leaves 32 values ahead asks for 32 more (one request per 32 values, not one per value).
-    func testTheWindowIsToppedUpByHalfAWindowOnceHalfOfItIsTaken() async {
-        let taken = LockedBox(0)
-        let requests = LockedBox<[String]>([])
-        let upstream = (0..<100).publisher.handleEvents(receiveRequest: { demand in
-            let takenSoFar = taken.withCriticalSection { $0 }
-            requests.withCriticalSection { $0.append("\(demand) after \(takenSoFar) taken") }
+    // A synchronous upstream answers a request from inside it: the value is handed back without parking the task,
+    // and the demand history is still one `.max(1)` per `next()` (the completion that follows the last element waits
+    // behind it).
+    func testAValueDeliveredDuringTheRequestIsReturnedAndDemandStaysOnePerNext() async {
+        let requests = LockedBox<[Subscribers.Demand]>([])
+        let upstream = [10, 20, 30].publisher.handleEvents(receiveRequest: { demand in
+            requests.withCriticalSection { $0.append(demand) }
         })
         var iterator = upstream.values.makeAsyncIterator()
-        var received: [Int] = []
-        while let value = await iterator.next() {
-            received.append(value)
-            taken.withCriticalSection { $0 += 1 }
+        var received: [Int?] = []
+        for _ in 0..<5 {
+            received.append(await iterator.next())
         }
-        XCTAssertEqual(received, Array(0..<100))
-        XCTAssertEqual(
-            requests.withCriticalSection { $0 },
-            ["max(64) after 0 taken", "max(32) after 31 taken", "max(32) after 63 taken"])
-        let afterTheEnd = await iterator.next()
-        XCTAssertNil(afterTheEnd)
+        XCTAssertEqual(received, [10, 20, 30, nil, nil])
+        XCTAssertEqual(requests.withCriticalSection { $0 }, [.max(1), .max(1), .max(1)])
     }
 
-    // Regression: with a window, a call that found the window's demand already outstanding parked without asking; the
-    // 65th call waiting at once would then wait for a value nobody requested (a hang). Every waiting call beyond the
-    // window asks for its own value, each value reaches exactly one call, and nothing more is requested.
-    func testMoreCallsWaitingAtOnceThanTheWindowEachGetOneValueInsteadOfHanging() async {
+    // Regression: a second `next()` waiting at the same time (a copy of the iterator used from another task) stopped
+    // the program; as in Combine, both wait, each with its own request, and are answered in the order they asked.
+    func testNextCallsWaitingTogetherAreAnsweredInTheOrderTheyAsked() async {
         let probe = AsyncProbePublisher<Int, Never>()
         var events = probe.events.makeAsyncIterator()
         let iterator = SharedIterator(probe.values.makeAsyncIterator())
-        let calls = 67
-        let consumers = (0..<calls).map { _ in
-            Task { () -> Int? in
-                var copy = iterator.iterator
-                return await copy.next()
-            }
+        let first = Task {
+            var copy = iterator.iterator
+            return await copy.next()
         }
-        var requested = 0
-        while requested < calls, case .request(let demand)? = await events.next() {
-            requested += demand.max ?? 0
+        let firstRequest = await events.next()
+        XCTAssertEqual(firstRequest, .request(.max(1)))
+        let second = Task {
+            var copy = iterator.iterator
+            return await copy.next()
         }
-        XCTAssertEqual(requested, calls)
-        XCTAssertEqual(probe.history, [.request(.max(64))] + Array(repeating: .request(.max(1)), count: calls - 64))
-        for value in 0..<calls { probe.send(value) }
-        var received: [Int] = []
-        for consumer in consumers {
-            if let value = await consumer.value { received.append(value) }
-        }
-        XCTAssertEqual(received.sorted(), Array(0..<calls))
+        let secondRequest = await events.next()
+        XCTAssertEqual(secondRequest, .request(.max(1)))
+        probe.send(1)
+        probe.send(2)
+        let (a, b) = (await first.value, await second.value)
+        XCTAssertEqual([a, b], [1, 2])
         withExtendedLifetime(iterator) {}
     }
 
-    // As in Combine, calls made before the subscription arrives are requested together when it does (with the window:
-    // one `.max(64)`).
+    // As in Combine: calls made before the subscription arrives are requested together when it does.
     func testNextCallsMadeBeforeTheSubscriptionAreRequestedTogether() async throws {
         let late = AsyncProbePublisher<Int, Never>()
         var events = late.events.makeAsyncIterator()
@@ -121,8 +110,8 @@ final class AsyncPublisherTests: XCTestCase {
             started.withLock { $0 += 1 }
             return await copy.next()
         }
-        // Usually both calls have parked by now (then one `.max(64)` follows the subscription); whenever they park,
-        // no call is lost, and together they ask for the window once.
+        // Usually both calls have parked by now (then one `.max(2)` follows the subscription); whenever they park,
+        // no call is lost: together they ask for exactly two values.
         while started.withLock({ $0 }) < 2 { await Task.yield() }
         for _ in 0..<100 { await Task.yield() }
         let subscriber = try XCTUnwrap(subscriberBox.withLock { $0 })
@@ -131,8 +120,7 @@ final class AsyncPublisherTests: XCTestCase {
         while requested < 2, case .request(let demand)? = await events.next() {
             requested += demand.max ?? 0
         }
-        XCTAssertEqual(requested, 64, "the window, once, however many calls were parked")
-        XCTAssertEqual(late.history, [.request(.max(64))])
+        XCTAssertEqual(requested, 2)
         late.send(7)
         late.send(8)
         let values = Set([await first.value, await second.value])
@@ -140,104 +128,76 @@ final class AsyncPublisherTests: XCTestCase {
         withExtendedLifetime(iterator) {}
     }
 
-    // Combine drops what a PassthroughSubject sends between `next()` calls (it has no demand then); with the window, up
-    // to 64 values sent while nobody awaits are kept, in order, and only what is sent beyond them is dropped.
-    func testValuesASubjectSendsWhileNobodyAwaitsAreKeptUpToTheWindow() async {
+    // Regression (conformance): a value arriving before the subscription ends the calls waiting then with nil, and,
+    // as in Combine, their demand is still requested when the subscription arrives (it was forgotten).
+    func testCallsEndedByAValueBeforeTheSubscriptionAreStillRequestedWhenItArrives() async throws {
+        let late = AsyncProbePublisher<Int, Never>()
+        let (subscribed, subscribedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let subscriberBox = LockedBox<AnySubscriber<Int, Never>?>(nil)
+        let capturing = AnyPublisher<Int, Never>(
+            CapturingPublisher { subscriber in
+                subscriberBox.withLock { $0 = subscriber }
+                subscribedContinuation.yield()
+            })
+        let iterator = SharedIterator(capturing.values.makeAsyncIterator())
+        var waitForSubscriber = subscribed.makeAsyncIterator()
+        _ = await waitForSubscriber.next()
+        let subscriber = try XCTUnwrap(subscriberBox.withLock { $0 })
+        let done = LockedBox(false)
+        let call = Task { () -> Int? in
+            var copy = iterator.iterator
+            defer { done.withLock { $0 = true } }
+            return await copy.next()
+        }
+        // Each early value ends the calls parked at that moment; repeat until the call has parked and been ended.
+        while !done.withLock({ $0 }) {
+            XCTAssertEqual(subscriber.receive(42), .none)
+            await Task.yield()
+        }
+        let value = await call.value
+        XCTAssertNil(value)
+        late.subscribe(subscriber)
+        XCTAssertEqual(late.history, [.request(.max(1))])
+        withExtendedLifetime(iterator) {}
+    }
+
+    func testValuesSentWhileNobodyAwaitsAreDroppedByAPassthroughSubject() async {
+        // As in Apple's Combine: the iterator has no demand between next() calls, so a PassthroughSubject drops what
+        // is sent then.
         let subject = PassthroughSubject<Int, Never>()
         let (requests, requested) = AsyncStream.makeStream(of: Subscribers.Demand.self)
-        let history = LockedBox<[Subscribers.Demand]>([])
-        let iterator = SharedIterator(
-            subject.handleEvents(receiveRequest: { demand in
-                history.withCriticalSection { $0.append(demand) }
-                requested.yield(demand)
-            }).values.makeAsyncIterator())
-        subject.send(1)  // before the first next(): nothing requested yet, dropped
+        let iterator = subject.handleEvents(receiveRequest: { requested.yield($0) }).values.makeAsyncIterator()
+        subject.send(1)
         let consumer = Task {
-            var copy = iterator.iterator
-            return await copy.next()
+            var iterator = iterator
+            return await iterator.next()
         }
         var demands = requests.makeAsyncIterator()
         let demand = await demands.next()
-        XCTAssertEqual(demand, .max(64))
+        XCTAssertEqual(demand, .max(1))
         subject.send(2)
-        let first = await consumer.value
-        XCTAssertEqual(first, 2)
-        // Nobody awaits now: 63 values are still requested; what comes beyond them is dropped by the subject.
-        for value in 3...70 { subject.send(value) }
-        var rest = iterator.iterator
-        var received: [Int] = []
-        for _ in 3...65 {
-            if let value = await rest.next() { received.append(value) }
-        }
-        XCTAssertEqual(received, Array(3...65))
-        subject.send(completion: .finished)
-        let end = await rest.next()
-        XCTAssertNil(end)
-        XCTAssertEqual(history.withCriticalSection { $0 }, [.max(64), .max(32), .max(32)])
-    }
-
-    // The values kept for the loop belong to the iterator: leaving the loop cancels the upstream and releases them.
-    func testLeavingTheLoopWithValuesKeptCancelsAndReleasesThem() async {
-        let subject = PassthroughSubject<Token, Never>()
-        let cancels = Counter()
-        let (requests, requested) = AsyncStream.makeStream(of: Subscribers.Demand.self)
-        let (gate, open) = AsyncStream.makeStream(of: Void.self)
-        let upstream = subject.handleEvents(
-            receiveCancel: { cancels.increment() }, receiveRequest: { requested.yield($0) })
-        let consumer = Task { () -> Int? in
-            var gateIterator = gate.makeAsyncIterator()
-            for await token in upstream.values {
-                _ = await gateIterator.next()  // busy with the first value while the next ones arrive
-                return token.id
-            }
-            return nil
-        }
-        var demands = requests.makeAsyncIterator()
-        _ = await demands.next()
-        weak var second: Token?
-        weak var third: Token?
-        do {
-            subject.send(Token(1))
-            let two = Token(2)
-            let three = Token(3)
-            second = two
-            third = three
-            subject.send(two)
-            subject.send(three)
-        }
-        XCTAssertNotNil(second, "kept for the loop")
-        XCTAssertNotNil(third, "kept for the loop")
-        open.yield()
-        let first = await consumer.value
-        XCTAssertEqual(first, 1)
-        XCTAssertEqual(cancels.value, 1)
-        XCTAssertNil(second, "released by the cancel")
-        XCTAssertNil(third, "released by the cancel")
+        let value = await consumer.value
+        XCTAssertEqual(value, 2)
     }
 
     func testCancellingTheConsumingTaskCancelsTheUpstreamAndEndsTheLoop() async {
         let probe = AsyncProbePublisher<Int, Never>()
         var events = probe.events.makeAsyncIterator()
-        let (delivered, deliver) = AsyncStream.makeStream(of: Int.self)
         let consumer = Task { () -> [Int] in
             var received: [Int] = []
-            for await value in probe.values {
-                received.append(value)
-                deliver.yield(value)
-            }
+            for await value in probe.values { received.append(value) }
             return received
         }
         let request = await events.next()
-        XCTAssertEqual(request, .request(.max(64)))
+        XCTAssertEqual(request, .request(.max(1)))
         probe.send(1)
-        var deliveries = delivered.makeAsyncIterator()
-        _ = await deliveries.next()
+        _ = await events.next()
         consumer.cancel()
         let cancel = await events.next()
         XCTAssertEqual(cancel, .cancel)
         let received = await consumer.value
         XCTAssertEqual(received, [1])
-        XCTAssertEqual(probe.history, [.request(.max(64)), .cancel])
+        XCTAssertEqual(probe.history, [.request(.max(1)), .request(.max(1)), .cancel])
     }
 
     func testBreakingOutOfTheLoopCancelsTheUpstream() async {
