@@ -64,11 +64,13 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
     /// Creates a publisher of the sequence's elements.
     ///
     /// - Parameter base: The sequence to iterate, once per subscription.
+    @inlinable
     public init(_ base: Base) {
         self.base = base
     }
 
     /// Attaches a subscriber; its task starts on its first request.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Element, S.Failure == any Error {
         let subscription = AsyncSequenceSubscription(downstream: subscriber, base: base)
         CalloutCheck.assertNoLockHeld("AsyncSequencePublisher delivering receive(subscription:)")
@@ -79,28 +81,38 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
 
 // The subscription and its task share this object; the base sequence and its iterator are only touched by the task
 // (made there, used there), so they need not be Sendable.
-private final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: Subscriber>: Subscription,
+//
+// Performance: `@inlinable`, so that the subscribing module specializes the task's loop for the sequence and the
+// subscriber. Compiled once here, every element ran unspecialized generic code (the iterator's `next()` through its
+// witness, the state through runtime metadata lookups: about a third of `asyncstream-publisher`'s time).
+@usableFromInline
+final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == any Error {
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
+    @usableFromInline
+    struct State {
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var demand = Subscribers.Demand.none
         /// `receive(subscription:)` returned: the task may deliver.
-        var calloutReturned = false
-        var started = false
-        var task: Task<Void, Never>?
+        @usableFromInline var calloutReturned = false
+        @usableFromInline var started = false
+        @usableFromInline var task: Task<Void, Never>?
         /// The task, waiting for demand.
-        var parked: UnsafeContinuation<Bool, Never>?
+        @usableFromInline var parked: UnsafeContinuation<Bool, Never>?
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
     }
 
-    private let state: LockedBox<State>
-    private let base: Base
+    @usableFromInline let state: LockedBox<State>
+    @usableFromInline let base: Base
 
+    @inlinable
     init(downstream: Downstream, base: Base) {
         state = LockedBox(tracking: State(downstream: downstream))
         self.base = base
     }
 
+    @inlinable
     func subscriptionCalloutReturned() {
         let start = state.withCriticalSection { state -> Bool in
             state.calloutReturned = true
@@ -109,6 +121,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
         if start { startTask() }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         let (start, parked) = state.withCriticalSection { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
@@ -126,6 +139,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
         parked?.resume(returning: true)
     }
 
+    @inlinable
     func cancel() {
         let (released, task, parked) = state.withCriticalSection {
             state -> (Downstream?, Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
@@ -141,16 +155,18 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
         parked?.resume(returning: false)
     }
 
-    var description: String { "AsyncSequencePublisher" }
+    @usableFromInline var description: String { "AsyncSequencePublisher" }
 
-    private func shouldStart(_ state: inout State) -> Bool {
+    @inlinable
+    func shouldStart(_ state: inout State) -> Bool {
         guard state.calloutReturned, !state.started, state.demand > .none, state.downstream != nil else { return false }
         state.started = true
         return true
     }
 
-    private func startTask() {
-        let body = TaskBody { await self.run() }
+    @inlinable
+    func startTask() {
+        let body = AsyncSequenceTaskBody { await self.run() }
         let task = Task { await body.run() }
         let stillLive = state.withCriticalSection { state -> Bool in
             guard state.downstream != nil else { return false }
@@ -160,7 +176,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
         if !stillLive { task.cancel() }
     }
 
-    private func run() async {
+    @inlinable
+    func run() async {
         var iterator = base.makeAsyncIterator()
         do {
             while await takeOneDemand() {
@@ -183,8 +200,17 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
     }
 
     /// Waits until there is demand (and takes one unit of it); false once cancelled.
-    private func takeOneDemand() async -> Bool {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+    @inlinable
+    func takeOneDemand() async -> Bool {
+        // Usually there is demand already (a sink's `.unlimited`): taken without forming a continuation.
+        let ready = state.withCriticalSection { state -> Bool? in
+            guard state.downstream != nil else { return false }
+            guard state.demand > .none else { return nil }
+            state.demand -= 1
+            return true
+        }
+        if let ready { return ready }
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
             let ready = state.withCriticalSection { state -> Bool? in
                 guard state.downstream != nil else { return false }
                 guard state.demand > .none else {
@@ -198,7 +224,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
         }
     }
 
-    private func finish(_ completion: Subscribers.Completion<any Error>) {
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<any Error>) {
         let downstream = state.withCriticalSection { state -> Downstream? in
             defer {
                 state.downstream = nil
@@ -216,6 +243,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
 // The task's body, built where the subscription's generic types are known and carried into `Task` as one non-generic
 // value (a generic class captured directly would drag its metatypes into the `Sendable` closure). The subscription it
 // calls is thread-safe; the unchecked part is only that the closure is not annotated `Sendable`.
-private struct TaskBody: @unchecked Sendable {
-    let run: () async -> Void
+@usableFromInline
+struct AsyncSequenceTaskBody: @unchecked Sendable {
+    @usableFromInline let run: () async -> Void
+    @inlinable init(run: @escaping () async -> Void) { self.run = run }
 }

@@ -2,18 +2,21 @@
 /// goes away (the `for await` loop ended with `break`, `return` or a throw), the subscription is cancelled.
 ///
 /// ```swift
-/// let owner = AsyncIteratorOwner(subscriber: AsyncValueSubscriber<Int, Never>())
+/// let owner = AsyncIteratorOwner(subscribingTo: Just(1), window: 1)
 /// let value = await owner.next()   // nil once the publisher finished
 /// ```
 ///
-/// **Demand:** as ``AsyncValueSubscriber``: `.max(1)` per `next()`.
+/// **Demand:** as ``AsyncValueSubscriber`` with the given window: `.max(1)` per `next()` for a window of 1; a larger
+/// window requests that many values ahead, topped up once half of it has been taken.
 /// **Thread safety:** `next()` may run on any task, one call at a time; the deinit's cancel may run on any thread.
+@usableFromInline
 final class AsyncIteratorOwner<Input, Failure: Error>: @unchecked Sendable {
-    private let subscriber: AsyncValueSubscriber<Input, Failure>
+    @usableFromInline let subscriber: AsyncValueSubscriber<Input, Failure>
 
-    init<Upstream: Publisher>(subscribingTo upstream: Upstream)
+    @inlinable
+    init<Upstream: Publisher>(subscribingTo upstream: Upstream, window: Int)
     where Upstream.Output == Input, Upstream.Failure == Failure {
-        subscriber = AsyncValueSubscriber()
+        subscriber = AsyncValueSubscriber(window: window)
         upstream.subscribe(subscriber)
     }
 
@@ -22,7 +25,16 @@ final class AsyncIteratorOwner<Input, Failure: Error>: @unchecked Sendable {
     }
 
     /// The next value, the failure (once), or nil. Cancelling the awaiting task cancels the upstream and returns nil.
+    @inlinable
     func next() async -> Result<Input, Failure>? {
+        // The fast path, for a value the window already holds: no cancellation handler (registering one costs two
+        // atomic updates of the task's status), only a check that the task is not cancelled yet. A cancellation that
+        // comes during the fast path is seen by the next call.
+        if Task.isCancelled {
+            subscriber.cancel()
+            return nil
+        }
+        if let ready = subscriber.nextIfReady() { return ready }
         let subscriber = subscriber
         // The handler runs at once if the task is already cancelled; `next()` then finds the subscriber ended.
         return await withTaskCancellationHandler {

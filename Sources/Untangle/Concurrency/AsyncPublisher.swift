@@ -19,18 +19,22 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
 
-    private let publisher: P
+    @usableFromInline let publisher: P
 
     /// Creates a publisher that exposes elements received from an upstream publisher as an asynchronous sequence.
     ///
     /// - Parameter publisher: The upstream publisher.
+    @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the upstream and returns an iterator over its values.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher))
+        // Combine's demand, `.max(1)` per `next()` (the conformance suite records it); the subscriber's prefetch
+        // window stays at one value.
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: 1))
     }
 
     /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -47,15 +51,17 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         /// The type of element produced by the iterator.
         public typealias Element = P.Output
 
-        private let owner: AsyncIteratorOwner<P.Output, Never>
+        @usableFromInline let owner: AsyncIteratorOwner<P.Output, Never>
 
-        fileprivate init(owner: AsyncIteratorOwner<P.Output, Never>) {
+        @inlinable
+        init(owner: AsyncIteratorOwner<P.Output, Never>) {
             self.owner = owner
         }
 
         /// Produces the next element in the prefix sequence.
         ///
         /// - Returns: The next published element, or nil if the publisher finishes normally or the task was cancelled.
+        @inlinable
         public mutating func next() async -> P.Output? {
             switch await owner.next() {
             case .success(let value): return value
@@ -75,6 +81,7 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** `.max(1)` per iteration (see ``AsyncPublisher``).
     /// **Thread safety:** see ``AsyncPublisher``.
+    @inlinable
     public var values: AsyncPublisher<Self> {
         AsyncPublisher(self)
     }

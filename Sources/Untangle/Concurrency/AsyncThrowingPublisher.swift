@@ -25,19 +25,23 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
 
-    private let publisher: P
+    @usableFromInline let publisher: P
 
     /// Creates a publisher that exposes elements received from an upstream publisher as a throwing asynchronous
     /// sequence.
     ///
     /// - Parameter publisher: The upstream publisher.
+    @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the upstream and returns an iterator over its values.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher))
+        // Combine's demand, `.max(1)` per `next()` (the conformance suite records it); the subscriber's prefetch
+        // window stays at one value.
+        Iterator(owner: AsyncIteratorOwner(subscribingTo: publisher, window: 1))
     }
 
     /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -54,9 +58,10 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         /// The type of element produced by the iterator.
         public typealias Element = P.Output
 
-        private let owner: AsyncIteratorOwner<P.Output, P.Failure>
+        @usableFromInline let owner: AsyncIteratorOwner<P.Output, P.Failure>
 
-        fileprivate init(owner: AsyncIteratorOwner<P.Output, P.Failure>) {
+        @inlinable
+        init(owner: AsyncIteratorOwner<P.Output, P.Failure>) {
             self.owner = owner
         }
 
@@ -64,6 +69,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         ///
         /// - Returns: The next published element, or nil if the publisher finishes normally or the task was cancelled.
         /// - Throws: The publisher's failure, once.
+        @inlinable
         public mutating func next() async throws -> P.Output? {
             switch await owner.next() {
             case .success(let value): return value
@@ -83,6 +89,7 @@ extension Publisher {
     ///
     /// **Demand:** `.max(1)` per iteration (see ``AsyncThrowingPublisher``).
     /// **Thread safety:** see ``AsyncThrowingPublisher``.
+    @inlinable
     public var values: AsyncThrowingPublisher<Self> {
         AsyncThrowingPublisher(self)
     }

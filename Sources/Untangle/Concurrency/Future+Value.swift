@@ -14,7 +14,7 @@ extension Future where Failure == Never {
     /// **Thread safety:** may be awaited from any task, by any number of tasks at once; each subscribes on its own.
     public final var value: Output {
         get async {
-            let subscriber = AsyncValueSubscriber<Output, Never>()
+            let subscriber = AsyncValueSubscriber<Output, Never>(window: 1)
             subscribe(subscriber)
             // A `Future<_, Never>` always produces a value (unless the subscription is cancelled, which only happens
             // through this subscriber, and nothing here cancels it).
@@ -42,7 +42,7 @@ extension Future {
     /// **Thread safety:** may be awaited from any task, by any number of tasks at once; each subscribes on its own.
     public final var value: Output {
         get async throws {
-            let owner = AsyncIteratorOwner(subscribingTo: self)
+            let owner = AsyncIteratorOwner(subscribingTo: self, window: 1)
             switch await owner.next() {
             case .success(let value): return value
             case .failure(let error): throw error

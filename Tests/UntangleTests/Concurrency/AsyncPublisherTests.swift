@@ -89,16 +89,7 @@ final class AsyncPublisherTests: XCTestCase {
     func testNextCallsMadeBeforeTheSubscriptionAreRequestedTogether() async throws {
         let late = AsyncProbePublisher<Int, Never>()
         var events = late.events.makeAsyncIterator()
-        let (subscribed, subscribedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let subscriberBox = LockedBox<AnySubscriber<Int, Never>?>(nil)
-        let capturing = AnyPublisher<Int, Never>(
-            CapturingPublisher { subscriber in
-                subscriberBox.withLock { $0 = subscriber }
-                subscribedContinuation.yield()
-            })
-        let iterator = SharedIterator(capturing.values.makeAsyncIterator())
-        var waitForSubscriber = subscribed.makeAsyncIterator()
-        _ = await waitForSubscriber.next()
+        let (iterator, subscriber) = await valuesOfAPublisherNotSubscribedYet()
         let started = LockedBox(0)
         let first = Task {
             var copy = iterator.iterator
@@ -114,7 +105,6 @@ final class AsyncPublisherTests: XCTestCase {
         // no call is lost: together they ask for exactly two values.
         while started.withLock({ $0 }) < 2 { await Task.yield() }
         for _ in 0..<100 { await Task.yield() }
-        let subscriber = try XCTUnwrap(subscriberBox.withLock { $0 })
         late.subscribe(subscriber)
         var requested = 0
         while requested < 2, case .request(let demand)? = await events.next() {
@@ -125,6 +115,29 @@ final class AsyncPublisherTests: XCTestCase {
         late.send(8)
         let values = Set([await first.value, await second.value])
         XCTAssertEqual(values, [7, 8])
+        withExtendedLifetime(iterator) {}
+    }
+
+    // Regression (conformance): a value arriving before the subscription ends the calls waiting then with nil, and,
+    // as in Combine, their demand is still requested when the subscription arrives (it was forgotten).
+    func testCallsEndedByAValueBeforeTheSubscriptionAreStillRequestedWhenItArrives() async throws {
+        let late = AsyncProbePublisher<Int, Never>()
+        let (iterator, subscriber) = await valuesOfAPublisherNotSubscribedYet()
+        let done = LockedBox(false)
+        let call = Task { () -> Int? in
+            var copy = iterator.iterator
+            defer { done.withLock { $0 = true } }
+            return await copy.next()
+        }
+        // Each early value ends the calls parked at that moment; repeat until the call has parked and been ended.
+        while !done.withLock({ $0 }) {
+            XCTAssertEqual(subscriber.receive(42), .none)
+            await Task.yield()
+        }
+        let value = await call.value
+        XCTAssertNil(value)
+        late.subscribe(subscriber)
+        XCTAssertEqual(late.history, [.request(.max(1))])
         withExtendedLifetime(iterator) {}
     }
 
@@ -228,6 +241,25 @@ final class AsyncPublisherTests: XCTestCase {
         }
         XCTAssertNil(weakIteratorTarget, "the subject and everything it held are released")
     }
+}
+
+/// `values` of a publisher that has not answered the subscriber yet: the iterator, and the subscriber the test hands
+/// a subscription (or early signals) later.
+private func valuesOfAPublisherNotSubscribedYet() async -> (
+    SharedIterator<AnyPublisher<Int, Never>>, AnySubscriber<Int, Never>
+) {
+    let (subscribed, subscribedContinuation) = AsyncStream.makeStream(of: Void.self)
+    let subscriberBox = LockedBox<AnySubscriber<Int, Never>?>(nil)
+    let capturing = AnyPublisher<Int, Never>(
+        CapturingPublisher { subscriber in
+            subscriberBox.withLock { $0 = subscriber }
+            subscribedContinuation.yield()
+        })
+    let iterator = SharedIterator(capturing.values.makeAsyncIterator())
+    var waitForSubscriber = subscribed.makeAsyncIterator()
+    _ = await waitForSubscriber.next()
+    guard let subscriber = subscriberBox.withLock({ $0 }) else { preconditionFailure("the iterator subscribes") }
+    return (iterator, subscriber)
 }
 
 /// A publisher that hands its subscriber to a closure and sends it nothing (the test subscribes it elsewhere later).
