@@ -617,6 +617,11 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
     }
 
     @inlinable
+    func loadWord() -> Int {
+        RawWordAccess(memory).load()
+    }
+
+    @inlinable
     func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Machine>) -> Result) -> Result {
         body(machine)
     }

@@ -234,4 +234,92 @@ final class EmitterStateMachineTests: XCTestCase {
         }
         XCTAssertNil(machine.owner)
     }
+
+    // Batches (several threads queued values while one delivers).
+
+    /// Takes the owner's next signal with batching on.
+    func nextBatching(_ machine: inout Machine, returnedDemand: Subscribers.Demand = .none) -> Machine.Next {
+        machine.next(returnedDemand: returnedDemand, nestedInSubscriptionCallout: false, batching: true)
+    }
+
+    func XCTAssertBatch(
+        _ next: Machine.Next, _ expected: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard case .values(_, var batch) = next else {
+            return XCTFail("expected a batch of \(expected), got \(next)", file: file, line: line)
+        }
+        var values: [Int] = []
+        while let value = batch.popFirst() { values.append(value) }
+        XCTAssertEqual(values, expected, file: file, line: line)
+    }
+
+    func testOwnerTakesAllButTheLastQueuedValueInOneCriticalSection() {
+        var machine = started(.unbounded)
+        _ = machine.request(.unlimited, on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        for value in 2...5 {
+            guard case .queued = machine.offer(value, on: me) else { return XCTFail("the other thread owns it") }
+        }
+        XCTAssertBatch(nextBatching(&machine), [2, 3, 4])
+        XCTAssertEqual(machine.owner, other, "the batch bit is not part of the owner's identity")
+        XCTAssertNotEqual(machine.ownerBits & Machine.batchBit, 0)
+        XCTAssertEqual(machine.queue.count, 1, "the last value stays queued behind the batch")
+        XCTAssertFalse(machine.isFastEligible)
+        // The owner's own reentrant send during the batch goes behind it, not nested ahead of queued values.
+        guard case .queued = machine.offer(6, on: other) else { return XCTFail("5 is queued ahead of it") }
+        guard case .value(_, 5) = nextBatching(&machine) else { return XCTFail("fewer than three: one at a time") }
+        XCTAssertEqual(machine.ownerBits & Machine.batchBit, 0, "the next critical section ends the batch")
+        guard case .value(_, 6) = nextBatching(&machine) else { return XCTFail() }
+        XCTAssertIsIdle(nextBatching(&machine))
+        XCTAssertNil(machine.owner)
+        XCTAssertTrue(machine.isFastEligible)
+    }
+
+    func testABatchTakesOnlyWhatDemandCoversAndConsumesItsDemand() {
+        var machine = started(.unbounded)
+        _ = machine.request(.max(4), on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        for value in 2...6 { _ = machine.offer(value, on: me) }
+        XCTAssertBatch(nextBatching(&machine), [2, 3])
+        XCTAssertEqual(machine.demand, .max(1), "the batch's demand is taken at once; 4 keeps the last one")
+        guard case .value(_, 4) = nextBatching(&machine) else { return XCTFail() }
+        XCTAssertIsIdle(nextBatching(&machine))
+        XCTAssertEqual(machine.queue.count, 2, "5 and 6 wait for demand")
+    }
+
+    func testCancelDuringABatchClearsTheBatchBitAndTheOwnerReleasesTheDownstream() {
+        var machine = started(.unbounded)
+        _ = machine.request(.unlimited, on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        for value in 2...5 { _ = machine.offer(value, on: me) }
+        XCTAssertBatch(nextBatching(&machine), [2, 3, 4])
+        let result = machine.cancel()
+        XCTAssertTrue(result.cancelled)
+        XCTAssertNil(result.released, "the owner may be delivering a batch value in place")
+        XCTAssertEqual(machine.ownerBits & Machine.batchBit, 0, "the owner stops before the batch's next value")
+        XCTAssertEqual(machine.owner, other)
+        guard case .cancelled = nextBatching(&machine) else { return XCTFail() }
+        XCTAssertTrue(machine.isReleased)
+    }
+
+    func testAnImmediateCompletionDuringABatchCutsItShort() {
+        var machine = started(.unbounded)
+        _ = machine.request(.unlimited, on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        for value in 2...5 { _ = machine.offer(value, on: me) }
+        XCTAssertBatch(nextBatching(&machine), [2, 3, 4])
+        _ = machine.complete(.finished, order: .immediately, on: me)
+        XCTAssertEqual(machine.ownerBits & Machine.batchBit, 0)
+        guard case .completion = nextBatching(&machine) else { return XCTFail() }
+    }
+
+    func testWithoutBatchingTheOwnerTakesOneValueAtATime() {
+        var machine = started(.unbounded)
+        _ = machine.request(.unlimited, on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: other) else { return XCTFail() }
+        for value in 2...5 { _ = machine.offer(value, on: me) }
+        guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail("the lock-only build never batches")
+        }
+    }
 }

@@ -193,7 +193,8 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     }
 
     // The owner's loop: one lock round-trip per delivered value (taking the next signal and adding the demand the
-    // previous delivery returned happen in the same critical section). A request made from inside `receive(_:)` only
+    // previous delivery returned happen in the same critical section), or per batch when other threads queued
+    // several values meanwhile (see `EmitterStateMachine.next`). A request made from inside `receive(_:)` only
     // adds demand; this loop, not the stack, delivers what it allows, so long synchronous streams do not recurse.
     @inlinable
     func drain(
@@ -206,13 +207,25 @@ package struct SerialEmitter<Storage: EmitterStorage> {
                 if leaving {
                     machine.subscriptionCalloutReturned()
                 }
-                return machine.next(returnedDemand: more, nestedInSubscriptionCallout: nestedInSubscriptionCallout)
+                return machine.next(
+                    returnedDemand: more, nestedInSubscriptionCallout: nestedInSubscriptionCallout,
+                    batching: LockedBoxWithWord<Int>.hasLockFreeWord)
             }
             leaving = false
             switch next {
             case .value(let downstream, let value):
                 CalloutCheck.assertNoLockHeld("Emitter delivering a queued value")
                 more = downstream.receive(value)
+            case .values(let downstream, var batch):
+                // A batch (see `EmitterStateMachine.next`): delivered without the lock while the owner word keeps
+                // `batchBit`; a cancel clears it, and the rest of the batch is released here, outside the lock.
+                more = .none
+                while let value = batch.popFirst() {
+                    guard state.loadWord() & EmitterStateMachine<Downstream>.batchBit != 0 else { break }
+                    CalloutCheck.assertNoLockHeld("Emitter delivering a batch of queued values")
+                    more += downstream.receive(value)
+                }
+                withExtendedLifetime(batch) {}
             case .completion(let downstream, let completion, let discarded):
                 withExtendedLifetime(discarded) {}
                 CalloutCheck.assertNoLockHeld("Emitter delivering a completion")

@@ -24,6 +24,9 @@ package protocol EmitterStorage {
     /// Replaces the owner word with `desired` if it is `expected`, without the lock.
     func compareExchangeWord(expected: Int, desired: Int) -> Bool
 
+    /// Reads the owner word without the lock (acquiring). Only where `LockedBoxWithWord.hasLockFreeWord`.
+    func loadWord() -> Int
+
     /// The state machine's address, without the lock (the owner-word protocol decides what may be read).
     func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result) -> Result
 }
@@ -51,6 +54,11 @@ package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
     @inlinable
     package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
         box.compareExchangeWord(expected: expected, desired: desired)
+    }
+
+    @inlinable
+    package func loadWord() -> Int {
+        box.loadWord()
     }
 
     @inlinable
