@@ -52,7 +52,7 @@ final class IsolationTests: XCTestCase {
                     receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
                 Maybe<Int, TestError>(6).map { "maybe \($0)" }.sink(
                     receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
-                Single<Int, TestError>(error: TestError(2)).catch { Single<String, TestError>("caught \($0.code)") }
+                Single<String, TestError>(error: TestError(2)).catch { Single<String, TestError>("caught \($0.code)") }
                     .sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) }),
                 Single<Int, TestError>(error: TestError(1)).mapError { TestError($0.code + 10) }.sink(
                     receiveCompletion: { if case .failure(let error) = $0 { failures.append(error) } },

@@ -93,6 +93,20 @@ func producerIntoValues(_ n: Int) -> Int {
 }
 
 #if !OPENCOMBINE
+    /// `values-map-filter` through UntangleExtras' `values(prefetch: 64)`: the same loop with batched demand instead of
+    /// Combine's `.max(1)` per `next()`. The baseline is the same swift-async-algorithms pipeline.
+    func prefetchingValuesMapFilter(_ n: Int) -> Int {
+        runBlocking {
+            var total = 0
+            let stream = streamingMapFilter(Publishers.Sequence<Range<Int>, Never>(sequence: 0..<n)).values(
+                prefetch: 64)
+            for await value in stream {
+                total &+= value
+            }
+            return total
+        }
+    }
+
     /// A producer thread yields n values into an `AsyncStream` that is bridged into a publisher (UntangleExtras'
     /// `AsyncSequence.publisher`) and consumed by a sink; one event = one value. The baseline consumes the stream with
     /// `for await` directly.
@@ -181,6 +195,10 @@ let applicationShapeWorkloads: [Workload] = {
             "values-from-producer", events: 1_000_000, unit: "value", singleThreaded: false, run: producerIntoValues),
     ]
     #if !OPENCOMBINE
+        list.append(
+            Workload(
+                "values-prefetch-map-filter", events: 1_000_000, unit: "element", singleThreaded: false,
+                run: prefetchingValuesMapFilter))
         list.append(
             Workload(
                 "asyncstream-publisher", events: 1_000_000, unit: "value", singleThreaded: false,

@@ -341,6 +341,9 @@ benchMain(
             "values-map-filter", events: 1_000_000, unit: "element", singleThreaded: false,
             run: asyncAlgorithmsMapFilter),
         Workload(
+            "values-prefetch-map-filter", events: 1_000_000, unit: "element", singleThreaded: false,
+            run: asyncAlgorithmsMapFilter),
+        Workload(
             "values-from-producer", events: 1_000_000, unit: "value", singleThreaded: false,
             run: asyncStreamFromProducer),
         Workload(

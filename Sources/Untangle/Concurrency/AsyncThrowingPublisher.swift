@@ -65,6 +65,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
             self.owner = owner
         }
 
+        // UntangleExtras' `values(prefetch:)`: the same iterator over a subscriber that requests `window` values ahead
+        // (`package`, so Combine's API gains nothing here).
+        @inlinable
+        package init(prefetching publisher: P, window: Int) {
+            self.init(owner: AsyncIteratorOwner(subscribingTo: publisher, window: window))
+        }
+
         /// Produces the next element in the prefix sequence.
         ///
         /// - Returns: The next published element, or nil if the publisher finishes normally or the task was cancelled.

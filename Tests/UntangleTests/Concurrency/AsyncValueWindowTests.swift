@@ -16,7 +16,7 @@ final class AsyncValueWindowTests: XCTestCase {
         let consumer = Task { () -> [Int?] in
             let first = await owner.next()
             let second = await owner.next()
-            return [first, second].map { try? $0?.get() }
+            return [first, second].map { $0?.get() }
         }
         let firstRequest = await events.next()
         XCTAssertEqual(firstRequest, .request(.max(64)))
@@ -60,7 +60,7 @@ final class AsyncValueWindowTests: XCTestCase {
         let owner = AsyncIteratorOwner(subscribingTo: probe, window: 64)
         let calls = 67
         let consumers = (0..<calls).map { _ in
-            Task { () -> Int? in try? await owner.next()?.get() }
+            Task { () -> Int? in await owner.next()?.get() }
         }
         var requested = 0
         while requested < calls, case .request(let demand)? = await events.next() {
@@ -89,7 +89,7 @@ final class AsyncValueWindowTests: XCTestCase {
             }),
             window: 64)
         subject.send(1)  // before the first next(): nothing requested yet, dropped
-        let consumer = Task { try? await owner.next()?.get() }
+        let consumer = Task { await owner.next()?.get() }
         var demands = requests.makeAsyncIterator()
         let demand = await demands.next()
         XCTAssertEqual(demand, .max(64))
@@ -121,7 +121,7 @@ final class AsyncValueWindowTests: XCTestCase {
                 subscribingTo: subject.handleEvents(
                     receiveCancel: { cancels.increment() }, receiveRequest: { requested.yield($0) }),
                 window: 64)
-            let consumer = Task { try? await owner.next()?.get().id }
+            let consumer = Task { await owner.next()?.get().id }
             var demands = requests.makeAsyncIterator()
             _ = await demands.next()
             subject.send(Token(1))
