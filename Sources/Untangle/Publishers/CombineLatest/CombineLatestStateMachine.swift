@@ -44,7 +44,7 @@ struct CombineLatestStateMachine {
         /// Nothing more: some upstream has no value yet.
         case kept
         /// A tuple formed and the caller became the forwarder: it delivers the tuple itself, then runs the
-        /// forwarding loop (``nextToForward()``).
+        /// forwarding loop (``nextToForward(hasQueued:)``).
         case forward
         /// A tuple formed while another thread forwards: the caller queues it, under the lock, for that thread.
         case queue
@@ -85,10 +85,9 @@ struct CombineLatestStateMachine {
     @usableFromInline var missing: Int
     @usableFromInline var finished: [Bool]
     private var finishedCount = 0
-    /// Whether a thread is forwarding (delivering tuples to the emitter outside the lock).
+    /// Whether a thread is forwarding (delivering tuples to the emitter outside the lock). The tuples formed
+    /// meanwhile wait in the subscription, which says whether any is left (``nextToForward(hasQueued:)``).
     @usableFromInline var forwarding = false
-    /// Tuples formed while a thread forwards, waiting for it.
-    @usableFromInline var queued = 0
 
     @usableFromInline
     init(upstreamCount: Int) {
@@ -135,7 +134,6 @@ struct CombineLatestStateMachine {
             forwarding = true
             return .forward
         }
-        queued += 1
         return .queue
     }
 
@@ -177,7 +175,6 @@ struct CombineLatestStateMachine {
 
     private mutating func end() -> Effects {
         phase = .ended
-        queued = 0
         var effects = Effects()
         effects.cancel = subscriptions.compactMap { $0 }
         subscriptions = subscriptions.map { _ in nil }
@@ -185,15 +182,15 @@ struct CombineLatestStateMachine {
         return effects
     }
 
-    /// The forwarder's next step: the queued tuples in the order they formed, then the finish.
+    /// The forwarder's next step: the queued tuples in the order they formed (`hasQueued`: the subscription still
+    /// holds one), then the finish.
     @inlinable
-    mutating func nextToForward() -> Forward {
+    mutating func nextToForward(hasQueued: Bool) -> Forward {
         if case .ended = phase {
             forwarding = false
             return .idle
         }
-        if queued > 0 {
-            queued -= 1
+        if hasQueued {
             return .value
         }
         forwarding = false

@@ -54,7 +54,7 @@ final class CombineLatestSubscription<Values: CombineLatestValues, Downstream: S
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Output {
     /// Everything under the lock: the bookkeeping, the typed latest values and the tuples formed while another
-    /// thread forwards (as many as the machine's `queued`).
+    /// thread forwards.
     @usableFromInline
     struct State {
         @usableFromInline var machine: CombineLatestStateMachine
@@ -212,9 +212,8 @@ where Downstream.Input == Values.Output {
     func forward() {
         while true {
             let next = state.withCriticalSection { state -> Forward in
-                switch state.machine.nextToForward() {
+                switch state.machine.nextToForward(hasQueued: !state.ready.isEmpty) {
                 case .value:
-                    // The machine counts exactly the tuples in `ready`.
                     return .value(state.ready.popFirst()!)
                 case .finish:
                     return .finish
