@@ -1,5 +1,5 @@
 /// The pure state machine of `drop(untilOutputFrom:)`: the upstream and trigger subscriptions, the demand the
-/// downstream has requested, whether the trigger has fired, and whose turn it is to call the downstream. It never
+/// downstream has requested, the upstream's phase, the trigger's gate, and whose turn it is to call the downstream. It never
 /// calls out: every method returns what the caller does after unlocking.
 ///
 /// It keeps Apple's rules, which treat the two sources independently: a value from the trigger (at any time, even
@@ -19,19 +19,46 @@
 struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     typealias Failure = Downstream.Failure
 
+    /// The upstream's side of the operator, and the downstream's cancel. Combine's own "closed" flag (values
+    /// dropped, a new upstream subscription cancelled, the upstream's completion ignored) is: not `.open`.
+    enum UpstreamPhase {
+        /// Before the upstream's completion: its subscription once it arrived (nil before, and again after a
+        /// trigger's completion before its value cancelled it: a new one is then accepted, as in Combine).
+        case open(Subscription?)
+        /// The upstream completed (its completion was published once). Its subscription is kept: requests still
+        /// reach it, and a trigger's completion before its value still cancels it, as in Combine.
+        case completed(Subscription?)
+        /// The downstream cancelled: every subscription is refused, nothing is kept.
+        case cancelled
+
+        /// The upstream subscription requests go to (and a trigger's completion cancels), if any.
+        var subscription: Subscription? {
+            switch self {
+            case .open(let subscription), .completed(let subscription): return subscription
+            case .cancelled: return nil
+            }
+        }
+    }
+
+    /// The trigger's gate. Its subscription is kept beside it: released when the trigger fires (a later one is
+    /// then accepted again, as in Combine), kept when it completes first.
+    enum Gate {
+        /// The trigger has neither sent a value nor completed: the upstream's values are dropped.
+        case shut
+        /// The trigger completed before sending a value (its completion was published): still shut; a later
+        /// trigger value still opens it, a later completion is published again, as in Combine.
+        case triggerCompletedFirst
+        /// The trigger sent a value: the upstream's values pass (for as long as the upstream is open).
+        case open
+    }
+
     private var downstream: Downstream?
-    private var upstream: Subscription?
     private var trigger: Subscription?
     private var requested = Subscribers.Demand.none
-    private var triggered = false
-    /// Set by the upstream's completion and by the downstream's cancel (Combine's own flag): values are dropped,
-    /// a new upstream subscription is cancelled, the upstream's completion is ignored.
-    private var closed = false
-    /// Set by the downstream's cancel only: a late trigger subscription is cancelled instead of asked.
-    private var downstreamCancelled = false
-    /// The trigger completed before firing (its completion was published).
-    private var triggerCompletedFirst = false
     private var turn = DownstreamTurn<Failure>()
+    // The phases last: their tag bytes pack after the words instead of padding between them.
+    private var upstream = UpstreamPhase.open(nil)
+    private var gate = Gate.shut
 
     init(downstream: Downstream) {
         self.downstream = downstream
@@ -40,14 +67,15 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     /// The upstream's subscription arrived: the demand to request from it (`.none`: nothing yet), or nil to cancel
     /// it (a second subscription, or after the end).
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard upstream == nil, !closed else { return nil }
-        upstream = subscription
+        guard case .open(nil) = upstream else { return nil }
+        upstream = .open(subscription)
         return requested
     }
 
     /// The trigger's subscription arrived: true to request `.max(1)` from it, false to cancel it.
     mutating func triggerSubscribed(_ subscription: Subscription) -> Bool {
-        guard trigger == nil, !downstreamCancelled else { return false }
+        if case .cancelled = upstream { return false }
+        guard trigger == nil else { return false }
         trigger = subscription
         return true
     }
@@ -55,13 +83,13 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     /// The downstream asked for more: the subscription to forward it to (nil: kept until the upstream subscribes).
     mutating func request(_ demand: Subscribers.Demand) -> Subscription? {
         requested += demand
-        return upstream
+        return upstream.subscription
     }
 
     /// An upstream value arrived: the downstream to deliver it to (the caller took the turn and calls `leave()`
     /// after), or nil to drop it.
     mutating func valueReceived(on thread: ThreadID) -> Downstream? {
-        guard triggered, !closed else {
+        guard gate == .open, case .open = upstream else {
             precondition(requested > .none, "drop(untilOutputFrom:) received a value it did not request")
             requested -= 1
             return nil
@@ -73,7 +101,7 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
 
     /// The trigger sent a value: the gate opens. Returns its subscription, to release after unlocking.
     mutating func triggerFired() -> Subscription? {
-        triggered = true
+        gate = .open
         defer { trigger = nil }
         return trigger
     }
@@ -83,8 +111,12 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     mutating func upstreamCompleted(
         _ completion: Subscribers.Completion<Failure>, on thread: ThreadID
     ) -> Downstream? {
-        guard !closed, let downstream else { return nil }
-        closed = true
+        guard case .open(let subscription) = upstream else { return nil }
+        guard let downstream else {
+            assertionFailure("drop(untilOutputFrom:) released its downstream while the upstream was open")
+            return nil
+        }
+        upstream = .completed(subscription)
         return turn.enter(thread, completion: completion) ? downstream : nil
     }
 
@@ -94,14 +126,26 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     mutating func triggerCompleted(
         _ completion: Subscribers.Completion<Failure>, on thread: ThreadID
     ) -> (cancel: Subscription?, deliver: Downstream?, released: Subscription?) {
-        guard !triggered else {
+        guard gate != .open else {
             defer { trigger = nil }
             return (nil, nil, trigger)
         }
+        // The downstream is released before the gate opens or the trigger completes only by a cancel.
         guard let downstream else { return (nil, nil, nil) }
-        triggerCompletedFirst = true
-        defer { upstream = nil }
-        return (upstream, turn.enter(thread, completion: completion) ? downstream : nil, nil)
+        gate = .triggerCompletedFirst
+        let cancel: Subscription?
+        switch upstream {
+        case .open(let subscription):
+            cancel = subscription
+            upstream = .open(nil)
+        case .completed(let subscription):
+            cancel = subscription
+            upstream = .completed(nil)
+        case .cancelled:
+            assertionFailure("drop(untilOutputFrom:) kept its downstream after the downstream cancelled")
+            return (nil, nil, nil)
+        }
+        return (cancel, turn.enter(thread, completion: completion) ? downstream : nil, nil)
     }
 
     /// What the caller does when its callout to the downstream returned.
@@ -121,7 +165,10 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
             // Cancelled meanwhile: the queued completion is dropped with the downstream.
             while turn.leave() != nil {}
         }
-        guard turn.isIdle, closed, triggered || triggerCompletedFirst else { return .done(released: nil) }
+        // Nothing more can reach the downstream once the upstream has ended and the trigger has fired or
+        // completed (the downstream's cancel released it already).
+        guard turn.isIdle, gate != .shut else { return .done(released: nil) }
+        if case .open = upstream { return .done(released: nil) }
         defer { downstream = nil }
         return .done(released: downstream)
     }
@@ -129,13 +176,11 @@ struct DropUntilOutputStateMachine<Downstream: Subscriber> {
     /// The downstream cancelled: the upstream and trigger subscriptions to cancel, in that order, and the
     /// downstream, released after unlocking.
     mutating func cancelled() -> (upstream: Subscription?, trigger: Subscription?, released: Downstream?) {
-        closed = true
-        downstreamCancelled = true
         defer {
-            upstream = nil
+            upstream = .cancelled
             trigger = nil
             downstream = nil
         }
-        return (upstream, trigger, downstream)
+        return (upstream.subscription, trigger, downstream)
     }
 }
