@@ -1,43 +1,71 @@
 import Untangle
 
-/// The pure state machine of a sample: both subscriptions, the upstream's latest value not yet sampled, and
-/// whether the upstream has finished. It never calls out.
+/// The pure state machine of a sample: its phase (running with both sources' subscriptions, or terminated), and
+/// the upstream's latest value not yet sampled. It never calls out.
 ///
 /// **Demand:** both the upstream and the sampler are asked for `.unlimited`; downstream demand is applied by the
 /// operator's emitter (a sampled value beyond demand waits and is replaced by a newer one).
 /// **Thread safety:** none: always mutated under the operator's lock.
 struct SampleStateMachine<Value> {
-    private var upstream: Subscription?
-    private var sampler: Subscription?
+    /// The upstream's side while the sample runs.
+    enum Upstream {
+        /// Its subscription has not arrived yet.
+        case awaiting
+        /// Subscribed: its values replace the latest one.
+        case subscribed(Subscription)
+        /// It finished (a later subscription is refused): the next tick delivers the latest value and ends the
+        /// sample.
+        case finished
+
+        var subscription: Subscription? {
+            if case .subscribed(let subscription) = self { return subscription }
+            return nil
+        }
+    }
+
+    /// The sample's phase.
+    enum Phase {
+        /// Running: the upstream's side, and the sampler's subscription once it arrived.
+        case running(upstream: Upstream, sampler: Subscription?)
+        /// Ended (by a tick after a finish, a failure, or the downstream's cancel): every subscription is refused,
+        /// every value released.
+        case terminated
+    }
+
+    private var phase = Phase.running(upstream: .awaiting, sampler: nil)
     private var latest: Value?
-    private var upstreamFinished = false
-    private(set) var isTerminated = false
+
+    /// Whether the sample has ended.
+    var isTerminated: Bool {
+        if case .terminated = phase { return true }
+        return false
+    }
 
     /// A subscription arrived: false if it must be cancelled instead.
     mutating func subscribed(_ subscription: Subscription, isSampler: Bool) -> Bool {
-        guard !isTerminated else { return false }
+        guard case .running(let upstream, let sampler) = phase else { return false }
         if isSampler {
             guard sampler == nil else { return false }
-            sampler = subscription
+            phase = .running(upstream: upstream, sampler: subscription)
         } else {
-            guard upstream == nil else { return false }
-            upstream = subscription
+            guard case .awaiting = upstream else { return false }
+            phase = .running(upstream: .subscribed(subscription), sampler: sampler)
         }
         return true
     }
 
     /// The upstream sent a value: returns the replaced one, to be released after unlocking.
     mutating func upstreamSent(_ value: Value) -> Value? {
-        guard !isTerminated else { return value }
+        guard case .running = phase else { return value }
         defer { latest = value }
         return latest
     }
 
     /// The upstream finished: the next tick ends the sample. Returns its subscription to release after unlocking.
     mutating func upstreamDidFinish() -> Subscription? {
-        upstreamFinished = true
-        defer { upstream = nil }
-        return upstream
+        guard case .running(let upstream, let sampler) = phase else { return nil }
+        phase = .running(upstream: .finished, sampler: sampler)
+        return upstream.subscription
     }
 
     /// What a tick (a sampler value or its completion) does.
@@ -51,9 +79,11 @@ struct SampleStateMachine<Value> {
     /// The sampler sent a value (or finished, `samplerFinished`): takes the latest value, and ends the sample if
     /// the upstream or the sampler has finished.
     mutating func tick(samplerFinished: Bool) -> Tick {
-        guard !isTerminated else { return Tick() }
+        guard case .running(let upstream, _) = phase else { return Tick() }
         var tick = Tick(value: latest)
         latest = nil
+        let upstreamFinished: Bool
+        if case .finished = upstream { upstreamFinished = true } else { upstreamFinished = false }
         if upstreamFinished || samplerFinished {
             tick.finish = true
             tick.cancel = terminate(keepSampler: samplerFinished) ?? []
@@ -64,13 +94,11 @@ struct SampleStateMachine<Value> {
     /// Ends the sample: returns what to cancel (nil if it had already ended). The source that has just completed
     /// is not cancelled.
     mutating func terminate(keepUpstream: Bool = false, keepSampler: Bool = false) -> [Subscription]? {
-        guard !isTerminated else { return nil }
-        isTerminated = true
+        guard case .running(let upstream, let sampler) = phase else { return nil }
+        phase = .terminated
         var toCancel: [Subscription] = []
-        if !keepUpstream, let upstream { toCancel.append(upstream) }
+        if !keepUpstream, let upstream = upstream.subscription { toCancel.append(upstream) }
         if !keepSampler, let sampler { toCancel.append(sampler) }
-        upstream = nil
-        sampler = nil
         latest = nil
         return toCancel
     }
