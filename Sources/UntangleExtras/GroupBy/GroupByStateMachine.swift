@@ -1,7 +1,8 @@
 import Untangle
 
-/// The pure state machine of a groupBy: the upstream subscription, the live groups by key, which of them have a
-/// subscriber, and whether the outer subscriber is still there. It never calls out.
+/// The pure state machine of a groupBy: its phase (the outer subscriber there, gone while subscribed groups still
+/// run, or ended) with the upstream subscription, the live groups by key, and which of them have a subscriber. It
+/// never calls out.
 ///
 /// The upstream stays subscribed while the outer subscriber or any subscribed group is live.
 ///
@@ -15,16 +16,48 @@ struct GroupByStateMachine<Key: Hashable, Group> {
         var subscribed = false
     }
 
-    private var upstream: Subscription?
+    /// The operator's phase, each with the upstream subscription once it arrived.
+    enum Phase {
+        /// The outer subscriber is there: new keys create groups.
+        case outerLive(upstream: Subscription?)
+        /// The outer subscriber cancelled; groups with a subscriber still receive values (new keys are dropped)
+        /// until the last of them cancels.
+        case outerCancelled(upstream: Subscription?)
+        /// Ended (the upstream completed, or nothing is live any more): everything is dropped and refused.
+        case terminated
+
+        var upstream: Subscription? {
+            switch self {
+            case .outerLive(let upstream), .outerCancelled(let upstream): return upstream
+            case .terminated: return nil
+            }
+        }
+    }
+
     private var groups: [Key: Entry] = [:]
     private var nextID = 0
-    private(set) var outerIsLive = true
-    private(set) var isTerminated = false
+    // The phase last: its tag byte packs after the words instead of padding between them.
+    private var phase = Phase.outerLive(upstream: nil)
+
+    /// Whether the outer subscriber is still there (and the operator has not ended).
+    var outerIsLive: Bool {
+        if case .outerLive = phase { return true }
+        return false
+    }
+
+    /// Whether the operator has ended.
+    var isTerminated: Bool {
+        if case .terminated = phase { return true }
+        return false
+    }
 
     /// The upstream's subscription arrived: false if it must be cancelled instead.
     mutating func subscribed(_ subscription: Subscription) -> Bool {
-        guard !isTerminated, upstream == nil else { return false }
-        upstream = subscription
+        switch phase {
+        case .outerLive(nil): phase = .outerLive(upstream: subscription)
+        case .outerCancelled(nil): phase = .outerCancelled(upstream: subscription)
+        case .outerLive, .outerCancelled, .terminated: return false
+        }
         return true
     }
 
@@ -69,25 +102,23 @@ struct GroupByStateMachine<Key: Hashable, Group> {
     /// The outer subscriber cancelled: groups nobody subscribed to are handed back (to be finished); the upstream
     /// subscription is returned if no subscribed group remains.
     mutating func outerCancelled() -> (unsubscribed: [Group], cancel: Subscription?) {
-        guard !isTerminated, outerIsLive else { return ([], nil) }
-        outerIsLive = false
+        guard case .outerLive(let upstream) = phase else { return ([], nil) }
+        phase = .outerCancelled(upstream: upstream)
         let unsubscribed = groups.values.filter { !$0.subscribed }.map(\.group)
         groups = groups.filter { $0.value.subscribed }
         return (unsubscribed, endIfIdle())
     }
 
     private mutating func endIfIdle() -> Subscription? {
-        guard !isTerminated, !outerIsLive, groups.isEmpty else { return nil }
-        isTerminated = true
-        defer { upstream = nil }
+        guard case .outerCancelled(let upstream) = phase, groups.isEmpty else { return nil }
+        phase = .terminated
         return upstream
     }
 
     /// The upstream completed: returns every group to complete (nil if the operator had already ended).
     mutating func upstreamCompleted() -> [Group]? {
         guard !isTerminated else { return nil }
-        isTerminated = true
-        upstream = nil
+        phase = .terminated
         defer { groups = [:] }
         return groups.values.map(\.group)
     }
