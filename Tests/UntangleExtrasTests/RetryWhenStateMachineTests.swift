@@ -1,0 +1,70 @@
+import Untangle
+import XCTest
+
+@testable import UntangleExtras
+
+/// retry(when:)'s phases, tested as a pure state machine: an attempt running with the trigger live, the last
+/// attempt after the trigger finished, a failure awaiting the trigger, or ended.
+final class RetryWhenStateMachineTests: XCTestCase {
+    private final class Token: Subscription, @unchecked Sendable {
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
+
+    func testAFailureWaitsForTheTriggerWhoseValueStartsTheNextAttemptWithTheDemandLeft() {
+        var machine = RetryWhenStateMachine()
+        let trigger = Token()
+        XCTAssertTrue(machine.triggerSubscribed(trigger))
+        XCTAssertFalse(machine.triggerSubscribed(Token()), "a second trigger is refused")
+        XCTAssertEqual(machine.startAttempt(), 1)
+        let first = Token()
+        XCTAssertEqual(machine.innerSubscribed(1, first), Subscribers.Demand.none)
+        XCTAssertEqual(machine.request(.max(3)).count, 1)
+        XCTAssertTrue(machine.upstreamSent(1))
+        guard case .awaitTrigger(let released) = machine.upstreamFailed(1) else { return XCTFail("waits") }
+        XCTAssertTrue((released as? Token) === first)
+        XCTAssertTrue(machine.awaitingTrigger)
+        XCTAssertFalse(machine.upstreamSent(1), "the failed attempt's late value is ignored")
+        XCTAssertEqual(machine.request(.max(1)).count, 0, "no attempt to forward to")
+        XCTAssertEqual(machine.triggerSent(), 2)
+        XCTAssertNil(machine.triggerSent(), "no failure waits any more")
+        XCTAssertNil(machine.innerSubscribed(1, Token()), "a stale attempt is refused")
+        XCTAssertEqual(machine.innerSubscribed(2, Token()), .max(3))
+        XCTAssertTrue(machine.isCurrent(2))
+    }
+
+    func testAfterTheTriggerFinishesTheRunningAttemptIsTheLastAndItsFailureFails() {
+        var machine = RetryWhenStateMachine()
+        _ = machine.triggerSubscribed(Token())
+        _ = machine.startAttempt()
+        _ = machine.innerSubscribed(1, Token())
+        XCTAssertFalse(machine.triggerDidFinish(), "the attempt goes on")
+        XCTAssertFalse(machine.triggerSubscribed(Token()), "the finished trigger's slot stays closed")
+        XCTAssertTrue(machine.isCurrent(1))
+        guard case .fail = machine.upstreamFailed(1) else { return XCTFail("fails") }
+        XCTAssertTrue(machine.isTerminated)
+    }
+
+    func testTheTriggerFinishingWhileAFailureWaitsEndsTheOperator() {
+        var machine = RetryWhenStateMachine()
+        _ = machine.triggerSubscribed(Token())
+        _ = machine.startAttempt()
+        _ = machine.upstreamFailed(1)
+        XCTAssertTrue(machine.triggerDidFinish())
+        XCTAssertTrue(machine.isTerminated)
+        XCTAssertNil(machine.startAttempt())
+    }
+
+    func testEndingCancelsWhatHasNotCompletedOnce() {
+        var machine = RetryWhenStateMachine()
+        let trigger = Token()
+        _ = machine.triggerSubscribed(trigger)
+        _ = machine.startAttempt()
+        _ = machine.innerSubscribed(1, Token())
+        let toCancel = machine.end(upstreamCompleted: true, triggerCompleted: false)
+        XCTAssertEqual(toCancel?.count, 1)
+        XCTAssertTrue((toCancel?.first as? Token) === trigger)
+        XCTAssertNil(machine.terminate())
+        XCTAssertFalse(machine.isCurrent(1))
+    }
+}
