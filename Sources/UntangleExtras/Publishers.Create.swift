@@ -219,31 +219,51 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
     /// The producer's teardown, as it travels between `body` returning it and the end of the subscription.
-    private struct State {
-        var teardown: (any Cancellable)?
-        var bodyReturned = false
-        var ended = false
+    private enum State {
+        /// `body` runs (or has not started): no teardown yet.
+        case running
+        /// `body` returned this teardown, run when the subscription ends.
+        case returned(teardown: any Cancellable)
+        /// The subscription ended (cancel or completion); a teardown returned later runs at once.
+        case ended
+
+        var isEnded: Bool {
+            if case .ended = self { return true }
+            return false
+        }
 
         /// The subscription ended (cancel or completion): the teardown to run now, if `body` already returned it.
         mutating func end() -> (any Cancellable)? {
-            guard !ended else { return nil }
-            ended = true
-            defer { teardown = nil }
-            return teardown
+            switch self {
+            case .running:
+                self = .ended
+                return nil
+            case .returned(let teardown):
+                self = .ended
+                return teardown
+            case .ended:
+                return nil
+            }
         }
 
         /// `body` returned its teardown: keep it, or hand it back to run now if the subscription already ended.
         mutating func bodyReturned(_ teardown: any Cancellable) -> (any Cancellable)? {
-            bodyReturned = true
-            guard !ended else { return teardown }
-            self.teardown = teardown
-            return nil
+            switch self {
+            case .running:
+                self = .returned(teardown: teardown)
+                return nil
+            case .returned:
+                assertionFailure("Create's producer returned twice")
+                return teardown
+            case .ended:
+                return teardown
+            }
         }
     }
 
     private let emitter: BufferedEmitter<CalloutMarking<Downstream>>
     private let trampoline = CreateTrampoline()
-    private let state = LockedBox(tracking: State())
+    private let state = LockedBox(tracking: State.running)
 
     init(downstream: Downstream, limit: BufferLimit) {
         emitter = BufferedEmitter(
@@ -256,7 +276,7 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
         emitter.start(subscription: self)
         flushOwedTokens()
-        guard !state.withCriticalSection({ $0.ended }) else { return }
+        guard !state.withCriticalSection({ $0.isEnded }) else { return }
         CalloutCheck.assertNoLockHeld("Create running its producer")
         let teardown = body(Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber(sink: self))
         let runNow = state.withCriticalSection { $0.bodyReturned(teardown) }
