@@ -1,5 +1,6 @@
-/// The pure state machine of `throttle`: the upstream's phase, the downstream's demand, the value and completion
-/// waiting for the next emission, and when the last value was emitted. It never calls out (the scheduler's clock is
+/// The pure state machine of `throttle`: the upstream's phase, the downstream's demand, what waits for the next
+/// emission (a value, a completion, or both), and when the last value was emitted (or that an emission is reading
+/// the clock to record it). It never calls out (the scheduler's clock is
 /// read by the caller, outside the lock).
 ///
 /// As in Apple's Combine: an emission is scheduled for a value only when nothing is waiting, at
@@ -19,6 +20,29 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         case terminal
     }
 
+    /// What waits for the scheduled emission.
+    enum Waiting {
+        /// Nothing: no emission is scheduled.
+        case nothing
+        /// A value (a newer one replaces it, or is discarded, as `latest` says).
+        case value(Output)
+        /// The upstream's completion (scheduled at once when nothing else waited).
+        case completion(Completion)
+        /// A value, then the completion that arrived while it waited: delivered right after it.
+        case valueThenCompletion(Output, Completion)
+    }
+
+    /// When the last value was emitted: the next emission is scheduled `interval` after it.
+    enum LastEmission {
+        /// No value was emitted yet: the next one goes at once.
+        case never
+        /// The last value was emitted at this time.
+        case at(Time)
+        /// An emission took its value and is reading the clock to record when it happened: a value arriving
+        /// meanwhile counts from its own arrival.
+        case readingClock
+    }
+
     /// What to do with an upstream value.
     enum ValueDecision {
         /// Nothing to schedule; `released` (a dropped or replaced value) is released outside the lock.
@@ -29,11 +53,8 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
 
     private(set) var upstream = Upstream.awaiting
     private(set) var demand = Subscribers.Demand.none
-    private var pendingInput: Output?
-    private var pendingCompletion: Completion?
-    private var lastEmission: Time?
-    /// An emission took its value and is reading the clock to record when it happened.
-    private var emissionClockPending = false
+    private var waiting = Waiting.nothing
+    private var lastEmission = LastEmission.never
     /// When the last upstream event arrived (Apple's operator reads the clock for each).
     private(set) var lastEventTime: Time?
 
@@ -64,17 +85,32 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         guard case .subscribed = upstream else { return .none(released: value) }
         lastEventTime = now
         guard demand > .none else { return .none(released: value) }
-        let hasScheduledOutput = pendingInput != nil || pendingCompletion != nil
-        if hasScheduledOutput {
+        switch waiting {
+        case .nothing:
+            break
+        case .value(let replaced):
             guard latest else { return .none(released: value) }
-            defer { pendingInput = value }
-            return .none(released: pendingInput)
+            waiting = .value(value)
+            return .none(released: replaced)
+        case .completion(let completion):
+            guard latest else { return .none(released: value) }
+            waiting = .valueThenCompletion(value, completion)
+            return .none(released: nil)
+        case .valueThenCompletion(let replaced, let completion):
+            guard latest else { return .none(released: value) }
+            waiting = .valueThenCompletion(value, completion)
+            return .none(released: replaced)
         }
+        let minimum: Time?
+        switch lastEmission {
+        case .never: minimum = nil
+        case .at(let time): minimum = time.advanced(by: interval)
         // While an emission is still reading the clock, this value's own `now` stands in for its time.
-        let minimum = emissionClockPending ? now.advanced(by: interval) : lastEmission.map { $0.advanced(by: interval) }
+        case .readingClock: minimum = now.advanced(by: interval)
+        }
         let emission = minimum.map { Swift.max(now, $0) } ?? now
         demand -= 1
-        pendingInput = value
+        waiting = .value(value)
         return .schedule(at: emission == now ? nil : emission)
     }
 
@@ -84,10 +120,16 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         guard case .subscribed(let subscription) = upstream else { return false }
         lastEventTime = now
         upstream = .pendingTerminal(subscription)
-        let hasScheduledOutput = pendingInput != nil || pendingCompletion != nil
-        guard pendingCompletion == nil else { return false }
-        pendingCompletion = completion
-        return !hasScheduledOutput
+        switch waiting {
+        case .nothing:
+            waiting = .completion(completion)
+            return true
+        case .value(let value):
+            waiting = .valueThenCompletion(value, completion)
+            return false
+        case .completion, .valueThenCompletion:
+            return false
+        }
     }
 
     /// The scheduled emission runs: returns the value and/or completion to deliver, in that order, and whether the
@@ -97,24 +139,25 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         case .awaiting, .terminal: return (nil, nil, false)
         case .subscribed, .pendingTerminal: break
         }
-        let readClock = pendingInput != nil && pendingCompletion == nil
-        if readClock {
-            emissionClockPending = true
-        }
-        defer {
-            pendingInput = nil
-            pendingCompletion = nil
-        }
-        if pendingCompletion != nil {
+        defer { waiting = .nothing }
+        switch waiting {
+        case .nothing:
+            return (nil, nil, false)
+        case .value(let value):
+            lastEmission = .readingClock
+            return (value, nil, true)
+        case .completion(let completion):
             upstream = .terminal
+            return (nil, completion, false)
+        case .valueThenCompletion(let value, let completion):
+            upstream = .terminal
+            return (value, completion, false)
         }
-        return (pendingInput, pendingCompletion, readClock)
     }
 
     /// The emission read the clock: the last emission happened at `now`.
     mutating func emitted(at now: Time) {
-        emissionClockPending = false
-        lastEmission = now
+        lastEmission = .at(now)
     }
 
     /// The downstream cancelled: returns the upstream to cancel (also while the completion waits, as Apple's) and
@@ -130,10 +173,10 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         case .terminal: return nil
         }
         upstream = .terminal
-        defer {
-            pendingInput = nil
-            pendingCompletion = nil
+        defer { waiting = .nothing }
+        switch waiting {
+        case .value(let value), .valueThenCompletion(let value, _): return (subscription, value)
+        case .nothing, .completion: return (subscription, nil)
         }
-        return (subscription, pendingInput)
     }
 }
