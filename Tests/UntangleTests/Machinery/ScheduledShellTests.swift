@@ -78,7 +78,7 @@ final class ScheduledShellTests: XCTestCase {
         shell.decide { $0.armed }?.cancel()
     }
 
-    func testPerformCancelsTimersThenTheUpstreamThenDeliversTheValueAndTheCompletion() {
+    func testPerformCancelsTheTimerThenTheUpstreamThenDeliversTheValueAndTheCompletion() {
         let log = SpyLog()
         let downstream = Recorder<Int, Never>(onValue: { _, value in
             log.append("value \(value)")
@@ -87,7 +87,7 @@ final class ScheduledShellTests: XCTestCase {
         let shell = makeShell(downstream, scheduler: TestScheduler())
         shell.perform(
             ScheduledEffects(
-                released: Spy("released", log: log), timers: [Spy("timer", log: log)],
+                released: Spy("released", log: log), timer: Spy("timer", log: log),
                 upstream: Spy("upstream", log: log), value: 1, completion: .finished))
         XCTAssertEqual(log.entries, ["timer cancel", "upstream cancel", "value 1"])
         XCTAssertEqual(downstream.values, [1])

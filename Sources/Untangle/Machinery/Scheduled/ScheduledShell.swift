@@ -41,10 +41,13 @@ package protocol ScheduledTimerStateMachine: ScheduledStateMachine {
 }
 
 /// The callouts one decision of a scheduler operator needs, made by ``ScheduledShell/perform(_:)`` after the lock is
-/// released, in this order: release, cancel timers, cancel the upstream, offer the value, complete.
+/// released, in this order: release, cancel the timer, cancel the upstream, offer the value, complete.
+///
+/// It allocates nothing for the per-value decisions: the value the machine replaced travels typed (`replaced`), not
+/// boxed in an `Any`, and the one timer a decision cancels is an optional, not an array.
 ///
 /// ```swift
-/// let effects = shell.decide { machine in ScheduledEffects(timers: machine.takeTimers(), value: machine.due) }
+/// let effects = shell.decide { machine in ScheduledEffects(timer: machine.takeTimer(), value: machine.due) }
 /// shell.perform(effects)
 /// ```
 ///
@@ -52,11 +55,12 @@ package protocol ScheduledTimerStateMachine: ScheduledStateMachine {
 /// **Thread safety:** a value: built under the lock, performed after it.
 @usableFromInline
 package struct ScheduledEffects<Input, Failure: Error> {
-    /// What the machine let go of (a replaced value, the downstream, a pending value), released after unlocking: its
-    /// deinit may be user code.
+    /// A value the machine let go of (replaced or dropped), released after unlocking: its deinit may be user code.
+    @usableFromInline package var replaced: Input?
+    /// What else the machine let go of when it ended (the downstream, a pending value), released after unlocking.
     @usableFromInline package var released: Any?
-    /// Timers (or scheduled work) to cancel.
-    @usableFromInline package var timers: [Cancellable]
+    /// The timer (or scheduled work) to cancel.
+    @usableFromInline package var timer: Cancellable?
     /// The upstream subscription to cancel.
     @usableFromInline package var upstream: Subscription?
     /// A value for the downstream.
@@ -67,11 +71,12 @@ package struct ScheduledEffects<Input, Failure: Error> {
     /// Effects with the given parts; the defaults do nothing.
     @inlinable
     package init(
-        released: Any? = nil, timers: [Cancellable] = [], upstream: Subscription? = nil, value: Input? = nil,
-        completion: Subscribers.Completion<Failure>? = nil
+        replaced: Input? = nil, released: Any? = nil, timer: Cancellable? = nil, upstream: Subscription? = nil,
+        value: Input? = nil, completion: Subscribers.Completion<Failure>? = nil
     ) {
+        self.replaced = replaced
         self.released = released
-        self.timers = timers
+        self.timer = timer
         self.upstream = upstream
         self.value = value
         self.completion = completion
@@ -168,7 +173,7 @@ package struct ScheduledCore<State, Context: Scheduler>: @unchecked Sendable {
 /// let shell = ScheduledShell(downstream: subscriber, machine: DebounceStateMachine(downstream: subscriber),
 ///                            scheduler: scheduler, options: options)
 /// shell.armTimer(after: dueTime, generation: 1, keepingAlive: subscriber) { [self] in fire(generation: $0) }
-/// shell.perform(shell.decide { ScheduledEffects(timers: $0.end()?.timers ?? []) })
+/// shell.perform(shell.decide { ScheduledEffects(timer: $0.end()?.timer) })
 /// ```
 ///
 /// **Demand:** the emitter is given `.unlimited` (it only serializes); the machine counts the downstream's demand
@@ -215,16 +220,18 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
         core.decide(body)
     }
 
-    /// Makes the callouts `effects` names, with no lock held: releases, cancels the timers, cancels the upstream,
+    /// Makes the callouts `effects` names, with no lock held: releases, cancels the timer, cancels the upstream,
     /// offers the value, then completes the downstream after the queued values.
     @inlinable
-    package func perform(_ effects: ScheduledEffects<Downstream.Input, Downstream.Failure>) {
+    package func perform(_ effects: consuming ScheduledEffects<Downstream.Input, Downstream.Failure>) {
+        if effects.replaced != nil {
+            CalloutCheck.assertNoLockHeld("scheduler operator releasing the value its state let go of")
+            effects.replaced = nil
+        }
         core.release(effects.released)
-        if !effects.timers.isEmpty {
-            CalloutCheck.assertNoLockHeld("scheduler operator cancelling its timers")
-            for timer in effects.timers {
-                timer.cancel()
-            }
+        if let timer = effects.timer {
+            CalloutCheck.assertNoLockHeld("scheduler operator cancelling its timer")
+            timer.cancel()
         }
         if let upstream = effects.upstream {
             CalloutCheck.assertNoLockHeld("scheduler operator cancelling upstream")

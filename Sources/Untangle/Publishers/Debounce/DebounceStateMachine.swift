@@ -1,5 +1,5 @@
 /// The pure state machine of `debounce`: the upstream's phase, the latest upstream value, the downstream's demand,
-/// and the repeating timers armed for each value (by generation). It never calls out: timers are created, cancelled
+/// and the repeating timer armed for the latest value (its generation). It never calls out: timers are created, cancelled
 /// and fired by the caller, after unlocking.
 ///
 /// As in Apple's Combine: every upstream value bumps the generation and arms a timer; a timer whose generation is
@@ -21,7 +21,9 @@ struct DebounceStateMachine<Output, Downstream> {
     private(set) var demand = Subscribers.Demand.none
     private(set) var currentValue: Output?
     private var generation = 0
-    private var timers: [Int: Timer] = [:]
+    /// The timer of the current generation, until it fires (or the next value replaces it). Older generations keep
+    /// none: their timers are handed back for cancelling when a newer value arrives, or at once when armed late.
+    private var timer: Timer?
 
     init(downstream: Downstream) {
         self.downstream = downstream
@@ -34,25 +36,25 @@ struct DebounceStateMachine<Output, Downstream> {
         return downstream
     }
 
-    /// A value arrived: nil to ignore it; else the generation of the timer to arm, the timers it replaces (to
+    /// A value arrived: nil to ignore it; else the generation of the timer to arm, the timer it replaces (to
     /// cancel outside the lock), the value it replaces (to release outside the lock), and the downstream the timer
     /// keeps alive (as Apple's timers do, through the subscription).
     mutating func receiveValue(_ value: Output) -> (
-        generation: Int, stale: [Cancellable], replaced: Output?, downstream: Downstream
+        generation: Int, stale: Cancellable?, replaced: Output?, downstream: Downstream
     )? {
         guard case .subscribed = upstream, let downstream else { return nil }
         generation += 1
         let replaced = currentValue
         currentValue = value
-        let stale = takeTimers()
-        timers[generation] = .pending
+        let stale = takeTimer()
+        timer = .pending
         return (generation, stale, replaced, downstream)
     }
 
     /// The timer of `armed` was created: returns it to cancel outside the lock if it is no longer wanted.
     mutating func timerArmed(_ timer: Cancellable, generation armed: Int) -> Cancellable? {
-        guard case .pending? = timers[armed] else { return timer }
-        timers[armed] = .armed(timer)
+        guard armed == generation, case .pending? = self.timer else { return timer }
+        self.timer = .armed(timer)
         return nil
     }
 
@@ -67,16 +69,17 @@ struct DebounceStateMachine<Output, Downstream> {
     mutating func fire(generation fired: Int) -> Firing {
         guard case .subscribed = upstream else { return .ignore(cancel: nil) }
         guard fired == generation, let value = currentValue else {
-            if case .armed(let timer)? = timers[fired] { return .ignore(cancel: timer) }
+            if fired == generation, case .armed(let timer)? = self.timer { return .ignore(cancel: timer) }
             return .ignore(cancel: nil)
         }
         // A timer may fire from inside its own `schedule` call (an immediate scheduler), before it is armed.
         let timer: Cancellable?
-        switch timers.removeValue(forKey: fired) {
+        switch self.timer {
         case .armed(let armed)?: timer = armed
         case .pending?: timer = nil
         case nil: return .ignore(cancel: nil)
         }
+        self.timer = nil
         guard demand > .none else { return .deliver(nil, cancel: timer) }
         demand -= 1
         return .deliver(value, cancel: timer)
@@ -87,24 +90,22 @@ struct DebounceStateMachine<Output, Downstream> {
         demand += more
     }
 
-    private mutating func takeTimers() -> [Cancellable] {
-        defer { timers = [:] }
-        return timers.values.compactMap {
-            if case .armed(let timer) = $0 { return timer }
-            return nil
-        }
+    private mutating func takeTimer() -> Cancellable? {
+        defer { timer = nil }
+        if case .armed(let armed)? = timer { return armed }
+        return nil
     }
 
     /// The upstream completed or the downstream cancelled: nil if already over; else the upstream subscription,
-    /// the timers to cancel, and the downstream and latest value to release outside the lock.
-    mutating func end() -> (upstream: Subscription, timers: [Cancellable], downstream: Downstream?, value: Output?)? {
+    /// the timer to cancel, and the downstream and latest value to release outside the lock.
+    mutating func end() -> (upstream: Subscription, timer: Cancellable?, downstream: Downstream?, value: Output?)? {
         guard case .subscribed(let subscription) = upstream else { return nil }
         upstream = .ended
         defer {
             downstream = nil
             currentValue = nil
         }
-        return (subscription, takeTimers(), downstream, currentValue)
+        return (subscription, takeTimer(), downstream, currentValue)
     }
 }
 

@@ -113,27 +113,27 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     // strongly until the scheduler lets go of it, as Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let accepted = shell.decide({ $0.receiveValue(input) }) else { return .none }
-        shell.perform(ScheduledEffects(released: accepted.replaced))
+        shell.perform(ScheduledEffects(replaced: accepted.replaced))
         shell.armTimer(after: dueTime, generation: accepted.generation, keepingAlive: accepted.downstream) {
             [self] generation in
             fire(generation: generation)
         }
-        shell.perform(ScheduledEffects(timers: accepted.stale))
+        shell.perform(ScheduledEffects(timer: accepted.stale))
         return .none
     }
 
     private func fire(generation: Int) {
         switch shell.decide({ $0.fire(generation: generation) }) {
         case .ignore(let timer):
-            shell.perform(ScheduledEffects(timers: timer.map { [$0] } ?? []))
+            shell.perform(ScheduledEffects(timer: timer))
         case .deliver(let value, let timer):
-            shell.perform(ScheduledEffects(timers: timer.map { [$0] } ?? [], value: value))
+            shell.perform(ScheduledEffects(timer: timer, value: value))
         }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         guard let ended = shell.decide({ $0.end() }) else { return }
-        shell.perform(ScheduledEffects(released: (ended.value, ended.downstream), timers: ended.timers))
+        shell.perform(ScheduledEffects(replaced: ended.value, released: ended.downstream, timer: ended.timer))
         let shell = self.shell
         // As Apple's: scheduled without the operator's options.
         shell.schedule(options: nil) {
@@ -148,7 +148,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     func cancel() {
         shell.cancel { machine in
             machine.end().map {
-                ScheduledEffects(released: ($0.value, $0.downstream), timers: $0.timers, upstream: $0.upstream)
+                ScheduledEffects(replaced: $0.value, released: $0.downstream, timer: $0.timer, upstream: $0.upstream)
             }
         }
     }

@@ -124,7 +124,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         let decision = shell.decide { $0.receiveValue(input, now: now, interval: interval, latest: latest) }
         switch decision {
         case .none(let released):
-            shell.perform(ScheduledEffects(released: released))
+            shell.perform(ScheduledEffects(replaced: released))
         case .schedule(let date):
             if let date {
                 shell.schedule(after: date) { self.emit() }
@@ -161,7 +161,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     func cancel() {
         shell.cancel { machine in
-            machine.cancel().map { ScheduledEffects(released: $0.pending, upstream: $0.upstream) }
+            machine.cancel().map { ScheduledEffects(replaced: $0.pending, upstream: $0.upstream) }
         }
     }
 

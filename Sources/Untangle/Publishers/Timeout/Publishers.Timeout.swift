@@ -138,7 +138,7 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     // bumps the generation meanwhile (a value, the end of the stream) makes it stale. The timer holds the
     // subscription and the downstream strongly, as Apple's does, until the scheduler lets go of it.
     private func restartClock(_ rearm: TimeoutStateMachine<Downstream>.Rearm) {
-        shell.perform(ScheduledEffects(timers: rearm.stale.map { [$0] } ?? []))
+        shell.perform(ScheduledEffects(timer: rearm.stale))
         shell.armTimer(after: interval, generation: rearm.generation, keepingAlive: rearm.downstream) {
             [self] generation in
             timedOut(generation: generation)
@@ -162,19 +162,19 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
 
     func receive(completion: Completion) {
         guard let stop = shell.decide({ $0.receiveCompletion() }) else { return }
-        shell.perform(ScheduledEffects(timers: stop.stale.map { [$0] } ?? []))
+        shell.perform(ScheduledEffects(timer: stop.stale))
         let downstream = stop.downstream
         shell.schedule(options: shell.options) { [self] in
             withExtendedLifetime(downstream) {
                 guard let ended = shell.decide({ $0.end() }) else { return }
-                shell.perform(ScheduledEffects(timers: ended.timer.map { [$0] } ?? [], completion: completion))
+                shell.perform(ScheduledEffects(timer: ended.timer, completion: completion))
             }
         }
     }
 
     private func timedOut(generation: Int) {
         guard let ended = shell.decide({ $0.end(firing: generation) }) else { return }
-        shell.perform(ScheduledEffects(timers: ended.timer.map { [$0] } ?? [], upstream: ended.upstream))
+        shell.perform(ScheduledEffects(timer: ended.timer, upstream: ended.upstream))
         CalloutCheck.assertNoLockHeld("Timeout calling customError")
         let completion: Completion = customError.map { .failure($0()) } ?? .finished
         shell.perform(ScheduledEffects(completion: completion))
@@ -194,7 +194,7 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     func cancel() {
         shell.cancel { machine in
             machine.end().map {
-                ScheduledEffects(released: $0.downstream, timers: $0.timer.map { [$0] } ?? [], upstream: $0.upstream)
+                ScheduledEffects(released: $0.downstream, timer: $0.timer, upstream: $0.upstream)
             }
         }
     }
