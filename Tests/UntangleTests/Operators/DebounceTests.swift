@@ -132,6 +132,26 @@ final class DebounceConcurrencyTests: XCTestCase {
             $0.debounce(for: .milliseconds(1), scheduler: DispatchQueue.global()).eraseToAnyPublisher()
         }
     }
+
+    /// A burst of wide values (four words: larger than an existential's inline buffer), each replacing the one
+    /// counting down: only the last is delivered, once. (The scheduler shell's per-value path: each value cancels the
+    /// timer it replaces and releases the value it replaces, allocating nothing but the new timer.)
+    func testABurstOfWideValuesDeliversOnlyTheLastOnce() {
+        struct Wide: Equatable {
+            var a, b, c, d: Int
+        }
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Wide, Never>()
+        let recorder = Recorder<Wide, Never>()
+        subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
+        for value in 1...1_000 {
+            subject.send(Wide(a: value, b: 0, c: 0, d: 0))
+            scheduler.advance(by: .milliseconds(10))
+        }
+        scheduler.advance(by: .seconds(2))
+        XCTAssertEqual(recorder.values, [Wide(a: 1_000, b: 0, c: 0, d: 0)])
+        XCTAssertEqual(scheduler.scheduledActionCount, 0, "every replaced timer was cancelled")
+    }
 }
 
 extension XCTestCase {

@@ -92,4 +92,9 @@ final class ThrottleStateMachineTests: XCTestCase {
         XCTAssertNil(machine.cancel())
         XCTAssertNil(machine.emissionFired().completion)
     }
+
+    /// The emission phase takes the memory the optionals and the flag it replaced took (105 bytes).
+    func testTheEmissionPhaseTakesNoMoreMemoryThanWhatItReplaced() {
+        XCTAssertEqual(MemoryLayout<ThrottleStateMachine<Int, Subscribers.Completion<Error>, Int>>.size, 105)
+    }
 }
