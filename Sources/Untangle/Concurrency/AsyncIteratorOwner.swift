@@ -27,18 +27,30 @@ final class AsyncIteratorOwner<Input, Failure: Error>: @unchecked Sendable {
     /// The next value, the failure (once), or nil. Cancelling the awaiting task cancels the upstream and returns nil.
     @inlinable
     func next() async -> Result<Input, Failure>? {
-        // The fast path, for a value the window already holds: no cancellation handler (registering one costs two
-        // atomic updates of the task's status), only a check that the task is not cancelled yet. A cancellation that
-        // comes during the fast path is seen by the next call.
+        // The fast paths, without a cancellation handler (registering one costs two atomic updates of the task's
+        // status), only a check that the task is not cancelled yet: a value the window already holds, the end, or
+        // the value the call's own request brings at once (a synchronous upstream delivers during `request`). The
+        // call's first critical section takes a kept value or counts the call and decides its request, which is made
+        // after unlocking (`start`); one more takes the value the request brought (`takeKept`). A cancellation
+        // that comes meanwhile is seen when the handler is registered (it then runs at once) or by the next call.
         if Task.isCancelled {
             subscriber.cancel()
             return nil
         }
-        if let ready = subscriber.nextIfReady() { return ready }
         let subscriber = subscriber
-        // The handler runs at once if the task is already cancelled; `next()` then finds the subscriber ended.
+        let requested: Bool
+        switch subscriber.start() {
+        case .ready(let result):
+            return result
+        case .requested:
+            if let value = subscriber.takeKept() { return .success(value) }
+            requested = true
+        case .wait:
+            requested = false
+        }
+        // The handler runs at once if the task is already cancelled; `take` then finds the subscriber ended.
         return await withTaskCancellationHandler {
-            await subscriber.next()
+            await subscriber.take(requested: requested)
         } onCancel: {
             subscriber.cancel()
         }

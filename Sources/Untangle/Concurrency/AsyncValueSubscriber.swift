@@ -244,99 +244,97 @@ final class AsyncValueSubscriber<Input, Failure: Error>: Subscriber, Cancellable
 
     // MARK: Awaiting
 
+    /// Asks the upstream for `demand`, if any, with no lock held (the one place every `next()` path and the window's
+    /// refill request from).
+    @inlinable
+    func request(_ pending: (Subscription, Subscribers.Demand)?) {
+        guard let (subscription, demand) = pending else { return }
+        CalloutCheck.assertNoLockHeld("AsyncValueSubscriber requesting values")
+        subscription.request(demand)
+    }
+
+    /// What a `next()` call does after its first critical section.
     @usableFromInline
-    enum NextAction {
-        case value(Input, (Subscription, Subscribers.Demand)?)
-        case resume(Result<Input, Failure>?)
-        case request((Subscription, Subscribers.Demand)?)
+    enum Start {
+        /// Return this at once: a value kept (the window's prefetch, refilled first), or the end.
+        case ready(Result<Input, Failure>?)
+        /// The call asked for its value (it counts in `unparked`): take it from `kept` or park, ``take(requested:)``.
+        case requested
+        /// No subscription yet: park; the call is requested when the subscription arrives.
         case wait
     }
 
-    /// What ``next()`` would return at once without asking the upstream or waiting: a value kept from the window
-    /// (refilling the window when half of it is taken), or the end; nil (the outer optional) when the call must ask
-    /// or wait, through ``next()``. Not `async`: the caller needs no cancellation handler for it.
+    /// The first step of a `next()` call, in one critical section: take a value kept, or the end, or count the call
+    /// as needing a value and request what it needs (`.max(1)` at a window of 1, as Combine requests in `next()`).
+    /// The request is made after unlocking, before returning: a synchronous upstream delivers during it, and the value
+    /// then waits in `kept` for ``takeKept()``. Not `async`: the caller needs no cancellation handler for it.
     @inlinable
-    func nextIfReady() -> Result<Input, Failure>?? {
+    func start() -> Start {
         let window = window
-        let (result, refill) = state.withCriticalSection {
-            state -> (Result<Input, Failure>??, (Subscription, Subscribers.Demand)?) in
-            if let value = state.kept.popFirst() { return (.some(.success(value)), state.topUp(window: window)) }
-            return (state.endResult(), nil)
+        let (start, pending) = state.withCriticalSection {
+            state -> (Start, (Subscription, Subscribers.Demand)?) in
+            if let value = state.kept.popFirst() { return (.ready(.success(value)), state.topUp(window: window)) }
+            if let end = state.endResult() { return (.ready(end), nil) }
+            guard case .subscribed = state.status else { return (.wait, nil) }
+            state.unparked += 1
+            return (.requested, state.topUp(window: window))
         }
-        if let (subscription, demand) = refill {
-            CalloutCheck.assertNoLockHeld("AsyncValueSubscriber refilling its window")
-            subscription.request(demand)
+        request(pending)
+        return start
+    }
+
+    /// After ``start()`` returned `.requested`: the value the call's request brought, if it is already kept (a
+    /// synchronous upstream), without suspending; nil if the call must park with ``take(requested:)``.
+    @inlinable
+    func takeKept() -> Input? {
+        state.withCriticalSection { state -> Input? in
+            guard let value = state.kept.popFirst() else { return nil }
+            state.unparked -= 1
+            return value
         }
-        return result
     }
 
     /// The next value (`.success`), the failure (`.failure`, once, after the values that arrived before it), or nil
     /// once the stream has ended or was cancelled.
     @inlinable
     func next() async -> Result<Input, Failure>? {
-        // The fast paths, without suspending: a value kept from earlier (the window's prefetch), or one the call's own
-        // request produces (a synchronous upstream delivers during `request`; the value waits in `kept`).
-        let window = window
-        let first = state.withCriticalSection { state -> NextAction in
-            if let value = state.kept.popFirst() { return .value(value, state.topUp(window: window)) }
-            if let end = state.endResult() { return .resume(end) }
-            guard case .subscribed = state.status else { return .wait }
-            state.unparked += 1
-            return .request(state.topUp(window: window))
-        }
-        switch first {
-        case .value(let value, let refill):
-            if let (subscription, demand) = refill {
-                CalloutCheck.assertNoLockHeld("AsyncValueSubscriber refilling its window")
-                subscription.request(demand)
-            }
-            return .success(value)
-        case .resume(let result):
+        switch start() {
+        case .ready(let result):
             return result
-        case .request(let request):
-            if let (subscription, demand) = request {
-                CalloutCheck.assertNoLockHeld("AsyncValueSubscriber requesting the next value")
-                subscription.request(demand)
-            }
+        case .requested:
+            if let value = takeKept() { return .success(value) }
             return await take(requested: true)
         case .wait:
             return await take(requested: false)
         }
     }
 
-    // Takes the value a call asked for (`requested`: it counts in `unparked`) or, before the subscription, parks the
-    // call (it is requested when the subscription arrives). The value may already wait in `kept`; otherwise the call
-    // parks, and whoever delivers resumes it. Parking tops the demand up again: another call may have taken the
-    // value this call's request brought (copies of one iterator share it), and every parked call needs one coming.
+    @usableFromInline
+    enum ParkAction {
+        case resume(Result<Input, Failure>?)
+        case parked((Subscription, Subscribers.Demand)?)
+    }
+
+    // Parks the call until a value, the end or a cancel comes: `requested` when ``start()`` counted it in `unparked`
+    // (its demand is out), otherwise it parks before the subscription (requested when it arrives). The value may
+    // already wait in `kept`. Parking tops the demand up again: another call may have taken the value this call's
+    // request brought (copies of one iterator share it), and every parked call needs one coming.
     @inlinable
     func take(requested: Bool) async -> Result<Input, Failure>? {
-        if requested {
-            let ready = state.withCriticalSection { state -> Input? in
-                guard let value = state.kept.popFirst() else { return nil }
-                state.unparked -= 1
-                return value
-            }
-            if let ready { return .success(ready) }
-        }
         let window = window
         let handoff = await withUnsafeContinuation { (continuation: Continuation) in
-            let action = state.withCriticalSection { state -> NextAction in
+            let action = state.withCriticalSection { state -> ParkAction in
                 if requested { state.unparked -= 1 }
                 if let value = state.kept.popFirst() { return .resume(.success(value)) }
                 if let end = state.endResult() { return .resume(end) }
                 state.waiting.append(continuation)
-                return .request(state.topUp(window: window))
+                return .parked(state.topUp(window: window))
             }
             switch action {
             case .resume(let result):
                 continuation.resume(returning: Handoff(result: result))
-            case .request(let request):
-                if let (subscription, demand) = request {
-                    CalloutCheck.assertNoLockHeld("AsyncValueSubscriber requesting the next value")
-                    subscription.request(demand)
-                }
-            case .value, .wait:
-                break
+            case .parked(let pending):
+                request(pending)
             }
         }
         return handoff.result

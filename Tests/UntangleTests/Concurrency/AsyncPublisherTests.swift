@@ -208,6 +208,29 @@ final class AsyncPublisherTests: XCTestCase {
         XCTAssertEqual(probe.history, [.cancel])
     }
 
+    // Regression: `next()` requests before it registers its cancellation handler (one critical section decides the
+    // request); a task cancelled while that request runs must still cancel the upstream and end the call, not park
+    // it for good.
+    func testATaskCancelledDuringItsOwnRequestCancelsTheUpstreamAndGetsNil() async {
+        let history = LockedBox<[String]>([])
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = subject.handleEvents(
+            receiveCancel: { history.withCriticalSection { $0.append("cancel") } },
+            receiveRequest: { demand in
+                history.withCriticalSection { $0.append("request \(demand)") }
+                withUnsafeCurrentTask { $0?.cancel() }
+            })
+        let consumer = Task { () -> [Int?] in
+            var iterator = upstream.values.makeAsyncIterator()
+            let first = await iterator.next()
+            let second = await iterator.next()
+            return [first, second]
+        }
+        let received = await consumer.value
+        XCTAssertEqual(received, [nil, nil])
+        XCTAssertEqual(history.withCriticalSection { $0 }, ["request max(1)", "cancel"])
+    }
+
     func testNextAfterTheEndKeepsReturningNil() async {
         var iterator = Just(5).values.makeAsyncIterator()
         let first = await iterator.next()

@@ -305,6 +305,41 @@ final class CombineLatestTests: XCTestCase {
             ["subscription(CombineLatest)", "value((1, 10))", "value((2, 10))", "value((2, 20))"])
     }
 
+    // Regression: the forwarder gives its role up with a compare-exchange when nobody signalled it; every upstream
+    // finishing from inside its delivery must signal it, or the finish is never delivered.
+    func testEveryUpstreamFinishingFromInsideADeliveryStillFinishesAfterIt() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<(Int, Int), Never> { _, tuple in
+            if tuple.1 == 10 {
+                a.send(completion: .finished)
+                b.send(completion: .finished)
+            }
+            return .none
+        }
+        a.combineLatest(b).subscribe(recorder)
+        a.send(1)
+        b.send(10)
+        XCTAssertEqual(history(recorder), ["subscription(CombineLatest)", "value((1, 10))", "finished"])
+    }
+
+    // The forwarder that gave its role up (nothing was signalled) leaves it free: the next value's thread takes it.
+    func testTheForwarderRoleIsTakenAgainAfterEachTuple() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<(Int, Int), Never>()
+        a.combineLatest(b).subscribe(recorder)
+        a.send(1)
+        for value in 1...3 {
+            b.send(value)
+        }
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        XCTAssertEqual(
+            history(recorder),
+            ["subscription(CombineLatest)", "value((1, 1))", "value((1, 2))", "value((1, 3))", "finished"])
+    }
+
     func testCancelFromInsideReceiveReleasesTheTuplesFormedMeanwhile() {
         let a = PassthroughSubject<Payload, Never>()
         let b = PassthroughSubject<Int, Never>()

@@ -131,21 +131,15 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
     }
 
-    // Only one thread forwards at a time (the state machine hands the role over), so tuples reach the emitter in
-    // the order they formed. Offering never waits for another thread: if another thread is delivering to the
-    // downstream, the emitter queues the tuple for it and returns.
+    // The loop is shared with combineLatest (``CombiningUpstreams/forward(to:operator:next:)``); the group is taken
+    // out under the lock and turned into the downstream's tuple after unlocking.
     @inlinable
     func forward() {
-        while true {
+        CombiningUpstreams.forward(to: emitter, operator: "zip") {
             switch state.withCriticalSection({ $0.nextToForward() }) {
-            case .value(let group):
-                CalloutCheck.assertNoLockHeld("zip delivering a tuple")
-                emitter.offer(makeOutput(group))
-            case .finish:
-                emitter.complete(.finished, order: .afterQueuedValues)
-                return
-            case .idle:
-                return
+            case .value(let group): return .value(makeOutput(group))
+            case .finish: return .finish
+            case .idle: return .idle
             }
         }
     }

@@ -16,13 +16,16 @@
 /// **Demand:** `.keepFull` asks the upstream for `size` values at subscription and for one more per value passed
 /// downstream; `.byRequest` asks for `.unlimited` at subscription.
 /// **Thread safety:** none: always mutated under the buffer's lock.
+@usableFromInline
 struct BufferStateMachine<Value, Failure: Error, Downstream> {
+    @usableFromInline
     enum Upstream {
         case awaiting
         case subscribed(Subscription)
         case terminal
     }
 
+    @usableFromInline
     enum Terminal {
         case finished
         case failure(Failure)
@@ -30,18 +33,19 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         case overflowing
     }
 
-    private(set) var upstream = Upstream.awaiting
-    private var downstream: Downstream?
-    private(set) var buffer = RingBuffer<Value>()
-    private(set) var demand = Subscribers.Demand.none
-    private(set) var terminal: Terminal?
-    private var moving = false
+    @usableFromInline var upstream = Upstream.awaiting
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var buffer = RingBuffer<Value>()
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var terminal: Terminal?
+    @usableFromInline var moving = false
     /// A mover stopped because the overflow's error was not made yet: whoever stores it moves on.
-    private var completionBlocked = false
-    private let size: Int
-    private let prefetch: Publishers.PrefetchStrategy
-    private let whenFull: Publishers.BufferingStrategy<Failure>
+    @usableFromInline var completionBlocked = false
+    @usableFromInline let size: Int
+    @usableFromInline let prefetch: Publishers.PrefetchStrategy
+    @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
 
+    @inlinable
     init(
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
         whenFull: Publishers.BufferingStrategy<Failure>
@@ -54,6 +58,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     /// The upstream subscription arrived: returns the demand to request from it at once and the downstream to hand
     /// the subscription to (the caller is the mover until it has), or nil: cancel it.
+    @inlinable
     mutating func subscribed(_ subscription: Subscription) -> (Subscribers.Demand, Downstream)? {
         guard case .awaiting = upstream, let downstream else { return nil }
         upstream = .subscribed(subscription)
@@ -61,6 +66,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         return (prefetch == .keepFull ? .max(size) : .unlimited, downstream)
     }
 
+    @usableFromInline
     enum ValueAction {
         /// Queued (`dropped`, if any, is released after unlocking); `move` tells whether the caller became the mover.
         case queued(dropped: Value?, move: Bool)
@@ -71,6 +77,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         case ignored
     }
 
+    @inlinable
     mutating func receive(_ value: Value) -> ValueAction {
         guard case .subscribed(let subscription) = upstream else { return .ignored }
         switch terminal {
@@ -95,6 +102,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     /// The overflow's error is made: returns whether the caller must become the mover (a delivery attempt found the
     /// error missing meanwhile).
+    @inlinable
     mutating func overflowed(with error: Failure) -> Bool {
         guard case .overflowing? = terminal else { return false }
         terminal = .failure(error)
@@ -105,6 +113,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     /// The downstream asked for more: returns the upstream subscription (to request the refill from) and whether the
     /// caller became the mover; nil when not subscribed.
+    @inlinable
     mutating func request(_ more: Subscribers.Demand) -> (Subscription, move: Bool)? {
         guard case .subscribed(let subscription) = upstream else { return nil }
         demand += more
@@ -112,6 +121,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     }
 
     /// The upstream completed: returns whether the caller must become the mover.
+    @inlinable
     mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard case .subscribed = upstream, terminal == nil else { return false }
         switch completion {
@@ -121,12 +131,14 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         return claimMover()
     }
 
-    private mutating func claimMover() -> Bool {
+    @inlinable
+    mutating func claimMover() -> Bool {
         guard !moving else { return false }
         moving = true
         return true
     }
 
+    @usableFromInline
     enum Step {
         /// Deliver this value; `refill` is the demand to ask the upstream for in exchange.
         case value(Downstream, Value, refill: Subscribers.Demand)
@@ -137,6 +149,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     }
 
     /// The mover takes its next step, adding the demand the previous delivery returned.
+    @inlinable
     mutating func nextStep(returned: Subscribers.Demand) -> Step {
         guard case .subscribed = upstream, let downstream else {
             moving = false
@@ -162,7 +175,8 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         return .value(downstream, buffer.popFirst()!, refill: prefetch == .keepFull ? .max(1) : .none)
     }
 
-    private mutating func complete(_ downstream: Downstream) -> Step {
+    @inlinable
+    mutating func complete(_ downstream: Downstream) -> Step {
         let completion: Subscribers.Completion<Failure>
         if case .failure(let error)? = terminal {
             completion = .failure(error)
@@ -177,6 +191,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     /// The downstream cancelled: returns the upstream subscription to cancel and what to release after unlocking,
     /// or nil if there is nothing to cancel (not subscribed yet, or already over).
+    @inlinable
     mutating func cancel() -> (Subscription, discarded: RingBuffer<Value>, downstream: Downstream?)? {
         guard case .subscribed(let subscription) = upstream else { return nil }
         upstream = .terminal

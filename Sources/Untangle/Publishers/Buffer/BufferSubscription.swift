@@ -8,15 +8,22 @@ import UntangleSync
 /// **Thread safety:** the upstream may deliver on one thread while the downstream requests or cancels on others;
 /// one thread at a time delivers. No lock is held while calling the upstream, the `customError` closure or the
 /// downstream.
+//
+// Performance: `@usableFromInline` with `@inlinable` members (and `Buffer.receive(subscriber:)` `@inlinable`), with the
+// state machine, so the client module specializes the buffer for its values and downstream (`buffer(…).values` runs
+// in the caller's module as `values` does). Compiled once here, every value went through unspecialized generic code
+// and runtime metadata lookups.
+@usableFromInline
 final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     // @unchecked Sendable: all mutable state lives in `state`, touched only in critical sections.
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    private let state: LockedBox<BufferStateMachine<Input, Failure, Downstream>>
+    @usableFromInline let state: LockedBox<BufferStateMachine<Input, Failure, Downstream>>
 
+    @inlinable
     init(
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
         whenFull: Publishers.BufferingStrategy<Failure>
@@ -29,6 +36,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // As Apple's: the upstream is asked for its first demand before the downstream receives its subscription. This
     // thread holds the mover until then, so values the upstream sends from inside that request are only queued.
+    @inlinable
     func receive(subscription: Subscription) {
         guard let (initial, downstream) = state.withCriticalSection({ $0.subscribed(subscription) }) else {
             CalloutCheck.assertNoLockHeld("buffer cancelling a second upstream subscription")
@@ -46,6 +54,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         refill(subscription, move())
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         switch state.withCriticalSection({ $0.receive(input) }) {
         case .queued(let dropped, let mustMove):
@@ -67,6 +76,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         if state.withCriticalSection({ $0.receiveCompletion(completion) }) {
             _ = move()
@@ -75,6 +85,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard let (subscription, mustMove) = state.withCriticalSection({ $0.request(demand) }), mustMove else {
             return
@@ -82,6 +93,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         refill(subscription, move())
     }
 
+    @inlinable
     func cancel() {
         guard let (upstream, discarded, downstream) = state.withCriticalSection({ $0.cancel() }) else { return }
         withExtendedLifetime((discarded, downstream)) {}
@@ -89,7 +101,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         upstream.cancel()
     }
 
-    private func refill(_ subscription: Subscription, _ demand: Subscribers.Demand) {
+    @inlinable
+    func refill(_ subscription: Subscription, _ demand: Subscribers.Demand) {
         guard demand > .none else { return }
         CalloutCheck.assertNoLockHeld("buffer refilling from its upstream")
         subscription.request(demand)
@@ -99,7 +112,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // section (so a `cancel()` that returned stops it before the next value). A request made from inside a delivery
     // (on this thread or another) only adds demand; this loop picks it up. Returns the refill demand (`.keepFull`)
     // for the caller to pass upstream: returned from `receive(_:)`, requested otherwise.
-    private func move() -> Subscribers.Demand {
+    @inlinable
+    func move() -> Subscribers.Demand {
         var returned = Subscribers.Demand.none
         var refill = Subscribers.Demand.none
         while true {
@@ -119,13 +133,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         }
     }
 
-    var description: String { "Buffer" }
+    @usableFromInline var description: String { "Buffer" }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 
     // The children Apple's buffer shows: the queued values, the upstream's phase, the unused demand and the
     // completion waiting behind the queue. Copied under the lock, described by the caller.
-    var customMirror: Mirror {
+    @usableFromInline var customMirror: Mirror {
         let (values, upstream, demand, terminal) = state.withCriticalSection { machine in
             var copy = machine.buffer.unsharedCopy()
             var values: [Input] = []

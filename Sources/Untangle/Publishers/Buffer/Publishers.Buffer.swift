@@ -70,6 +70,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber; it receives its subscription when the upstream's arrives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(

@@ -1,19 +1,18 @@
 // `@usableFromInline` so that the `@inlinable` ``CombineLatestSubscription`` can call it; the state machine itself is
 // not generic and stays compiled once, here.
 /// The pure bookkeeping of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the upstream
-/// subscriptions, how many upstreams still lack a value, which have finished, the demand requested so far, the
-/// operator's phase and who hands formed tuples to the downstream's emitter. It never calls out: every method returns
-/// what the caller must do after unlocking.
+/// subscriptions, how many upstreams still lack a value, which have finished, the demand requested so far and the
+/// operator's phase. It never calls out: every method returns what the caller must do after unlocking.
 ///
 /// ```swift
 /// guard machine.accepts(at: 0) else { return }
 /// // store the value in the typed latest values, then:
-/// switch machine.stored(isFirst: true) { case .forward: /* deliver the tuple, then forward */ default: break }
+/// switch machine.stored(isFirst: true) { case .formed: /* form the tuple; forward or queue it */ case .kept: break }
 /// ```
 ///
 /// The values themselves are not here: ``CombineLatestSubscription`` keeps them typed (``CombineLatestValues``) beside
-/// this machine under the same lock, with the tuples formed while another thread forwards; the machine counts those
-/// tuples and tells the caller when to store, form, queue or take one.
+/// this machine under the same lock, with the tuples formed while another thread forwards, and who forwards (the
+/// lock's word, ``CombiningForwarder``); the machine tells the caller when a tuple forms and what to forward next.
 ///
 /// Semantics: once every upstream has sent a value, every further value (from any upstream) forms one tuple of the
 /// latest values. Nothing is coalesced: each value the upstreams were allowed to send yields its tuple, in the order
@@ -43,11 +42,9 @@ struct CombineLatestStateMachine {
     enum Stored {
         /// Nothing more: some upstream has no value yet.
         case kept
-        /// A tuple formed and the caller became the forwarder: it delivers the tuple itself, then runs the
-        /// forwarding loop (``nextToForward(hasQueued:)``).
-        case forward
-        /// A tuple formed while another thread forwards: the caller queues it, under the lock, for that thread.
-        case queue
+        /// A tuple formed: the caller forms it and, under the same lock, either becomes the forwarder (delivering
+        /// it itself, then running the forwarding loop) or queues it for the thread that forwards.
+        case formed
     }
 
     /// The forwarder's next step.
@@ -69,8 +66,9 @@ struct CombineLatestStateMachine {
         /// The latest values (and queued tuples) are no longer needed: the caller takes them out under the lock and
         /// releases them after unlocking (their deinit is user code).
         @usableFromInline var releaseValues = false
-        /// The caller became the forwarder: it must run the forwarding loop.
-        @usableFromInline var startForwarding = false
+        /// The finish needs the forwarder: under the same lock the caller claims the role (then runs the
+        /// forwarding loop after unlocking) or signals the thread that forwards.
+        @usableFromInline var needsForwarder = false
 
         @inlinable
         init() {}
@@ -85,9 +83,6 @@ struct CombineLatestStateMachine {
     @usableFromInline var missing: Int
     @usableFromInline var finished: [Bool]
     private var finishedCount = 0
-    /// Whether a thread is forwarding (delivering tuples to the emitter outside the lock). The tuples formed
-    /// meanwhile wait in the subscription, which says whether any is left (``nextToForward(hasQueued:)``).
-    @usableFromInline var forwarding = false
 
     @usableFromInline
     init(upstreamCount: Int) {
@@ -127,14 +122,14 @@ struct CombineLatestStateMachine {
         if isFirst {
             missing -= 1
         }
-        guard missing == 0 else { return .kept }
-        // Nobody forwards, so nothing is queued (the forwarder gives the role up only when the queue is empty): the
-        // new tuple is the next to deliver, and the caller delivers it without queuing it.
-        guard forwarding else {
-            forwarding = true
-            return .forward
-        }
-        return .queue
+        return missing == 0 ? .formed : .kept
+    }
+
+    /// Whether values are still accepted (not finishing, not ended).
+    @inlinable
+    var isActive: Bool {
+        if case .active = phase { return true }
+        return false
     }
 
     /// Upstream `index` finished.
@@ -148,10 +143,7 @@ struct CombineLatestStateMachine {
         phase = .finishing
         var effects = Effects()
         effects.releaseValues = true
-        if !forwarding {
-            forwarding = true
-            effects.startForwarding = true
-        }
+        effects.needsForwarder = true
         return effects
     }
 
@@ -183,17 +175,15 @@ struct CombineLatestStateMachine {
     }
 
     /// The forwarder's next step: the queued tuples in the order they formed (`hasQueued`: the subscription still
-    /// holds one), then the finish.
+    /// holds one), then the finish. On `.finish` and `.idle` the caller gives the forwarder role up.
     @inlinable
     mutating func nextToForward(hasQueued: Bool) -> Forward {
         if case .ended = phase {
-            forwarding = false
             return .idle
         }
         if hasQueued {
             return .value
         }
-        forwarding = false
         if case .finishing = phase {
             phase = .ended
             return .finish

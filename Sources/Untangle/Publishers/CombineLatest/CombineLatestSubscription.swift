@@ -35,8 +35,9 @@ protocol CombineLatestValues {
 
 /// The subscription of every combineLatest publisher (`CombineLatest` … `CombineLatest4`): it subscribes to each
 /// upstream through an indexed inner subscriber, keeps each upstream's latest value typed in `Values`, lets its
-/// ``CombineLatestStateMachine`` decide when a tuple forms and who forwards it, and hands the tuples, in the order
-/// they formed, to one ``Emitter`` so the downstream sees one signal at a time however many threads the upstreams use.
+/// ``CombineLatestStateMachine`` decide when a tuple forms, keeps who forwards in its lock's word
+/// (``CombiningForwarder``), and hands the tuples, in the order they formed, to one ``Emitter`` so the downstream sees
+/// one signal at a time however many threads the upstreams use.
 ///
 /// ```swift
 /// let core = CombineLatestSubscription<CombineLatestValues2<Int, String>, _>(downstream: subscriber)
@@ -76,20 +77,12 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    /// The forwarder's next step, with the tuple taken out under the lock.
-    @usableFromInline
-    enum Forward {
-        case value(Values.Output)
-        case finish
-        case idle
-    }
-
     @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
-    @usableFromInline let state: LockedBox<State>
+    @usableFromInline let state: LockedBoxWithWord<State>
 
     @inlinable
     init(downstream: Downstream) {
-        let state = LockedBox(tracking: State())
+        let state = LockedBoxWithWord(tracking: State())
         self.state = state
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
         emitter = Emitter(
@@ -120,8 +113,8 @@ where Downstream.Input == Values.Output {
     }
 
     @inlinable
-    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBox<State>) {
-        let subscriptions = state.withCriticalSection { $0.machine.request(demand) }
+    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBoxWithWord<State>) {
+        let subscriptions = state.withCriticalSection { state, _ in state.machine.request(demand) }
         CombiningUpstreams.request(demand, from: subscriptions, operator: "combineLatest")
     }
 
@@ -137,29 +130,26 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let demand = state.withCriticalSection { $0.machine.subscribed(subscription, at: index) }
+        let demand = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
         CombiningUpstreams.admit(subscription, demand: demand, operator: "combineLatest")
     }
 
-    // One critical section stores the value and decides; the value it replaces is released after unlocking (its
-    // deinit is user code). A thread whose value forms a tuple while nobody forwards becomes the forwarder and takes
-    // the tuple straight out of the lock: nothing else can be queued then (the forwarder gives up the role only with
-    // an empty queue), so it is the next tuple in order. Tuples formed while another thread forwards wait, typed, in
-    // `ready` for that thread.
+    // One critical section per value: it stores the value and decides; the value it replaces is released after
+    // unlocking (its deinit is user code). A thread whose value forms a tuple while nobody forwards becomes the
+    // forwarder and takes the tuple straight out of the lock: nothing else can be queued then (the forwarder gives up
+    // the role only with an empty queue), so it is the next tuple in order. Tuples formed while another thread
+    // forwards wait, typed, in `ready` for that thread, which the word tells to look. After delivering its tuple, a
+    // forwarder nobody signalled gives the role up with one compare-exchange (``forward()``), not a second critical
+    // section.
     @inlinable
     func upstream<Input>(_ index: Int, received value: Input, store: (inout Values, Input) -> Input?) {
-        let (tuple, replaced) = state.withCriticalSection { state -> (Values.Output?, Input?) in
+        let (tuple, replaced) = state.withCriticalSection { state, word -> (Values.Output?, Input?) in
             guard state.machine.accepts(at: index) else { return (nil, nil) }
             let previous = store(&state.values, value)
-            switch state.machine.stored(isFirst: previous == nil) {
-            case .kept:
-                return (nil, previous)
-            case .forward:
-                return (state.values.output, previous)
-            case .queue:
-                state.ready.append(state.values.output)
-                return (nil, previous)
-            }
+            guard case .formed = state.machine.stored(isFirst: previous == nil) else { return (nil, previous) }
+            if CombiningForwarder.claimOrSignal(word) { return (state.values.output, previous) }
+            state.ready.append(state.values.output)
+            return (nil, previous)
         }
         withExtendedLifetime(replaced) {}
         if let tuple {
@@ -184,14 +174,18 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    /// Runs `decide` under the lock and, when it says so, takes the values out there too; the caller releases them
-    /// after unlocking.
+    /// Runs `decide` under the lock and, when it says so, takes the values out there too (the caller releases them
+    /// after unlocking) and claims the forwarder role or signals the forwarder: in the effects returned,
+    /// `needsForwarder` means the caller is the forwarder now.
     @inlinable
     func settle(
         _ decide: (inout CombineLatestStateMachine) -> CombineLatestStateMachine.Effects?
     ) -> (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)? {
-        state.withCriticalSection { state in
-            guard let effects = decide(&state.machine) else { return nil }
+        state.withCriticalSection { state, word in
+            guard var effects = decide(&state.machine) else { return nil }
+            if effects.needsForwarder {
+                effects.needsForwarder = CombiningForwarder.claimOrSignal(word, lookFirst: true)
+            }
             return (effects, effects.releaseValues ? state.takeValues() : nil)
         }
     }
@@ -200,36 +194,31 @@ where Downstream.Input == Values.Output {
     @inlinable
     func perform(_ effects: CombineLatestStateMachine.Effects) {
         CombiningUpstreams.cancel(effects.cancel, operator: "combineLatest")
-        if effects.startForwarding {
+        if effects.needsForwarder {
             forward()
         }
     }
 
-    // Only one thread forwards at a time (the state machine hands the role over), so tuples reach the emitter in
-    // the order they formed. Offering never waits for another thread: if another thread is delivering to the
-    // downstream, the emitter queues the tuple for it and returns.
+    // The forwarder's loop, shared with zip (``CombiningUpstreams/forward(to:operator:next:)``). Its first step
+    // is the fast release: if nobody queued a tuple or started the finish since the forwarder last looked (the word
+    // still reads `forwarding`), one compare-exchange ends its turn; otherwise it takes the next step under the lock.
     @inlinable
     func forward() {
-        while true {
-            let next = state.withCriticalSection { state -> Forward in
+        CombiningUpstreams.forward(to: emitter, operator: "combineLatest") {
+            if CombiningForwarder.tryRelease(state) { return .idle }
+            return state.withCriticalSection { state, word -> CombiningStep<Values.Output> in
                 switch state.machine.nextToForward(hasQueued: !state.ready.isEmpty) {
                 case .value:
-                    return .value(state.ready.popFirst()!)
+                    let tuple = state.ready.popFirst()!
+                    CombiningForwarder.took(word, hasMore: !state.ready.isEmpty || !state.machine.isActive)
+                    return .value(tuple)
                 case .finish:
+                    CombiningForwarder.giveUp(word)
                     return .finish
                 case .idle:
+                    CombiningForwarder.giveUp(word)
                     return .idle
                 }
-            }
-            switch next {
-            case .value(let tuple):
-                CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
-                emitter.offer(tuple)
-            case .finish:
-                emitter.complete(.finished, order: .afterQueuedValues)
-                return
-            case .idle:
-                return
             }
         }
     }
