@@ -20,16 +20,9 @@
 /// `.unlimited`, which asks every live inner for `.unlimited`.
 /// **Thread safety:** none: always mutated under the flatMap's lock.
 @usableFromInline
-struct FlatMapStateMachine<Value> {
+struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// A buffered value and the id of the inner that sent it (nil: a Just, which is done).
     @usableFromInline typealias Buffered = (inner: Int?, value: Value)
-
-    @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case finished
-    }
 
     /// Where the flatMap is in its life.
     @usableFromInline
@@ -49,7 +42,8 @@ struct FlatMapStateMachine<Value> {
         case running
     }
 
-    @usableFromInline var upstream = Upstream.awaiting
+    /// The outer upstream (the publisher of publishers): ended once it completed or the flatMap ended.
+    @usableFromInline var upstream = UpstreamSlot.awaiting
     @usableFromInline var phase = Phase.running
     @usableFromInline var drain = Drain.idle
     /// Live inners in creation order; the subscription is nil until it arrives.
@@ -81,8 +75,7 @@ struct FlatMapStateMachine<Value> {
     /// Whether every source has finished and nothing waits: the flatMap finishes.
     @inlinable
     var isDone: Bool {
-        if case .finished = upstream, inners.isEmpty, isSteady { return true }
-        return false
+        upstream.isEnded && inners.isEmpty && isSteady
     }
 
     // MARK: Upstream
@@ -91,8 +84,7 @@ struct FlatMapStateMachine<Value> {
     /// `.none`, as Apple's Combine does (nil: cancel it).
     @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard isRunning, case .awaiting = upstream else { return nil }
-        upstream = .subscribed(subscription)
+        guard isRunning, upstream.accept(subscription) else { return nil }
         return maxPublishers
     }
 
@@ -128,8 +120,8 @@ struct FlatMapStateMachine<Value> {
     mutating func justValue(_ value: Value) -> JustAction {
         guard isRunning else { return .ignore }
         var requestUpstream: Subscription?
-        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
-            requestUpstream = subscription
+        if maxPublishers != .unlimited {
+            requestUpstream = upstream.subscription
         }
         guard isSteady, demand > .none else {
             buffer.append((nil, value))
@@ -147,7 +139,7 @@ struct FlatMapStateMachine<Value> {
     mutating func upstreamFinished(on thread: ThreadID) -> Bool {
         trapIfReenteredDuringUpstreamFailure(on: thread)
         guard isRunning else { return false }
-        upstream = .finished
+        upstream.end()
         if isDone {
             phase = .ended
             return true
@@ -163,7 +155,7 @@ struct FlatMapStateMachine<Value> {
         trapIfReenteredDuringUpstreamFailure(on: thread)
         guard isRunning else { return nil }
         phase = .cancellingAfterUpstreamFailure(thread)
-        upstream = .finished
+        upstream.end()
         let cancel = inners.compactMap(\.subscription)
         inners = []
         return (cancel, releaseBuffer())
@@ -247,7 +239,7 @@ struct FlatMapStateMachine<Value> {
             phase = .ended
             return (.finish, slot)
         }
-        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
+        if maxPublishers != .unlimited, let subscription = upstream.subscription {
             return (.requestOneMore(subscription), slot)
         }
         return (.none, slot)
@@ -340,10 +332,9 @@ struct FlatMapStateMachine<Value> {
     mutating func end(except failedInner: Int?) -> (cancel: [Subscription], released: RingBuffer<Buffered>) {
         phase = .ended
         var cancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
-        if case .subscribed(let subscription) = upstream {
+        if let subscription = upstream.end() {
             cancel.append(subscription)
         }
-        upstream = .finished
         inners = []
         return (cancel, releaseBuffer())
     }
