@@ -129,6 +129,22 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
         emitter.request(.unlimited)
     }
 
+    // The wrapper is built around the machine's lock so that it can consult the machine at the moment of delivery
+    // (switchToLatest drops a replaced inner's value there, however long it waited in the emitter).
+    /// A skeleton whose emitter delivers to `downstream`, a wrapper the operator builds around the machine's lock,
+    /// for operators that tag their values: demand the wrapper returns from `receive(_:)` is passed to `onDemand`
+    /// (on the delivering thread, with no lock held); the emitter counts the downstream's requests as usual.
+    @inlinable
+    package init(
+        machine: Machine, onDemand: @escaping (Subscribers.Demand) -> Void,
+        downstream: (LockedBox<Machine>) -> Downstream
+    ) {
+        let state = LockedBox(tracking: machine)
+        self.state = state
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand), policy: .unbounded)
+    }
+
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
     package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {

@@ -13,7 +13,7 @@
 /// from `receive(_:)`) and has not received yet; a new inner is asked for all of it (the demand carries over), and
 /// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
-struct SwitchToLatestStateMachine {
+struct SwitchToLatestStateMachine: FanInStateMachine {
     /// Where the current inner (generation `generation`) stands.
     private enum Current {
         case none
@@ -28,15 +28,6 @@ struct SwitchToLatestStateMachine {
         /// does, it is asked for the demand and then forgotten, as in Combine.
         case outerFailedBeforeInnerSubscription
         case ended
-    }
-
-    /// What to do with an inner's subscription.
-    enum InnerSubscriptionAction: Equatable {
-        /// Request this demand from it (nothing if `.none`).
-        case request(Subscribers.Demand)
-        case cancel
-        /// Its inner has finished: leave it alone, as Combine does.
-        case ignore
     }
 
     /// What to do with a value an inner sent.
@@ -104,26 +95,28 @@ struct SwitchToLatestStateMachine {
         return (generation, replaced)
     }
 
-    /// Inner `id` delivered a subscription.
-    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> InnerSubscriptionAction {
-        guard id == generation else { return .cancel }
+    /// Inner `id` delivered a subscription: returns the demand to request from it (nothing if `.none`), or nil to
+    /// cancel it (a replaced inner, a second subscription, or the switch has ended). The subscription of an inner
+    /// that has already finished is left alone (`.none`), as Combine does.
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard id == generation else { return nil }
         switch current {
         case .awaitingSubscription:
             switch phase {
             case .running:
                 current = .subscribed(subscription)
-                return .request(demand)
+                return demand
             case .outerFailedBeforeInnerSubscription:
                 current = .finished
                 phase = .ended
-                return .request(demand)
+                return demand
             case .ended:
-                return .cancel
+                return nil
             }
         case .subscribed:
-            return .cancel
+            return nil
         case .none, .finished:
-            return .ignore
+            return Subscribers.Demand.none
         }
     }
 
@@ -166,10 +159,10 @@ struct SwitchToLatestStateMachine {
     }
 
     /// The downstream asked for more: returns the current inner's subscription to forward the request to.
-    mutating func request(_ more: Subscribers.Demand) -> Subscription? {
-        guard !isTerminated else { return nil }
+    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
+        guard !isTerminated else { return [] }
         demand += more
-        return currentSubscription
+        return currentSubscription.map { [$0] } ?? []
     }
 
     /// Inner `id` finished or failed. A replaced inner's completion is ignored.
@@ -225,7 +218,7 @@ struct SwitchToLatestStateMachine {
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
     /// already ended).
-    mutating func cancel() -> [Subscription]? {
+    mutating func terminate() -> [Subscription]? {
         if case .outerFailedBeforeInnerSubscription = phase {
             // The failure was delivered; a late inner subscription is now cancelled rather than asked.
             phase = .ended
