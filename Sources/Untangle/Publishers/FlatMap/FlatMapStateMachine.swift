@@ -134,31 +134,34 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
             requestUpstream: requestUpstream, steady: demand == .unlimited && maxPublishers == .unlimited)
     }
 
-    /// The upstream finished: true if the flatMap finishes now (no inner is live and nothing waits).
+    /// The upstream finished: `finish` if the flatMap finishes now (no inner is live and nothing waits); `released`
+    /// is the upstream's subscription, to be released after unlocking.
     @inlinable
-    mutating func upstreamFinished(on thread: ThreadID) -> Bool {
+    mutating func upstreamFinished(on thread: ThreadID) -> (finish: Bool, released: Subscription?) {
         trapIfReenteredDuringUpstreamFailure(on: thread)
-        guard isRunning else { return false }
-        upstream.end()
+        guard isRunning else { return (false, nil) }
+        let released = upstream.end()
         if isDone {
             phase = .ended
-            return true
+            return (true, released)
         }
-        return false
+        return (false, released)
     }
 
     /// The upstream failed: ends the flatMap and returns the inner subscriptions to cancel, and the buffered values
-    /// to release, outside the lock (nil if it had already ended). The caller calls
+    /// and the upstream's subscription to release, outside the lock (nil if it had already ended). The caller calls
     /// ``upstreamFailureCancellationsDone()`` after cancelling.
     @inlinable
-    mutating func upstreamFailed(on thread: ThreadID) -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+    mutating func upstreamFailed(
+        on thread: ThreadID
+    ) -> (cancel: [Subscription], released: (RingBuffer<Buffered>, Subscription?))? {
         trapIfReenteredDuringUpstreamFailure(on: thread)
         guard isRunning else { return nil }
         phase = .cancellingAfterUpstreamFailure(thread)
-        upstream.end()
+        let upstreamSubscription = upstream.end()
         let cancel = inners.compactMap(\.subscription)
         inners = []
-        return (cancel, releaseBuffer())
+        return (cancel, (releaseBuffer(), upstreamSubscription))
     }
 
     @inlinable

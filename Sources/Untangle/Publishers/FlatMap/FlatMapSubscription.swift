@@ -146,9 +146,8 @@ where
         let thread = ThreadID.current
         switch completion {
         case .finished:
-            if fanIn.decide({ $0.upstreamFinished(on: thread) }) {
-                fanIn.perform(FanInEffects(completion: .finished))
-            }
+            let (finish, released) = fanIn.decide { $0.upstreamFinished(on: thread) }
+            fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
             guard let ended = fanIn.decide({ $0.upstreamFailed(on: thread) }) else { return }
             fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released))

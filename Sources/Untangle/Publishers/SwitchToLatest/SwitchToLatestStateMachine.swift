@@ -188,32 +188,33 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         }
     }
 
-    /// The outer publisher finished: true if no inner is live (the switch finishes now).
-    mutating func outerFinished() -> Bool {
-        guard !isTerminated else { return false }
-        if outer.isEnded { return false }
-        outer = .ended
+    /// The outer publisher finished: `finish` if no inner is live (the switch finishes now); `released` is the
+    /// outer subscription, to be released after unlocking.
+    mutating func outerFinished() -> (finish: Bool, released: Subscription?) {
+        guard !isTerminated else { return (false, nil) }
+        if outer.isEnded { return (false, nil) }
+        let released = outer.end()
         if !currentIsLive {
             phase = .ended
-            return true
+            return (true, released)
         }
-        return false
+        return (false, released)
     }
 
-    /// The outer publisher failed: returns the current inner's subscription to cancel, or nil if the switch had
-    /// already ended (ignore the failure).
-    mutating func outerFailed() -> [Subscription]? {
+    /// The outer publisher failed: returns the current inner's subscription to cancel and the outer one to release
+    /// after unlocking, or nil if the switch had already ended (ignore the failure).
+    mutating func outerFailed() -> (cancel: [Subscription], released: Subscription?)? {
         guard !isTerminated else { return nil }
         if outer.isEnded { return nil }
-        outer = .ended
+        let released = outer.end()
         if case .awaitingSubscription = current {
             phase = .outerFailedBeforeInnerSubscription
-            return []
+            return ([], released)
         }
         phase = .ended
         let inner = currentSubscription
         current = .finished
-        return inner.map { [$0] } ?? []
+        return (inner.map { [$0] } ?? [], released)
     }
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had

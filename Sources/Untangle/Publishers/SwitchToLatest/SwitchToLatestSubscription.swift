@@ -52,11 +52,11 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     func receive(completion: Subscribers.Completion<P.Failure>) {
         switch completion {
         case .finished:
-            if fanIn.decide({ $0.outerFinished() }) {
-                fanIn.perform(FanInEffects(completion: .finished))
-            }
+            let (finish, released) = fanIn.decide { $0.outerFinished() }
+            fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            fail(completion, cancelling: fanIn.decide { $0.outerFailed() })
+            guard let ended = fanIn.decide({ $0.outerFailed() }) else { return }
+            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
     }
 
