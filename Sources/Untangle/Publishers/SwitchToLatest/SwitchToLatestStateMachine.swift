@@ -14,14 +14,6 @@
 /// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
 struct SwitchToLatestStateMachine: FanInStateMachine {
-    /// Where the current inner (generation `generation`) stands.
-    private enum Current {
-        case none
-        case awaitingSubscription
-        case subscribed(Subscription)
-        case finished
-    }
-
     private enum Phase {
         case running
         /// The outer publisher failed while the current inner had not delivered its subscription yet: when it
@@ -54,7 +46,9 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     private var outer = UpstreamSlot.awaiting
     /// The current inner's generation (0: none yet).
     private var generation = 0
-    private var current = Current.none
+    /// Where the current inner (generation `generation`) stands; ended: none yet, or it completed (the two are
+    /// answered alike).
+    private var current = UpstreamSlot.ended
     private var phase = Phase.running
     private var demand = Subscribers.Demand.none
     private var nextTicket = 0
@@ -68,14 +62,13 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     private var currentIsLive: Bool {
         switch current {
-        case .awaitingSubscription, .subscribed: true
-        case .none, .finished: false
+        case .awaiting, .subscribed: true
+        case .ended: false
         }
     }
 
     private var currentSubscription: Subscription? {
-        if case .subscribed(let subscription) = current { return subscription }
-        return nil
+        current.subscription
     }
 
     /// The outer subscription arrived: false if it must be cancelled instead.
@@ -91,7 +84,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         if outer.isEnded { return nil }
         generation += 1
         let replaced = currentSubscription
-        current = .awaitingSubscription
+        current = .awaiting
         return (generation, replaced)
     }
 
@@ -101,13 +94,13 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
         guard id == generation else { return nil }
         switch current {
-        case .awaitingSubscription:
+        case .awaiting:
             switch phase {
             case .running:
                 current = .subscribed(subscription)
                 return demand
             case .outerFailedBeforeInnerSubscription:
-                current = .finished
+                current = .ended
                 phase = .ended
                 return demand
             case .ended:
@@ -115,7 +108,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
             }
         case .subscribed:
             return nil
-        case .none, .finished:
+        case .ended:
             return Subscribers.Demand.none
         }
     }
@@ -169,12 +162,12 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
         guard !isTerminated, id == generation else { return .ignore }
         switch current {
-        case .awaitingSubscription:
+        case .awaiting:
             return .trap
-        case .none, .finished:
+        case .ended:
             return .ignore
         case .subscribed(let subscription):
-            current = .finished
+            current = .ended
             if failed {
                 phase = .ended
                 let outerSubscription = takeOuter()
@@ -207,13 +200,13 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         guard !isTerminated else { return nil }
         if outer.isEnded { return nil }
         let released = outer.end()
-        if case .awaitingSubscription = current {
+        if case .awaiting = current {
             phase = .outerFailedBeforeInnerSubscription
             return ([], released)
         }
         phase = .ended
         let inner = currentSubscription
-        current = .finished
+        current = .ended
         return (inner.map { [$0] } ?? [], released)
     }
 
@@ -231,7 +224,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         if let inner = currentSubscription {
             toCancel.append(inner)
         }
-        current = .finished
+        current = .ended
         if let outerSubscription = takeOuter() {
             toCancel.append(outerSubscription)
         }

@@ -3,22 +3,29 @@ import UntangleSync
 
 /// Where each ``ReleaseProbePublisher`` subscription was released: inside a library critical section (a broken
 /// contract: its deinit may be user code) or outside every lock. Single-threaded tests only.
-final class ReleaseRecord {
-    enum Release: Equatable {
+package final class ReleaseRecord {
+    package enum Release: Equatable {
         case outsideLocks
         case underALibraryLock
     }
 
-    var releases: [Release] = []
+    package var releases: [Release] = []
+
+    package init() {}
 }
 
 /// A publisher that hands its subscriber a subscription it keeps no reference to, then sends `completion`: the
 /// subscriber holds the last reference, so the subscription's deinit shows where the subscriber lets it go.
-struct ReleaseProbePublisher<Output, Failure: Error>: Publisher {
-    let completion: Subscribers.Completion<Failure>
-    let record: ReleaseRecord
+package struct ReleaseProbePublisher<Output, Failure: Error>: Publisher {
+    package let completion: Subscribers.Completion<Failure>
+    package let record: ReleaseRecord
 
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    package init(completion: Subscribers.Completion<Failure>, record: ReleaseRecord) {
+        self.completion = completion
+        self.record = record
+    }
+
+    package func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Probe(record: record))
         subscriber.receive(completion: completion)
     }
