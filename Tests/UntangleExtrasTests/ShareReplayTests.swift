@@ -5,6 +5,14 @@ import UntangleTesting
 import XCTest
 
 final class ShareReplayTests: XCTestCase {
+    func testTheUpstreamSubscriptionIsReleasedAfterUnlockingWhenTheUpstreamFinishes() {
+        let record = ReleaseRecord()
+        let recorder = Recorder<Int, Never>()
+        ReleaseProbePublisher<Int, Never>(completion: .finished, record: record).share(replay: 1).subscribe(recorder)
+        XCTAssertEqual(record.releases, [.outsideLocks])
+        XCTAssertEqual(recorder.events, [.subscription("ShareReplay"), .completion(.finished)])
+    }
+
     func testLateSubscriberGetsTheLatestValuesThenLiveOnesOverOneUpstreamSubscription() {
         let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let shared = source.share(replay: 2)

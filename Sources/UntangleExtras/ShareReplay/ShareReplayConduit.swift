@@ -5,7 +5,7 @@ import UntangleSync
 /// the replayed and live values within its demand, keeping at most `limit` values beyond it (the newest ones).
 ///
 /// Delivery follows the core `Emitter`'s model with a simpler owner rule: at most one thread drains at a time
-/// (`draining`); a signal from any other thread, or from inside a callout, only updates the queue or the demand, and
+/// (the `.draining` phase); a signal from any other thread, or from inside a callout, only updates the queue or the demand, and
 /// the draining thread picks it up before it gives up draining, in the same critical section in which it finds
 /// nothing left, so no signal is lost and no thread waits for another's callout.
 ///
@@ -25,15 +25,29 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    /// Who delivers: nobody before `start()` (values and the completion only queue), then nobody at the moment
+    /// (`idle`) or the one thread that drains.
+    private enum Delivery {
+        case unstarted
+        case idle
+        case draining
+    }
+
     private struct State {
+        /// Nil once cancelled or completed.
         var downstream: Downstream?
         var queue: RingBuffer<Output>
         var demand = Subscribers.Demand.none
+        /// The completion received, waiting behind the queued values.
         var completion: Subscribers.Completion<Failure>?
-        var closed = false
-        var started = false
-        var draining = false
+        var delivery = Delivery.unstarted
         let limit: Int
+
+        /// Whether the conduit takes no more values or completion: it has one already, or it was cancelled or
+        /// completed.
+        var isClosed: Bool {
+            completion != nil || downstream == nil
+        }
 
         var hasDeliverable: Bool {
             downstream != nil && ((demand > .none && !queue.isEmpty) || (queue.isEmpty && completion != nil))
@@ -41,9 +55,15 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
 
         /// Claims the drain if there is something to deliver and nobody drains.
         mutating func claimDrain() -> Bool {
-            guard started, !draining, hasDeliverable else { return false }
-            draining = true
+            guard case .idle = delivery, hasDeliverable else { return false }
+            delivery = .draining
             return true
+        }
+
+        /// The draining thread gives up draining.
+        mutating func endDrain() {
+            assert(delivery == .draining, "share(replay:): a conduit ended a drain nobody had claimed")
+            delivery = .idle
         }
 
         /// Keeps at most `limit` values beyond demand: returns the dropped oldest value, if any.
@@ -72,9 +92,12 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
     /// Delivers `receive(subscription:)`, then what demand allows. Call once.
     func start() {
         let downstream = state.withCriticalSection { state -> Downstream? in
-            state.started = true
-            guard let downstream = state.downstream else { return nil }
-            state.draining = true
+            assert(state.delivery == .unstarted, "share(replay:): a conduit started twice")
+            guard let downstream = state.downstream else {
+                state.delivery = .idle
+                return nil
+            }
+            state.delivery = .draining
             return downstream
         }
         guard let downstream else { return }
@@ -85,7 +108,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
 
     func push(_ value: Output) {
         let (drain, dropped) = state.withCriticalSection { state -> (Bool, Output?) in
-            guard !state.closed else { return (false, value) }
+            guard !state.isClosed else { return (false, value) }
             state.queue.append(value)
             let dropped = state.trim()
             return (state.claimDrain(), dropped)
@@ -97,8 +120,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
         let drain = state.withCriticalSection { state -> Bool in
-            guard !state.closed else { return false }
-            state.closed = true
+            guard !state.isClosed else { return false }
             state.completion = completion
             return state.claimDrain()
         }
@@ -119,7 +141,6 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         let released = state.withCriticalSection { state -> (Downstream?, RingBuffer<Output>)? in
             guard let downstream = state.downstream else { return nil }
             state.downstream = nil
-            state.closed = true
             state.completion = nil
             return (downstream, state.queue.takeAll())
         }
@@ -137,7 +158,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
             let next = state.withCriticalSection { state -> Next in
                 state.demand += more
                 guard let downstream = state.downstream else {
-                    state.draining = false
+                    state.endDrain()
                     return .idle
                 }
                 if state.demand > .none, let value = state.queue.popFirst() {
@@ -147,10 +168,10 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
                 if state.queue.isEmpty, let completion = state.completion {
                     state.completion = nil
                     state.downstream = nil
-                    state.draining = false
+                    state.endDrain()
                     return .completion(downstream, completion)
                 }
-                state.draining = false
+                state.endDrain()
                 return .idle
             }
             switch next {

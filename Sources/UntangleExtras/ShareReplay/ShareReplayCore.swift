@@ -23,32 +23,17 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
     typealias InnerInput = Output
     typealias InnerFailure = Failure
 
-    private enum Connection {
-        case none
-        case connecting(Int)
-        case connected(Int, Subscription)
-
-        var number: Int? {
-            switch self {
-            case .none: nil
-            case .connecting(let number), .connected(let number, _): number
-            }
-        }
-    }
-
     private struct State {
         var receivers: [(id: Int, receiver: any ShareReplayReceiver<Output, Failure>)] = []
         var buffer = RingBuffer<Output>()
-        var connection = Connection.none
+        /// The current connection's number and where its upstream stands (nil: not connected).
+        var connection: (number: Int, upstream: UpstreamSlot)?
         var nextNumber = 0
 
         /// Ends the current connection: returns the subscription to cancel and the buffer to release.
         mutating func disconnect() -> (Subscription?, RingBuffer<Output>) {
-            defer { connection = .none }
-            if case .connected(_, let subscription) = connection {
-                return (subscription, buffer.takeAll())
-            }
-            return (nil, buffer.takeAll())
+            defer { connection = nil }
+            return (connection?.upstream.subscription, buffer.takeAll())
         }
     }
 
@@ -70,10 +55,10 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
                 [weak self] in self?.leave(id)
             }
             state.receivers.append((id, conduit))
-            guard case .none = state.connection else { return nil }
+            guard state.connection == nil else { return nil }
             let number = state.nextNumber
             state.nextNumber += 1
-            state.connection = .connecting(number)
+            state.connection = (number, .awaiting)
             return number
         }
         conduit.start()
@@ -88,7 +73,7 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
             state -> (Subscription?, (RingBuffer<Output>, (any ShareReplayReceiver<Output, Failure>)?)) in
             let index = state.receivers.firstIndex { $0.id == id }
             let receiver = index.map { state.receivers.remove(at: $0).receiver }
-            guard state.receivers.isEmpty, state.connection.number != nil else { return (nil, (.init(), receiver)) }
+            guard state.receivers.isEmpty, state.connection != nil else { return (nil, (.init(), receiver)) }
             let (subscription, buffer) = state.disconnect()
             return (subscription, (buffer, receiver))
         }
@@ -99,9 +84,8 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
 
     func inner(_ number: Int, subscribed subscription: Subscription) {
         let accepted = state.withCriticalSection { state -> Bool in
-            guard case .connecting(number) = state.connection else { return false }
-            state.connection = .connected(number, subscription)
-            return true
+            guard state.connection?.number == number else { return false }
+            return state.connection?.upstream.accept(subscription) ?? false
         }
         CalloutCheck.assertNoLockHeld("share(replay:) talking to its upstream")
         if accepted {
@@ -114,7 +98,7 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
     func inner(_ number: Int, received value: Output) -> Subscribers.Demand {
         let (receivers, dropped) = state.withCriticalSection {
             state -> ([any ShareReplayReceiver<Output, Failure>], Output?) in
-            guard state.connection.number == number else { return ([], nil) }
+            guard state.connection?.number == number else { return ([], nil) }
             var dropped: Output?
             if replay > 0 {
                 state.buffer.append(value)
@@ -130,15 +114,16 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
     }
 
     func inner(_ number: Int, completed completion: Subscribers.Completion<Failure>) {
-        let (receivers, buffer) = state.withCriticalSection {
-            state -> ([any ShareReplayReceiver<Output, Failure>], RingBuffer<Output>) in
-            guard state.connection.number == number else { return ([], .init()) }
+        // The connection's subscription and the buffer are released after unlocking: their deinit may be user code.
+        let (receivers, released) = state.withCriticalSection {
+            state -> ([any ShareReplayReceiver<Output, Failure>], (Subscription?, RingBuffer<Output>)) in
+            guard state.connection?.number == number else { return ([], (nil, .init())) }
             let receivers = state.receivers.map(\.receiver)
             state.receivers = []
-            state.connection = .none
-            return (receivers, state.buffer.takeAll())
+            return (receivers, state.disconnect())
         }
-        withExtendedLifetime(buffer) {}
+        CalloutCheck.assertNoLockHeld("share(replay:) releasing its upstream's subscription")
+        withExtendedLifetime(released) {}
         for receiver in receivers {
             receiver.finish(completion)
         }

@@ -576,4 +576,22 @@ final class FlatMapConcurrencyTests: XCTestCase {
             XCTAssertEqual(recorder.completions, [])
         }
     }
+
+    func testTheUpstreamSubscriptionIsReleasedAfterUnlockingWhenTheUpstreamFinishes() {
+        let record = ReleaseRecord()
+        let recorder = Recorder<Int, Never>()
+        ReleaseProbePublisher<Int, Never>(completion: .finished, record: record).flatMap { Just($0) }.subscribe(
+            recorder)
+        XCTAssertEqual(record.releases, [.outsideLocks])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    func testTheUpstreamSubscriptionIsReleasedAfterUnlockingWhenTheUpstreamFails() {
+        let record = ReleaseRecord()
+        let recorder = Recorder<Int, TestError>()
+        ReleaseProbePublisher<Int, TestError>(completion: .failure(TestError()), record: record)
+            .flatMap { Just($0).setFailureType(to: TestError.self) }.subscribe(recorder)
+        XCTAssertEqual(record.releases, [.outsideLocks])
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError()))])
+    }
 }

@@ -460,4 +460,22 @@ final class SwitchToLatestConcurrencyTests: XCTestCase {
             if case .completion = recorder.events.last {} else { XCTFail("completion must be last") }
         }
     }
+
+    func testTheOuterSubscriptionIsReleasedAfterUnlockingWhenTheOuterFinishes() {
+        let record = ReleaseRecord()
+        let recorder = Recorder<Int, Never>()
+        ReleaseProbePublisher<Just<Int>, Never>(completion: .finished, record: record).switchToLatest()
+            .subscribe(recorder)
+        XCTAssertEqual(record.releases, [.outsideLocks])
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .completion(.finished)])
+    }
+
+    func testTheOuterSubscriptionIsReleasedAfterUnlockingWhenTheOuterFails() {
+        let record = ReleaseRecord()
+        let recorder = Recorder<Int, TestError>()
+        ReleaseProbePublisher<Fail<Int, TestError>, TestError>(completion: .failure(TestError()), record: record)
+            .switchToLatest().subscribe(recorder)
+        XCTAssertEqual(record.releases, [.outsideLocks])
+        XCTAssertEqual(recorder.events, [.subscription("SwitchToLatest"), .completion(.failure(TestError()))])
+    }
 }

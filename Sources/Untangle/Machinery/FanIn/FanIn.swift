@@ -1,5 +1,25 @@
 import UntangleSync
 
+/// What every fan-in's pure state machine answers: the arrival of an inner's subscription. The ``FanIn`` skeleton
+/// asks it from ``FanIn/inner(_:subscribed:)``; a machine that also leaves the downstream's requests and cancel to
+/// the skeleton conforms to ``FanInStateMachine``, one that counts the downstream's demand itself (flatMap) only to
+/// this protocol.
+///
+/// ```swift
+/// struct MyMachine: FanInInnerStateMachine {
+///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
+/// }
+/// ```
+///
+/// **Demand:** `innerSubscribed` returns the demand a new inner subscription is asked for.
+/// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
+@usableFromInline
+package protocol FanInInnerStateMachine {
+    /// Inner `id`'s subscription arrived: returns the demand to request from it (`.none`: nothing yet), or nil to
+    /// cancel it instead (unwanted, late, or a second subscription).
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
+}
+
 /// What a fan-in's pure state machine answers for the requests and cancels the ``FanIn`` skeleton handles itself.
 /// Everything else an operator's machine decides (values, completions, its own upstream) stays operator-specific.
 ///
@@ -15,12 +35,9 @@ import UntangleSync
 /// returns the demand a new inner subscription is asked for.
 /// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
 @usableFromInline
-package protocol FanInStateMachine {
+package protocol FanInStateMachine: FanInInnerStateMachine {
     /// The downstream asked for `demand` more: returns the subscriptions to forward it to (none once ended).
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
-    /// Inner `id`'s subscription arrived: returns the demand to request from it (`.none`: nothing yet), or nil to
-    /// cancel it instead (unwanted, late, or a second subscription).
-    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
     /// The downstream cancelled: ends the machine and returns every subscription to cancel (nil: already ended).
     mutating func terminate() -> [Subscription]?
 }
@@ -33,7 +50,8 @@ package protocol FanInStateMachine {
 /// fanIn.perform(effects)
 /// ```
 ///
-/// **Demand:** `demand` is requested from each of `request` (nothing when it is `.none`).
+/// **Demand:** `demand` is requested from each of `request` and from `requestOne`, as it is (`.none` included:
+/// flatMap asks its upstream for `maxPublishers` even when that is `.none`, as Apple's Combine does).
 /// **Thread safety:** a value: built under the lock, performed after it.
 @usableFromInline
 package struct FanInEffects<Failure: Error> {
@@ -41,7 +59,10 @@ package struct FanInEffects<Failure: Error> {
     @usableFromInline package var cancel: [Subscription]
     /// Subscriptions to request `demand` from.
     @usableFromInline package var request: [Subscription]
-    /// How much to request from each of `request`.
+    /// One more subscription to request `demand` from, after `request`: the per-value paths (an inner asked for one
+    /// more value) name their one subscription here, which allocates no array.
+    @usableFromInline package var requestOne: Subscription?
+    /// How much to request from each of `request` and from `requestOne`.
     @usableFromInline package var demand: Subscribers.Demand
     /// Something the machine let go of (a completed subscription), released after unlocking: its deinit may be
     /// user code.
@@ -52,11 +73,12 @@ package struct FanInEffects<Failure: Error> {
     /// Effects with the given parts; the defaults do nothing.
     @inlinable
     package init(
-        cancel: [Subscription] = [], request: [Subscription] = [], demand: Subscribers.Demand = .none,
-        released: Any? = nil, completion: Subscribers.Completion<Failure>? = nil
+        cancel: [Subscription] = [], request: [Subscription] = [], requestOne: Subscription? = nil,
+        demand: Subscribers.Demand = .none, released: Any? = nil, completion: Subscribers.Completion<Failure>? = nil
     ) {
         self.cancel = cancel
         self.request = request
+        self.requestOne = requestOne
         self.demand = demand
         self.released = released
         self.completion = completion
@@ -86,33 +108,41 @@ package struct FanInEffects<Failure: Error> {
 /// **Thread safety:** every method may be called from any thread; the machine is touched only under the lock, and
 /// every callout (upstream request/cancel, downstream signals, releases) happens after it is released.
 @usableFromInline
-package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unchecked Sendable {
+package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @unchecked Sendable {
     /// The downstream's serializing emitter.
     @usableFromInline package let emitter: Emitter<DemandRelay<Downstream>>
     /// The operator's state machine, under its lock.
     @usableFromInline package let state: LockedBox<Machine>
 
-    /// A skeleton around `machine` delivering to `downstream`.
+    // The machine counts the downstream's demand (flatMap): the emitter is asked for `.unlimited` once and only
+    // serializes; a value reaches it only once the machine has charged it to the downstream's demand.
+    /// A skeleton around a `machine` that counts the downstream's demand itself: requests (forwarded by the
+    /// operator's `request(_:)`) and demand the downstream returns from `receive(_:)` (passed to `onDemand`, on the
+    /// delivering thread, with no lock held) are the operator's to decide on.
     @inlinable
-    package init(downstream: Downstream, machine: Machine) {
-        let state = LockedBox(tracking: machine)
-        self.state = state
-        // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
-        // subscription alive.
+    package init(
+        downstream: Downstream, machine: Machine, countingDemand onDemand: @escaping (Subscribers.Demand) -> Void
+    ) {
+        state = LockedBox(tracking: machine)
         emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                FanIn.forward(more, state: state)
-            },
-            policy: .unbounded)
+            downstream: DemandRelay(downstream: downstream, onReturnedDemand: onDemand), policy: .unbounded)
+        emitter.request(.unlimited)
     }
 
+    // The wrapper is built around the machine's lock so that it can consult the machine at the moment of delivery
+    // (switchToLatest drops a replaced inner's value there, however long it waited in the emitter).
+    /// A skeleton whose emitter delivers to `downstream`, a wrapper the operator builds around the machine's lock,
+    /// for operators that tag their values: demand the wrapper returns from `receive(_:)` is passed to `onDemand`
+    /// (on the delivering thread, with no lock held); the emitter counts the downstream's requests as usual.
     @inlinable
-    static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
-        let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("fan-in requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+    package init(
+        machine: Machine, onDemand: @escaping (Subscribers.Demand) -> Void,
+        downstream: (LockedBox<Machine>) -> Downstream
+    ) {
+        let state = LockedBox(tracking: machine)
+        self.state = state
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand), policy: .unbounded)
     }
 
     /// Runs `body` on the machine under the lock; make no callout in it.
@@ -131,11 +161,15 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
                 subscription.cancel()
             }
         }
-        if effects.demand > .none, !effects.request.isEmpty {
+        if !effects.request.isEmpty {
             CalloutCheck.assertNoLockHeld("fan-in requesting from upstreams")
             for subscription in effects.request {
                 subscription.request(effects.demand)
             }
+        }
+        if let subscription = effects.requestOne {
+            CalloutCheck.assertNoLockHeld("fan-in requesting from an upstream")
+            subscription.request(effects.demand)
         }
         if effects.released != nil {
             CalloutCheck.assertNoLockHeld("fan-in releasing a subscription")
@@ -182,6 +216,45 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         perform(effects)
     }
 
+    /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
+    @inlinable
+    package func inner(_ id: Int, subscribed subscription: Subscription) {
+        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
+            CalloutCheck.assertNoLockHeld("fan-in cancelling an unwanted inner subscription")
+            subscription.cancel()
+            return
+        }
+        if demand > .none {
+            CalloutCheck.assertNoLockHeld("fan-in requesting from a new inner")
+            subscription.request(demand)
+        }
+    }
+}
+
+extension FanIn where Machine: FanInStateMachine {
+    /// A skeleton around `machine` delivering to `downstream`.
+    @inlinable
+    package init(downstream: Downstream, machine: Machine) {
+        let state = LockedBox(tracking: machine)
+        self.state = state
+        // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
+        // subscription alive.
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { more in
+                FanIn.forward(more, state: state)
+            },
+            policy: .unbounded)
+    }
+
+    @inlinable
+    static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
+        let subscriptions = state.withCriticalSection { $0.request(demand) }
+        CalloutCheck.assertNoLockHeld("fan-in requesting from its upstreams")
+        for subscription in subscriptions {
+            subscription.request(demand)
+        }
+    }
+
     /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
@@ -199,20 +272,6 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         guard let subscriptions = decide({ $0.terminate() }) else { return false }
         perform(FanInEffects(cancel: subscriptions))
         return true
-    }
-
-    /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
-    @inlinable
-    package func inner(_ id: Int, subscribed subscription: Subscription) {
-        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
-            CalloutCheck.assertNoLockHeld("fan-in cancelling an unwanted inner subscription")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from a new inner")
-            subscription.request(demand)
-        }
     }
 }
 

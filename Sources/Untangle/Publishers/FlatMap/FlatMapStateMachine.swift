@@ -20,16 +20,9 @@
 /// `.unlimited`, which asks every live inner for `.unlimited`.
 /// **Thread safety:** none: always mutated under the flatMap's lock.
 @usableFromInline
-struct FlatMapStateMachine<Value> {
+struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// A buffered value and the id of the inner that sent it (nil: a Just, which is done).
     @usableFromInline typealias Buffered = (inner: Int?, value: Value)
-
-    @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case finished
-    }
 
     /// Where the flatMap is in its life.
     @usableFromInline
@@ -49,7 +42,8 @@ struct FlatMapStateMachine<Value> {
         case running
     }
 
-    @usableFromInline var upstream = Upstream.awaiting
+    /// The outer upstream (the publisher of publishers): ended once it completed or the flatMap ended.
+    @usableFromInline var upstream = UpstreamSlot.awaiting
     @usableFromInline var phase = Phase.running
     @usableFromInline var drain = Drain.idle
     /// Live inners in creation order; the subscription is nil until it arrives.
@@ -81,8 +75,7 @@ struct FlatMapStateMachine<Value> {
     /// Whether every source has finished and nothing waits: the flatMap finishes.
     @inlinable
     var isDone: Bool {
-        if case .finished = upstream, inners.isEmpty, isSteady { return true }
-        return false
+        upstream.isEnded && inners.isEmpty && isSteady
     }
 
     // MARK: Upstream
@@ -91,8 +84,7 @@ struct FlatMapStateMachine<Value> {
     /// `.none`, as Apple's Combine does (nil: cancel it).
     @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard isRunning, case .awaiting = upstream else { return nil }
-        upstream = .subscribed(subscription)
+        guard isRunning, upstream.accept(subscription) else { return nil }
         return maxPublishers
     }
 
@@ -128,8 +120,8 @@ struct FlatMapStateMachine<Value> {
     mutating func justValue(_ value: Value) -> JustAction {
         guard isRunning else { return .ignore }
         var requestUpstream: Subscription?
-        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
-            requestUpstream = subscription
+        if maxPublishers != .unlimited {
+            requestUpstream = upstream.subscription
         }
         guard isSteady, demand > .none else {
             buffer.append((nil, value))
@@ -142,31 +134,34 @@ struct FlatMapStateMachine<Value> {
             requestUpstream: requestUpstream, steady: demand == .unlimited && maxPublishers == .unlimited)
     }
 
-    /// The upstream finished: true if the flatMap finishes now (no inner is live and nothing waits).
+    /// The upstream finished: `finish` if the flatMap finishes now (no inner is live and nothing waits); `released`
+    /// is the upstream's subscription, to be released after unlocking.
     @inlinable
-    mutating func upstreamFinished(on thread: ThreadID) -> Bool {
+    mutating func upstreamFinished(on thread: ThreadID) -> (finish: Bool, released: Subscription?) {
         trapIfReenteredDuringUpstreamFailure(on: thread)
-        guard isRunning else { return false }
-        upstream = .finished
+        guard isRunning else { return (false, nil) }
+        let released = upstream.end()
         if isDone {
             phase = .ended
-            return true
+            return (true, released)
         }
-        return false
+        return (false, released)
     }
 
     /// The upstream failed: ends the flatMap and returns the inner subscriptions to cancel, and the buffered values
-    /// to release, outside the lock (nil if it had already ended). The caller calls
+    /// and the upstream's subscription to release, outside the lock (nil if it had already ended). The caller calls
     /// ``upstreamFailureCancellationsDone()`` after cancelling.
     @inlinable
-    mutating func upstreamFailed(on thread: ThreadID) -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+    mutating func upstreamFailed(
+        on thread: ThreadID
+    ) -> (cancel: [Subscription], released: (RingBuffer<Buffered>, Subscription?))? {
         trapIfReenteredDuringUpstreamFailure(on: thread)
         guard isRunning else { return nil }
         phase = .cancellingAfterUpstreamFailure(thread)
-        upstream = .finished
+        let upstreamSubscription = upstream.end()
         let cancel = inners.compactMap(\.subscription)
         inners = []
-        return (cancel, releaseBuffer())
+        return (cancel, (releaseBuffer(), upstreamSubscription))
     }
 
     @inlinable
@@ -247,7 +242,7 @@ struct FlatMapStateMachine<Value> {
             phase = .ended
             return (.finish, slot)
         }
-        if maxPublishers != .unlimited, case .subscribed(let subscription) = upstream {
+        if maxPublishers != .unlimited, let subscription = upstream.subscription {
             return (.requestOneMore(subscription), slot)
         }
         return (.none, slot)
@@ -340,10 +335,9 @@ struct FlatMapStateMachine<Value> {
     mutating func end(except failedInner: Int?) -> (cancel: [Subscription], released: RingBuffer<Buffered>) {
         phase = .ended
         var cancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
-        if case .subscribed(let subscription) = upstream {
+        if let subscription = upstream.end() {
             cancel.append(subscription)
         }
-        upstream = .finished
         inners = []
         return (cancel, releaseBuffer())
     }

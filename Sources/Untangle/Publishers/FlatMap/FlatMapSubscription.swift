@@ -4,12 +4,15 @@ import UntangleSync
 // `@inlinable`), so the client module specializes the subscription, the inners, the state machine and the upstream's
 // conduit for the concrete types instead of running generic code with runtime type lookups per value.
 /// The subscription of a flatMap: the subscriber it gives the upstream, the subscription it gives the downstream,
-/// and the owner of one ``FlatMapInner`` per inner publisher. Every inner's values go through one ``Emitter``, so the
-/// downstream sees one signal at a time however many threads the inners deliver on.
+/// and the owner of one ``FlatMapInner`` per inner publisher, on the ``FanIn`` skeleton. Every inner's values go
+/// through the fan-in's one ``Emitter``, so the downstream sees one signal at a time however many threads the inners
+/// deliver on.
 ///
-/// The state machine (``FlatMapStateMachine``) does the demand accounting and keeps the values that wait for demand;
-/// the emitter is asked for `.unlimited` once, before the downstream's subscription, and only serializes: a value
-/// reaches it only once the machine has charged it to the downstream's demand.
+/// The state machine (``FlatMapStateMachine``) does the demand accounting and keeps the values that wait for demand
+/// (a counting-demand fan-in: the emitter is asked for `.unlimited` once, before the downstream's subscription, and
+/// only serializes: a value reaches it only once the machine has charged it to the downstream's demand). Every
+/// decision is taken with `fanIn.decide` and its callouts made by `fanIn.perform`; the transform and the inner's
+/// `subscribe` are called directly, with no lock held, and values go straight to `fanIn.emitter`.
 ///
 /// **Demand:** see ``FlatMapStateMachine``.
 /// **Thread safety:** the upstream and the inners may deliver concurrently from any threads; `request` and `cancel`
@@ -26,9 +29,8 @@ where
     @usableFromInline typealias Failure = Upstream.Failure
     @usableFromInline typealias Machine = FlatMapStateMachine<Downstream.Input>
 
-    @usableFromInline let state: LockedBox<Machine>
+    @usableFromInline let fanIn: FanIn<Downstream, Machine>
     @usableFromInline let transform: (Upstream.Output) -> NewPublisher
-    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
     // See `receiveJust`: touched only on the upstream's serialized signal path. `@exclusivity(unchecked)`: no
     // run-time access check per value (a class `var` otherwise pays `swift_beginAccess` on every read).
     @exclusivity(unchecked) @usableFromInline var steadyJust = false
@@ -38,38 +40,34 @@ where
         downstream: Downstream, maxPublishers: Subscribers.Demand,
         transform: @escaping (Upstream.Output) -> NewPublisher
     ) {
-        state = LockedBox(tracking: Machine(maxPublishers: maxPublishers))
         self.transform = transform
         // Demand the downstream returns from `receive(_:)` is the flatMap's to count, like requests. The relay
         // reaches the subscription through a link object rather than capturing it: the emitter must not keep the
         // subscription alive, and a `[weak self]` capture would give the subscription a weak-reference side table,
         // which sends every retain and release of it down the runtime's slow path.
         let link = FlatMapLink<Upstream, NewPublisher, Downstream>()
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { link.parent?.downstreamAsked($0) }, policy: .unbounded)
-        // The emitter only serializes: the machine decides what the downstream may receive.
-        emitter.request(.unlimited)
+        fanIn = FanIn(
+            downstream: downstream, machine: Machine(maxPublishers: maxPublishers),
+            countingDemand: { link.parent?.downstreamAsked($0) })
         link.parent = self
     }
 
     /// Gives the downstream its subscription; Apple's Combine does so before subscribing to the upstream.
     @inlinable
     func start() {
-        emitter.start(subscription: self)
+        fanIn.emitter.start(subscription: self)
     }
 
     // MARK: Upstream
 
     @inlinable
     func receive(subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("flatMap cancelling an upstream subscription it does not need")
-            subscription.cancel()
+        // `maxPublishers` as it is, `.none` included, as Apple's Combine asks.
+        guard let demand = fanIn.decide({ $0.upstreamSubscribed(subscription) }) else {
+            fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
-        // `maxPublishers` as it is, `.none` included, as Apple's Combine asks.
-        CalloutCheck.assertNoLockHeld("flatMap requesting from its upstream")
-        subscription.request(demand)
+        fanIn.perform(FanInEffects(requestOne: subscription, demand: demand))
     }
 
     @inlinable
@@ -77,7 +75,7 @@ where
         if FlatMapSubscription.innersAreJust {
             return receiveJust(input)
         }
-        guard let id = state.withCriticalSection({ $0.innerCreated() }) else { return .none }
+        guard let id = fanIn.decide({ $0.innerCreated() }) else { return .none }
         CalloutCheck.assertNoLockHeld("flatMap calling its transform")
         let publisher = transform(input)
         CalloutCheck.assertNoLockHeld("flatMap subscribing to an inner publisher")
@@ -120,26 +118,25 @@ where
     func receiveJust(_ input: Upstream.Output) -> Subscribers.Demand {
         if steadyJust {
             CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-            emitter.offer(FlatMapSubscription.justOutput(transform(input)))
+            fanIn.emitter.offer(FlatMapSubscription.justOutput(transform(input)))
             return .none
         }
-        guard state.withCriticalSection({ $0.isRunning }) else { return .none }
+        guard fanIn.decide({ $0.isRunning }) else { return .none }
         CalloutCheck.assertNoLockHeld("flatMap calling its transform")
         let value = FlatMapSubscription.justOutput(transform(input))
         let requestUpstream: Subscription?
-        switch state.withCriticalSection({ $0.justValue(value) }) {
+        switch fanIn.decide({ $0.justValue(value) }) {
         case .ignore:
             return .none
         case .deliver(let upstream, let steady):
             steadyJust = steady
-            emitter.offer(value)
+            fanIn.emitter.offer(value)
             requestUpstream = upstream
         case .buffered(let upstream):
             requestUpstream = upstream
         }
-        if let requestUpstream {
-            CalloutCheck.assertNoLockHeld("flatMap requesting one more upstream value")
-            requestUpstream.request(.max(1))
+        if requestUpstream != nil {
+            fanIn.perform(FanInEffects(requestOne: requestUpstream, demand: .max(1)))
         }
         return .none
     }
@@ -149,18 +146,13 @@ where
         let thread = ThreadID.current
         switch completion {
         case .finished:
-            if state.withCriticalSection({ $0.upstreamFinished(on: thread) }) {
-                emitter.complete(.finished, order: .afterQueuedValues)
-            }
+            let (finish, released) = fanIn.decide { $0.upstreamFinished(on: thread) }
+            fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            guard let ended = state.withCriticalSection({ $0.upstreamFailed(on: thread) }) else { return }
-            withExtendedLifetime(ended.released) {}
-            CalloutCheck.assertNoLockHeld("flatMap cancelling its inners after the upstream's failure")
-            for subscription in ended.cancel {
-                subscription.cancel()
-            }
-            state.withCriticalSection { $0.upstreamFailureCancellationsDone() }
-            emitter.complete(completion, order: .afterDemandedValues)
+            guard let ended = fanIn.decide({ $0.upstreamFailed(on: thread) }) else { return }
+            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released))
+            fanIn.decide { $0.upstreamFailureCancellationsDone() }
+            fanIn.perform(FanInEffects(completion: completion))
         }
     }
 
@@ -175,13 +167,12 @@ where
     /// A request, or demand the downstream returned from `receive(_:)`.
     @inlinable
     func downstreamAsked(_ demand: Subscribers.Demand) {
-        let action = state.withCriticalSection { $0.request(demand) }
+        let action = fanIn.decide { $0.request(demand) }
         if action.drain {
             drainBuffer()
         }
-        CalloutCheck.assertNoLockHeld("flatMap asking its inners for unlimited demand")
-        for inner in action.unleash {
-            inner.request(.unlimited)
+        if !action.unleash.isEmpty {
+            fanIn.perform(FanInEffects(request: action.unleash, demand: .unlimited))
         }
     }
 
@@ -191,17 +182,16 @@ where
     @inlinable
     func drainBuffer() {
         while true {
-            switch state.withCriticalSection({ $0.nextBuffered() }) {
+            switch fanIn.decide({ $0.nextBuffered() }) {
             case .deliver(let value, let replenish):
-                emitter.offer(value)
-                if let replenish {
-                    CalloutCheck.assertNoLockHeld("flatMap asking an inner for one more value")
-                    replenish.request(.max(1))
+                fanIn.emitter.offer(value)
+                if replenish != nil {
+                    fanIn.perform(FanInEffects(requestOne: replenish, demand: .max(1)))
                 }
             case .stop:
                 return
             case .finish:
-                emitter.complete(.finished, order: .afterQueuedValues)
+                fanIn.perform(FanInEffects(completion: .finished))
                 return
             }
         }
@@ -209,13 +199,9 @@ where
 
     @inlinable
     func cancel() {
-        emitter.cancel()
-        guard let ended = state.withCriticalSection({ $0.cancel() }) else { return }
-        withExtendedLifetime(ended.released) {}
-        CalloutCheck.assertNoLockHeld("flatMap cancelling its sources")
-        for subscription in ended.cancel {
-            subscription.cancel()
-        }
+        fanIn.emitter.cancel()
+        guard let ended = fanIn.decide({ $0.cancel() }) else { return }
+        fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released))
     }
 
     // MARK: Inners
@@ -224,25 +210,18 @@ where
     func inner(_ id: Int, finished completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
-            let (action, released) = state.withCriticalSection { $0.innerFinished(id) }
-            withExtendedLifetime(released) {}
+            let (action, released) = fanIn.decide { $0.innerFinished(id) }
             switch action {
             case .none:
-                break
+                fanIn.perform(FanInEffects(released: released))
             case .requestOneMore(let upstream):
-                CalloutCheck.assertNoLockHeld("flatMap requesting one more upstream value")
-                upstream.request(.max(1))
+                fanIn.perform(FanInEffects(requestOne: upstream, demand: .max(1), released: released))
             case .finish:
-                emitter.complete(.finished, order: .afterQueuedValues)
+                fanIn.perform(FanInEffects(released: released, completion: .finished))
             }
         case .failure:
-            guard let ended = state.withCriticalSection({ $0.innerFailed(id) }) else { return }
-            withExtendedLifetime(ended.released) {}
-            CalloutCheck.assertNoLockHeld("flatMap cancelling its sources after an inner's failure")
-            for subscription in ended.cancel {
-                subscription.cancel()
-            }
-            emitter.complete(completion, order: .afterDemandedValues)
+            guard let ended = fanIn.decide({ $0.innerFailed(id) }) else { return }
+            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
     }
 
@@ -305,13 +284,7 @@ where
 
     @inlinable
     func receive(subscription: Subscription) {
-        guard let demand = parent.state.withCriticalSection({ $0.innerSubscribed(id, subscription) }) else {
-            CalloutCheck.assertNoLockHeld("flatMap cancelling an inner it no longer needs")
-            subscription.cancel()
-            return
-        }
-        CalloutCheck.assertNoLockHeld("flatMap requesting from an inner")
-        subscription.request(demand)
+        parent.fanIn.inner(id, subscribed: subscription)
     }
 
     @inlinable
@@ -319,7 +292,7 @@ where
         guard steady else { return receiveCounted(input) }
         // Performance: borrowed through `Unmanaged` (the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
-        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
+        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.fanIn.emitter.offer(input) }
         return .none
     }
 
@@ -330,7 +303,7 @@ where
     @inline(never)
     func receiveCounted(_ input: NewPublisher.Output) -> Subscribers.Demand {
         var more = Subscribers.Demand.none
-        switch parent.state.withCriticalSection({ $0.innerValue(id, input) }) {
+        switch parent.fanIn.decide({ $0.innerValue(id, input) }) {
         case .ignore, .buffered:
             return .none
         case .deliverReplenishing:
@@ -338,7 +311,7 @@ where
         case .deliverUnlimited(let steady):
             self.steady = steady
         }
-        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.emitter.offer(input) }
+        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.fanIn.emitter.offer(input) }
         return more
     }
 

@@ -13,30 +13,13 @@
 /// from `receive(_:)`) and has not received yet; a new inner is asked for all of it (the demand carries over), and
 /// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
-struct SwitchToLatestStateMachine {
-    /// Where the current inner (generation `generation`) stands.
-    private enum Current {
-        case none
-        case awaitingSubscription
-        case subscribed(Subscription)
-        case finished
-    }
-
+struct SwitchToLatestStateMachine: FanInStateMachine {
     private enum Phase {
         case running
         /// The outer publisher failed while the current inner had not delivered its subscription yet: when it
         /// does, it is asked for the demand and then forgotten, as in Combine.
         case outerFailedBeforeInnerSubscription
         case ended
-    }
-
-    /// What to do with an inner's subscription.
-    enum InnerSubscriptionAction: Equatable {
-        /// Request this demand from it (nothing if `.none`).
-        case request(Subscribers.Demand)
-        case cancel
-        /// Its inner has finished: leave it alone, as Combine does.
-        case ignore
     }
 
     /// What to do with a value an inner sent.
@@ -63,7 +46,9 @@ struct SwitchToLatestStateMachine {
     private var outer = UpstreamSlot.awaiting
     /// The current inner's generation (0: none yet).
     private var generation = 0
-    private var current = Current.none
+    /// Where the current inner (generation `generation`) stands; ended: none yet, or it completed (the two are
+    /// answered alike).
+    private var current = UpstreamSlot.ended
     private var phase = Phase.running
     private var demand = Subscribers.Demand.none
     private var nextTicket = 0
@@ -77,14 +62,13 @@ struct SwitchToLatestStateMachine {
 
     private var currentIsLive: Bool {
         switch current {
-        case .awaitingSubscription, .subscribed: true
-        case .none, .finished: false
+        case .awaiting, .subscribed: true
+        case .ended: false
         }
     }
 
     private var currentSubscription: Subscription? {
-        if case .subscribed(let subscription) = current { return subscription }
-        return nil
+        current.subscription
     }
 
     /// The outer subscription arrived: false if it must be cancelled instead.
@@ -100,30 +84,32 @@ struct SwitchToLatestStateMachine {
         if outer.isEnded { return nil }
         generation += 1
         let replaced = currentSubscription
-        current = .awaitingSubscription
+        current = .awaiting
         return (generation, replaced)
     }
 
-    /// Inner `id` delivered a subscription.
-    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> InnerSubscriptionAction {
-        guard id == generation else { return .cancel }
+    /// Inner `id` delivered a subscription: returns the demand to request from it (nothing if `.none`), or nil to
+    /// cancel it (a replaced inner, a second subscription, or the switch has ended). The subscription of an inner
+    /// that has already finished is left alone (`.none`), as Combine does.
+    mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard id == generation else { return nil }
         switch current {
-        case .awaitingSubscription:
+        case .awaiting:
             switch phase {
             case .running:
                 current = .subscribed(subscription)
-                return .request(demand)
+                return demand
             case .outerFailedBeforeInnerSubscription:
-                current = .finished
+                current = .ended
                 phase = .ended
-                return .request(demand)
+                return demand
             case .ended:
-                return .cancel
+                return nil
             }
         case .subscribed:
-            return .cancel
-        case .none, .finished:
-            return .ignore
+            return nil
+        case .ended:
+            return Subscribers.Demand.none
         }
     }
 
@@ -166,22 +152,22 @@ struct SwitchToLatestStateMachine {
     }
 
     /// The downstream asked for more: returns the current inner's subscription to forward the request to.
-    mutating func request(_ more: Subscribers.Demand) -> Subscription? {
-        guard !isTerminated else { return nil }
+    mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
+        guard !isTerminated else { return [] }
         demand += more
-        return currentSubscription
+        return currentSubscription.map { [$0] } ?? []
     }
 
     /// Inner `id` finished or failed. A replaced inner's completion is ignored.
     mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
         guard !isTerminated, id == generation else { return .ignore }
         switch current {
-        case .awaitingSubscription:
+        case .awaiting:
             return .trap
-        case .none, .finished:
+        case .ended:
             return .ignore
         case .subscribed(let subscription):
-            current = .finished
+            current = .ended
             if failed {
                 phase = .ended
                 let outerSubscription = takeOuter()
@@ -195,37 +181,38 @@ struct SwitchToLatestStateMachine {
         }
     }
 
-    /// The outer publisher finished: true if no inner is live (the switch finishes now).
-    mutating func outerFinished() -> Bool {
-        guard !isTerminated else { return false }
-        if outer.isEnded { return false }
-        outer = .ended
+    /// The outer publisher finished: `finish` if no inner is live (the switch finishes now); `released` is the
+    /// outer subscription, to be released after unlocking.
+    mutating func outerFinished() -> (finish: Bool, released: Subscription?) {
+        guard !isTerminated else { return (false, nil) }
+        if outer.isEnded { return (false, nil) }
+        let released = outer.end()
         if !currentIsLive {
             phase = .ended
-            return true
+            return (true, released)
         }
-        return false
+        return (false, released)
     }
 
-    /// The outer publisher failed: returns the current inner's subscription to cancel, or nil if the switch had
-    /// already ended (ignore the failure).
-    mutating func outerFailed() -> [Subscription]? {
+    /// The outer publisher failed: returns the current inner's subscription to cancel and the outer one to release
+    /// after unlocking, or nil if the switch had already ended (ignore the failure).
+    mutating func outerFailed() -> (cancel: [Subscription], released: Subscription?)? {
         guard !isTerminated else { return nil }
         if outer.isEnded { return nil }
-        outer = .ended
-        if case .awaitingSubscription = current {
+        let released = outer.end()
+        if case .awaiting = current {
             phase = .outerFailedBeforeInnerSubscription
-            return []
+            return ([], released)
         }
         phase = .ended
         let inner = currentSubscription
-        current = .finished
-        return inner.map { [$0] } ?? []
+        current = .ended
+        return (inner.map { [$0] } ?? [], released)
     }
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
     /// already ended).
-    mutating func cancel() -> [Subscription]? {
+    mutating func terminate() -> [Subscription]? {
         if case .outerFailedBeforeInnerSubscription = phase {
             // The failure was delivered; a late inner subscription is now cancelled rather than asked.
             phase = .ended
@@ -237,7 +224,7 @@ struct SwitchToLatestStateMachine {
         if let inner = currentSubscription {
             toCancel.append(inner)
         }
-        current = .finished
+        current = .ended
         if let outerSubscription = takeOuter() {
             toCancel.append(outerSubscription)
         }

@@ -1,8 +1,10 @@
 import UntangleSync
 
 /// The subscription of a switchToLatest: the subscriber it gives the outer publisher, the subscription it gives the
-/// downstream, and the owner of one ``Inner`` per inner publisher. Inner values go through one ``Emitter`` tagged
-/// with their inner's generation; ``Delivery`` drops those of replaced inners at the moment of delivery.
+/// downstream, and the owner of one ``Inner`` per inner publisher, on the ``FanIn`` skeleton (the inner's id is its
+/// generation). Inner values go through the fan-in's one ``Emitter`` tagged with their inner's generation;
+/// ``Delivery`` drops those of replaced inners at the moment of delivery. Every decision is taken with
+/// `fanIn.decide` and its callouts made by `fanIn.perform`.
 ///
 /// **Demand:** see ``SwitchToLatestStateMachine``.
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
@@ -13,35 +15,36 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     typealias Input = P
     typealias Failure = P.Failure
 
-    let state = LockedBox(tracking: SwitchToLatestStateMachine())
-    // Set once in init (the delivery wrapper needs `self`) before the subscription is visible to other threads.
-    private(set) var emitter: Emitter<Delivery>!
+    private let fanIn: FanIn<Delivery, SwitchToLatestStateMachine>
 
     init(downstream: Downstream) {
-        emitter = Emitter(downstream: Delivery(downstream: downstream, parent: self), policy: .unbounded)
+        // The demand the downstream returns is handled by `Delivery` itself (it knows which value it was for).
+        fanIn = FanIn(machine: SwitchToLatestStateMachine(), onDemand: { _ in }) { state in
+            Delivery(downstream: downstream, state: state)
+        }
     }
 
     /// Gives the downstream its subscription (Combine does so before subscribing to the outer publisher).
     func start() {
-        emitter.start(subscription: self)
+        fanIn.emitter.start(subscription: self)
     }
 
     // MARK: Outer
 
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.outerSubscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("switchToLatest cancelling a second outer subscription")
-            subscription.cancel()
+        guard fanIn.decide({ $0.outerSubscribed(subscription) }) else {
+            fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
-        CalloutCheck.assertNoLockHeld("switchToLatest requesting from the outer publisher")
-        subscription.request(.unlimited)
+        fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
     }
 
     func receive(_ input: P) -> Subscribers.Demand {
-        guard let (generation, replaced) = state.withCriticalSection({ $0.switched() }) else { return .none }
-        CalloutCheck.assertNoLockHeld("switchToLatest cancelling the replaced inner")
-        replaced?.cancel()
+        guard let (generation, replaced) = fanIn.decide({ $0.switched() }) else { return .none }
+        if let replaced {
+            fanIn.perform(FanInEffects(cancel: [replaced]))
+        }
+        CalloutCheck.assertNoLockHeld("switchToLatest subscribing to the new inner")
         input.subscribe(Inner(parent: self, generation: generation))
         return .none
     }
@@ -49,78 +52,55 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     func receive(completion: Subscribers.Completion<P.Failure>) {
         switch completion {
         case .finished:
-            if state.withCriticalSection({ $0.outerFinished() }) {
-                emitter.complete(.finished, order: .afterQueuedValues)
-            }
+            let (finish, released) = fanIn.decide { $0.outerFinished() }
+            fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            fail(completion, cancelling: state.withCriticalSection { $0.outerFailed() })
+            guard let ended = fanIn.decide({ $0.outerFailed() }) else { return }
+            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
     }
 
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
-        let inner = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("switchToLatest forwarding demand to the current inner")
-        inner?.request(demand)
+        fanIn.request(demand)
     }
 
     func cancel() {
-        emitter.cancel()
-        let subscriptions = state.withCriticalSection { $0.cancel() }
-        CalloutCheck.assertNoLockHeld("switchToLatest cancelling its sources")
-        for subscription in subscriptions ?? [] {
-            subscription.cancel()
-        }
+        fanIn.cancel()
     }
 
     // MARK: Inners
 
     fileprivate func inner(_ generation: Int, subscribed subscription: Subscription) {
-        switch state.withCriticalSection({ $0.innerSubscribed(generation, subscription) }) {
-        case .request(let demand):
-            if demand > .none {
-                CalloutCheck.assertNoLockHeld("switchToLatest requesting from the new inner")
-                subscription.request(demand)
-            }
-        case .cancel:
-            CalloutCheck.assertNoLockHeld("switchToLatest cancelling a replaced or second inner subscription")
-            subscription.cancel()
-        case .ignore:
-            break
-        }
+        fanIn.inner(generation, subscribed: subscription)
     }
 
     fileprivate func inner(_ generation: Int, received input: P.Output) -> Subscribers.Demand {
         // The generation is checked again at delivery, not only here: this check could pass just before a switch
         // on another thread, and the value would then be delivered after it. The demand check here is safe: demand
         // is used up at delivery, so here it is never lower than what the current inner may still send.
-        switch state.withCriticalSection({ $0.admit(generation) }) {
+        switch fanIn.decide({ $0.admit(generation) }) {
         case .drop:
             return .none
         case .trap:
             preconditionFailure("switchToLatest: the current inner publisher sent a value without demand")
         case .offer(let ticket):
-            _ = emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
-            return state.withCriticalSection { $0.takeReply(ticket) }
+            _ = fanIn.emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
+            return fanIn.decide { $0.takeReply(ticket) }
         }
     }
 
     fileprivate func inner(_ generation: Int, completed completion: Subscribers.Completion<P.Failure>) {
         let failed: Bool
         if case .failure = completion { failed = true } else { failed = false }
-        switch state.withCriticalSection({ $0.innerCompleted(generation, failed: failed) }) {
+        switch fanIn.decide({ $0.innerCompleted(generation, failed: failed) }) {
         case .ignore:
             break
         case .trap:
             preconditionFailure("switchToLatest: an inner publisher completed before sending its subscription")
         case .finished(let released, let finish):
-            withExtendedLifetime(released) {}
-            if finish {
-                emitter.complete(.finished, order: .afterQueuedValues)
-            }
+            fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failed(let outer):
             fail(completion, cancelling: outer.map { [$0] } ?? [])
         }
@@ -128,11 +108,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
 
     private func fail(_ completion: Subscribers.Completion<P.Failure>, cancelling: [Subscription]?) {
         guard let subscriptions = cancelling else { return }
-        CalloutCheck.assertNoLockHeld("switchToLatest cancelling its sources after a failure")
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
-        emitter.complete(completion, order: .afterDemandedValues)
+        fanIn.perform(FanInEffects(cancel: subscriptions, completion: completion))
     }
 
     var description: String { "SwitchToLatest" }
@@ -183,7 +159,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         typealias Failure = Downstream.Failure
 
         let downstream: Downstream
-        let parent: SwitchToLatestSubscription
+        let state: LockedBox<SwitchToLatestStateMachine>
 
         var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
@@ -192,13 +168,13 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
 
         func receive(_ input: Tagged) -> Subscribers.Demand {
-            guard parent.state.withCriticalSection({ $0.deliver(input.generation) }) else {
+            guard state.withCriticalSection({ $0.deliver(input.generation) }) else {
                 // Dropped: give back the unit of demand the emitter reserved for it.
                 return .max(1)
             }
             let more = downstream.receive(input.value)
             if more > .none,
-                let inner = parent.state.withCriticalSection({
+                let inner = state.withCriticalSection({
                     $0.delivered(input.generation, ticket: input.ticket, more: more)
                 })
             {
