@@ -14,10 +14,11 @@ import UntangleSync
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error> {
     // Set once, under the subject's lock, before the conduit is published (in the list, or to a sink adopting it)
-    // or started, so every later reader sees it; released in deinit. Unmanaged, so that reading it per value takes
-    // no reference count (a strong `var` would be retained around each call: the call might replace it).
+    // or started, so every later reader sees it; released in deinit. Borrowed (`RetainedReference`), so that reading
+    // it per value takes no reference count (a strong `var` would be retained around each call: the call might
+    // replace it). One reference wide: `SubjectSubscription.inlineState` counts on that.
     @exclusivity(unchecked) @usableFromInline final var entriesReference:
-        Unmanaged<SubjectConduitEntries<Output, Failure>>?
+        RetainedReference<SubjectConduitEntries<Output, Failure>>?
 
     @inlinable
     package init() {}
@@ -29,13 +30,13 @@ package class SubjectConduit<Output, Failure: Error> {
     /// Sets the entries (once, before the conduit is published; see `entriesReference`).
     @inlinable
     final func setEntries(_ entries: SubjectConduitEntries<Output, Failure>) {
-        entriesReference = .passRetained(entries)
+        entriesReference = RetainedReference(retaining: entries)
     }
 
     /// Calls `body` with the entries, borrowed (the conduit keeps them).
     @inlinable
     final func withEntries<Result>(_ body: (SubjectConduitEntries<Output, Failure>) -> Result) -> Result {
-        entriesReference.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        entriesReference.unsafelyUnwrapped.borrow(body)
     }
 
     @inlinable
@@ -101,10 +102,10 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
         // The first argument is always a `SubjectSubscription<Downstream>` (a conduit calls the entries it was given
         // with itself), so the downcast is safe; passing it in keeps the closures capture-free.
         offerEntry = { conduit, value in
-            unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self).emitter.offer(value)
+            RawReference.downcast(conduit, to: SubjectSubscription<Downstream>.self).emitter.offer(value)
         }
         controlEntry = { conduit, demand in
-            let subscription = unsafeDowncast(conduit, to: SubjectSubscription<Downstream>.self)
+            let subscription = RawReference.downcast(conduit, to: SubjectSubscription<Downstream>.self)
             if let demand {
                 subscription.emitter.request(demand)
                 subscription.withEntries { entries in
@@ -336,16 +337,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     func deliver(_ value: Output, to conduits: [SubjectConduit<Output, Failure>]) {
         // Performance: the snapshot keeps every conduit alive for the whole loop, so each one is borrowed from it
-        // (read as `Unmanaged`) instead of retained and released per delivery.
+        // instead of retained and released per delivery.
         conduits.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
-            for index in buffer.indices {
-                raw.load(
-                    fromByteOffset: index * MemoryLayout<SubjectConduit<Output, Failure>>.stride,
-                    as: Unmanaged<SubjectConduit<Output, Failure>>.self
-                )._withUnsafeGuaranteedRef { $0.offer(value) }
-            }
+            RawReference.borrowEach(in: buffer) { $0.offer(value) }
         }
     }
 
@@ -409,10 +403,11 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
 
     // The subscriber's emitter state (owner word and state machine), inline, under the delivery lock that the
-    // subject shares among its subscribers (in the entries). It is reached through its address (`stateAddress`),
+    // subject shares among its subscribers (in the entries). It is reached through its address (`inlineState`),
     // which does not move while the object lives: the owner word is changed atomically by threads that hold no lock,
     // and the state machine is read in place by the thread that owns the word. This is the first stored property of
-    // this class, right after the base class's one reference, which is how `stateAddress` finds it (checked in init).
+    // this class, right after the base class's one reference, which is how `inlineState` finds it (checked in init
+    // and by SubjectSubscriptionLayoutTests).
     //
     // Memory: no lock, no object header and no allocation per subscriber for the state (an emitter object of its
     // own with a `pthread_mutex_t` took 112 bytes; a separate raw block 64). The price: a subject's subscribers share
@@ -439,9 +434,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     init(machine: consuming Machine, word: Int) {
         state = WordAndValue(word: word, value: machine)
         super.init()
-        assert(
-            withUnsafeMutablePointer(to: &state) { UnsafeMutableRawPointer($0) } == stateAddress,
-            "SubjectSubscription layout")
+        assert(inlineState.isAddress(of: &state), "SubjectSubscription layout")
         // Counted like the emitter objects, so that leak checks see subject subscriptions.
         #if DEBUG
             LiveObjects.increment()
@@ -454,12 +447,11 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         #endif
     }
 
-    /// Where `state` is: the stored properties start right after the object header (at the address
-    /// `_getUnsafePointerToStoredProperties` gives), the base class's reference first.
+    /// `state`, by its address: the first stored property after the base class's one reference
+    /// (`entriesReference`).
     @inlinable
-    var stateAddress: UnsafeMutableRawPointer {
-        _getUnsafePointerToStoredProperties(self)
-            + MemoryLayout<WordAndValue<Machine>>.offset(placedAfter: MemoryLayout<Unmanaged<AnyObject>?>.size)
+    var inlineState: InlineOwnedState<Machine> {
+        InlineOwnedState(inStoredPropertiesOf: self, afterReferences: 1)
     }
 
     /// The subscriber's emitter over this subscription's state. Valid while the subscription lives (whoever calls
@@ -468,7 +460,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     var emitter: SerialEmitter<SubjectEmitterStorage<Downstream>> {
         SerialEmitter(
             storage: SubjectEmitterStorage(
-                lock: withEntries { UnretainedLock($0.deliveryLock) }, memory: stateAddress))
+                lock: withEntries { UnretainedLock($0.deliveryLock) }, state: inlineState))
     }
 
     @inlinable
@@ -576,11 +568,11 @@ struct UpstreamReference {
     var isGone: Bool { value == nil && object == nil }
 }
 
-/// A subject subscription's emitter state: the owner word and the state machine, inline in the subscription (a
-/// ``WordAndValue``), guarded by the lock the subject shares among its subscribers.
+/// A subject subscription's emitter state: the owner word and the state machine, inline in the subscription (an
+/// ``InlineOwnedState``, which does the pointer work), guarded by the lock the subject shares among its subscribers.
 ///
 /// ```swift
-/// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), memory: stateAddress))
+/// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), state: inlineState))
 /// ```
 ///
 /// **Demand:** not applicable.
@@ -591,38 +583,31 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
     @usableFromInline typealias Machine = EmitterStateMachine<Downstream>
 
     @usableFromInline let lock: UnretainedLock
-    /// The address of a `WordAndValue<Machine>`.
-    @usableFromInline let memory: UnsafeMutableRawPointer
+    @usableFromInline let state: InlineOwnedState<Machine>
 
     @inlinable
-    init(lock: UnretainedLock, memory: UnsafeMutableRawPointer) {
+    init(lock: UnretainedLock, state: InlineOwnedState<Machine>) {
         self.lock = lock
-        self.memory = memory
-    }
-
-    @inlinable
-    var machine: UnsafeMutablePointer<Machine> {
-        (memory + WordAndValue<Machine>.valueOffset).assumingMemoryBound(to: Machine.self)
+        self.state = state
     }
 
     @inlinable
     func withCriticalSection<Result>(_ body: (inout Machine, WordAccess) -> Result) -> Result {
-        let machine = self.machine
-        return lock.withCriticalSection { body(&machine.pointee, RawWordAccess(memory)) }
+        state.withCriticalSection(lock: lock, body)
     }
 
     @inlinable
     func compareExchangeWord(expected: Int, desired: Int) -> Bool {
-        RawWordAccess(memory).compareExchange(expected: expected, desired: desired)
+        state.claim(expected: expected, desired: desired)
     }
 
     @inlinable
     func loadWord() -> Int {
-        RawWordAccess(memory).load()
+        state.loadWord()
     }
 
     @inlinable
     func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Machine>) -> Result) -> Result {
-        body(machine)
+        state.withUnlockedValue(body)
     }
 }

@@ -114,7 +114,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
                 // the emitter, see above) and the subscriber is borrowed through it: no reference counting per value.
                 // `downstreamIsSink` never changes after init, so reading it here races with nothing.
                 let more = state.withUnlockedValue { machine in
-                    UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef {
+                    RawReference.borrowLeadingReference(of: machine) {
                         DownstreamReference<Downstream>.receive(
                             value, through: $0, isSink: machine.pointee.downstreamIsSink)
                     }
