@@ -82,18 +82,22 @@ package struct InlineOwnedState<Value> {
 
     /// A library critical section under `lock` (the lock that guards this state, possibly shared with others) over
     /// the value and the word.
+    //
+    // Performance: this and `withUnlockedValue` are not `rethrows`. Passed on from a non-throwing caller's parameter,
+    // a `rethrows` body is converted to a throwing function type, and the optimizer then no longer inlined the
+    // emitter's delivery closure into the subject's offer (measured: +24 instructions per value on
+    // subject-map-filter-sink, +12% on subscribe-cancel).
     @inlinable
-    package func withCriticalSection<Result>(
-        lock: UnretainedLock, _ body: (inout Value, WordAccess) throws -> Result
-    ) rethrows -> Result {
+    package func withCriticalSection<Result>(lock: UnretainedLock, _ body: (inout Value, WordAccess) -> Result)
+        -> Result
+    {
         let value = self.value
-        let word = self.word
-        return try lock.withCriticalSection { try body(&value.pointee, word) }
+        return lock.withCriticalSection { body(&value.pointee, RawWordAccess(memory)) }
     }
 
     /// Gives `body` the value's address without the lock; the caller's word protocol makes that safe.
     @inlinable
-    package func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Value>) throws -> Result) rethrows -> Result {
-        try body(value)
+    package func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Value>) -> Result) -> Result {
+        body(value)
     }
 }

@@ -17,6 +17,9 @@
 /// **Thread safety:** no state of its own; the borrowed object must stay alive, and the downcast object be of the
 /// stated class, for the duration of the call (the caller's guarantee: a violation is undefined behaviour in release
 /// builds; debug builds check the downcast).
+///
+/// Performance: only ``borrow(_:_:)`` is `rethrows` (`RingBuffer`'s storage access needs it); the others take
+/// non-throwing bodies, as the hot paths that call them do (see `InlineOwnedState.withCriticalSection(lock:_:)`).
 @usableFromInline
 package enum RawReference {
     /// Calls `body` with `object` borrowed: no retain and release around the call. Something else must keep
@@ -35,21 +38,21 @@ package enum RawReference {
     @inlinable
     @inline(__always)
     package static func borrowLeadingReference<Value, Result>(
-        of value: UnsafeMutablePointer<Value>, _ body: (AnyObject) throws -> Result
-    ) rethrows -> Result {
-        try UnsafeRawPointer(value).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef(body)
+        of value: UnsafeMutablePointer<Value>, _ body: (AnyObject) -> Result
+    ) -> Result {
+        UnsafeRawPointer(value).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef(body)
     }
 
     /// Calls `body` with each element of `buffer` in order, borrowed (the buffer's owner keeps them alive).
     @inlinable
     @inline(__always)
     package static func borrowEach<Element: AnyObject>(
-        in buffer: UnsafeBufferPointer<Element>, _ body: (Element) throws -> Void
-    ) rethrows {
+        in buffer: UnsafeBufferPointer<Element>, _ body: (Element) -> Void
+    ) {
         guard let base = buffer.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         for index in buffer.indices {
-            try raw.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Unmanaged<Element>.self)
+            raw.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Unmanaged<Element>.self)
                 ._withUnsafeGuaranteedRef(body)
         }
     }
@@ -92,8 +95,8 @@ package struct RetainedReference<Object: AnyObject> {
     /// Calls `body` with the object, borrowed.
     @inlinable
     @inline(__always)
-    package func borrow<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        try unmanaged._withUnsafeGuaranteedRef(body)
+    package func borrow<Result>(_ body: (Object) -> Result) -> Result {
+        unmanaged._withUnsafeGuaranteedRef(body)
     }
 
     /// Releases the reference made by ``init(retaining:)``.
