@@ -118,54 +118,11 @@ final class InlineOwnedStateTests: XCTestCase {
 
     final class Object {}
 
-    struct LeadingReference {
-        var object: Object
-        var count: Int
-    }
-
-    func testTheLeadingReferenceIsTheValuesFirstStoredProperty() {
-        let object = Object()
-        var value = LeadingReference(object: object, count: 3)
-        let borrowed = withUnsafeMutablePointer(to: &value) { pointer in
-            RawReference.borrowLeadingReference(of: pointer) { $0 === object }
-        }
-        XCTAssertTrue(borrowed)
-        XCTAssertEqual(MemoryLayout<LeadingReference>.offset(of: \LeadingReference.object), 0)
-    }
-
-    func testBorrowEachVisitsEveryElementInOrder() {
-        let objects = (0..<5).map { _ in Object() }
-        var visited: [ObjectIdentifier] = []
-        objects.withUnsafeBufferPointer { buffer in
-            RawReference.borrowEach(in: buffer) { visited.append(ObjectIdentifier($0)) }
-        }
-        XCTAssertEqual(visited, objects.map(ObjectIdentifier.init))
-        [Object]().withUnsafeBufferPointer { buffer in
-            RawReference.borrowEach(in: buffer) { _ in XCTFail("an empty buffer has no element") }
-        }
-    }
-
     func testBorrowAndDowncastReturnTheSameObject() {
         let object = Object()
         let erased: AnyObject = object
         XCTAssertTrue(RawReference.borrow(object) { $0 === object })
         XCTAssertTrue(RawReference.downcast(erased, to: Object.self) === object)
-    }
-
-    func testARetainedReferenceKeepsItsObjectUntilReleased() {
-        weak var weakObject: Object?
-        var reference: RetainedReference<Object>?
-        do {
-            let object = Object()
-            weakObject = object
-            reference = RetainedReference(retaining: object)
-        }
-        XCTAssertNotNil(weakObject, "kept by the retained reference")
-        XCTAssertTrue(reference?.borrow { $0 === weakObject } ?? false)
-        XCTAssertEqual(MemoryLayout<RetainedReference<Object>?>.size, MemoryLayout<AnyObject>.size)
-        reference?.release()
-        reference = nil
-        XCTAssertNil(weakObject, "released")
     }
 
     func testRetainedBitsGiveTheReferenceBackOnce() {

@@ -19,19 +19,19 @@ final class EmitterStateMachineLayoutTests: XCTestCase {
             "the downstream is one reference, nil as a null pointer")
     }
 
-    /// What the lock-free path reads there (`RawReference.borrowLeadingReference`) is the downstream's one object: the
-    /// sink itself, or the box of any other subscriber.
+    /// What the lock-free path reads there (one reference, loaded in place) is the downstream's one object: the sink
+    /// itself, or the box of any other subscriber.
     func testTheLeadingReferenceReadInPlaceIsTheDownstreamsObject() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         var sinkMachine = SinkMachine(downstream: sink, policy: .dropWithoutDemand)
         let readSink = withUnsafeMutablePointer(to: &sinkMachine) { machine in
-            RawReference.borrowLeadingReference(of: machine) { ObjectIdentifier($0) }
+            ObjectIdentifier(UnsafeRawPointer(machine).load(as: AnyObject.self))
         }
         XCTAssertEqual(readSink, ObjectIdentifier(sink))
 
         var failingMachine = FailingMachine(downstream: Recorder<Int, Error>(), policy: .dropWithoutDemand)
         let readBox = withUnsafeMutablePointer(to: &failingMachine) { machine in
-            RawReference.borrowLeadingReference(of: machine) { ObjectIdentifier($0) }
+            ObjectIdentifier(UnsafeRawPointer(machine).load(as: AnyObject.self))
         }
         XCTAssertEqual(readBox, failingMachine.downstream.map { ObjectIdentifier($0.object) })
     }

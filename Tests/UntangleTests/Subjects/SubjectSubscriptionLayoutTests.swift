@@ -5,7 +5,7 @@ import XCTest
 
 /// Where a subject subscription's inline emitter state is: `SubjectSubscription.inlineState` (an `InlineOwnedState`)
 /// computes it from the object's layout (the stored properties' start plus the base class's one reference, its
-/// `RetainedReference` to the entries), and the lock-free path
+/// `Unmanaged` reference to the entries), and the lock-free path
 /// compare-exchanges the owner word and reads the state machine there. Checked here against Swift's own addresses of
 /// the properties in every `swift test`, for failure types of every alignment, not only by the debug assert in init.
 final class SubjectSubscriptionLayoutTests: XCTestCase {
@@ -32,10 +32,10 @@ final class SubjectSubscriptionLayoutTests: XCTestCase {
     }
 
     /// `inlineState` counts the base class's stored properties as one reference: the entries, kept as an optional
-    /// `RetainedReference`.
+    /// `Unmanaged`.
     func testTheConduitsOnlyStoredPropertyIsOneReferenceWide() {
         XCTAssertEqual(
-            MemoryLayout<RetainedReference<SubjectConduitEntries<Int, Error>>?>.size, MemoryLayout<AnyObject>.size)
+            MemoryLayout<Unmanaged<SubjectConduitEntries<Int, Error>>?>.size, MemoryLayout<AnyObject>.size)
     }
 
     func testTheInlineStateIsWhereItsAddressIsComputedForANeverFailingSubscriber() {
