@@ -1,3 +1,5 @@
+import UntangleSync
+
 extension Publisher {
     /// Wraps this publisher with a type eraser.
     ///
@@ -105,10 +107,10 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
         // argument is always this box (AnyPublisher passes its own), so the downcast is safe.
         super.init(
             receiveErased: { box, subscriber in
-                unsafeDowncast(box, to: PublisherBox<Base>.self).base.receive(subscriber: subscriber)
+                RawReference.downcast(box, to: PublisherBox<Base>.self).base.receive(subscriber: subscriber)
             },
             receiveSink: { box, sink in
-                unsafeDowncast(box, to: PublisherBox<Base>.self).base.receive(subscriber: sink)
+                RawReference.downcast(box, to: PublisherBox<Base>.self).base.receive(subscriber: sink)
             })
     }
 

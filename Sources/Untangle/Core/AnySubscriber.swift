@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// A type-erasing subscriber.
 ///
 /// Use it to hide a subscriber's type, to forward to a subject, or to build a subscriber from closures.
@@ -120,13 +122,13 @@ final class SubscriberBox<Base: Subscriber>: SubscriberBoxBase<Base.Input, Base.
         self.base = base
         super.init(
             receiveSubscription: { box, subscription in
-                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(subscription: subscription)
+                RawReference.downcast(box, to: SubscriberBox<Base>.self).base.receive(subscription: subscription)
             },
             receiveValue: { box, value in
-                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(value)
+                RawReference.downcast(box, to: SubscriberBox<Base>.self).base.receive(value)
             },
             receiveCompletion: { box, completion in
-                unsafeDowncast(box, to: SubscriberBox<Base>.self).base.receive(completion: completion)
+                RawReference.downcast(box, to: SubscriberBox<Base>.self).base.receive(completion: completion)
             })
     }
 
@@ -152,13 +154,13 @@ final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBase<Input
         onCompletion = receiveCompletion
         super.init(
             receiveSubscription: { box, subscription in
-                unsafeDowncast(box, to: ClosureSubscriberBox.self).onSubscription(subscription)
+                RawReference.downcast(box, to: ClosureSubscriberBox.self).onSubscription(subscription)
             },
             receiveValue: { box, value in
-                unsafeDowncast(box, to: ClosureSubscriberBox.self).onValue(value)
+                RawReference.downcast(box, to: ClosureSubscriberBox.self).onValue(value)
             },
             receiveCompletion: { box, completion in
-                unsafeDowncast(box, to: ClosureSubscriberBox.self).onCompletion(completion)
+                RawReference.downcast(box, to: ClosureSubscriberBox.self).onCompletion(completion)
             })
     }
 

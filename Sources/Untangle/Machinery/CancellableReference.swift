@@ -52,38 +52,6 @@ struct CancellableReference {
     }
 }
 
-/// A strong reference kept as the bits of an atomic word (what `AnyCancellable` and `Subscribers.Sink` store their
-/// cancel target in, next to small sentinel values that no object address can equal).
-///
-/// ```swift
-/// let word = AtomicWord(RetainedBits.retaining(object))
-/// let taken = RetainedBits.take(word.exchange(0))   // the reference, released when `taken` goes
-/// ```
-///
-/// **Demand:** not applicable.
-/// **Thread safety:** the bits are a value; each retained reference must be taken or released exactly once, by the
-/// thread whose atomic step removed the bits from the word.
-@usableFromInline
-enum RetainedBits {
-    /// `object`, retained, as a word.
-    @inlinable
-    static func retaining(_ object: AnyObject) -> Int {
-        Int(bitPattern: Unmanaged.passRetained(object).toOpaque())
-    }
-
-    /// Takes back the reference that `retaining` made.
-    @inlinable
-    static func take(_ bits: Int) -> AnyObject {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).takeRetainedValue()
-    }
-
-    /// Releases the reference that `retaining` made.
-    @inlinable
-    static func release(_ bits: Int) {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
-    }
-}
-
 extension Cancellable {
     /// Cancels `object`, a reference to an instance of `Self`, a class type (see `CancellableReference`).
     fileprivate static func cancelInstance(_ object: AnyObject) {

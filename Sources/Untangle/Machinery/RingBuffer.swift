@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// A FIFO queue with amortized O(1) append and removal at the front.
 ///
 /// The emitter's queue fills only under contention (a second thread signalling while the first delivers), so it
@@ -111,7 +113,7 @@ package struct RingBuffer<Element> {
     func withUnsafeStorage<Result>(
         _ body: (UnsafeMutablePointer<RingBufferHeader>, UnsafeMutablePointer<Element>) throws -> Result
     ) rethrows -> Result {
-        try Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+        try RawReference.borrow(storage.unsafelyUnwrapped) { storage in
             try storage.withUnsafeMutablePointers(body)
         }
     }
@@ -165,7 +167,8 @@ package struct RingBufferHeader {
 final class RingBufferStorage<Element>: ManagedBuffer<RingBufferHeader, Element> {
     @inlinable
     static func make(capacity: Int) -> RingBufferStorage {
-        unsafeDowncast(create(minimumCapacity: capacity) { _ in RingBufferHeader(capacity: capacity) }, to: Self.self)
+        RawReference.downcast(
+            create(minimumCapacity: capacity) { _ in RingBufferHeader(capacity: capacity) }, to: Self.self)
     }
 
     /// A storage of `capacity` holding `old`'s elements in order from slot 0, moved out of `old` (which is then

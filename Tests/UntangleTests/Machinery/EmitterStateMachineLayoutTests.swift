@@ -19,6 +19,23 @@ final class EmitterStateMachineLayoutTests: XCTestCase {
             "the downstream is one reference, nil as a null pointer")
     }
 
+    /// What the lock-free path reads there (one reference, loaded in place) is the downstream's one object: the sink
+    /// itself, or the box of any other subscriber.
+    func testTheLeadingReferenceReadInPlaceIsTheDownstreamsObject() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        var sinkMachine = SinkMachine(downstream: sink, policy: .dropWithoutDemand)
+        let readSink = withUnsafeMutablePointer(to: &sinkMachine) { machine in
+            ObjectIdentifier(UnsafeRawPointer(machine).load(as: AnyObject.self))
+        }
+        XCTAssertEqual(readSink, ObjectIdentifier(sink))
+
+        var failingMachine = FailingMachine(downstream: Recorder<Int, Error>(), policy: .dropWithoutDemand)
+        let readBox = withUnsafeMutablePointer(to: &failingMachine) { machine in
+            ObjectIdentifier(UnsafeRawPointer(machine).load(as: AnyObject.self))
+        }
+        XCTAssertEqual(readBox, failingMachine.downstream.map { ObjectIdentifier($0.object) })
+    }
+
     /// Every subject subscription holds one machine inline (the memory-per-subscription workload): four words, then
     /// the phases, the policy and the sink flag packed into bytes (39 bytes with the five flags this replaced).
     func testTheMachineForASinkTakesFourWordsAndFiveBytes() {

@@ -3,8 +3,9 @@ import XCTest
 @testable import Untangle
 @testable import UntangleSync
 
-/// Where a subject subscription's inline emitter state is: `SubjectSubscription.stateAddress` computes it from the
-/// object's layout (the stored properties' start plus the base class's one reference), and the lock-free path
+/// Where a subject subscription's inline emitter state is: `SubjectSubscription.inlineState` (an `InlineOwnedState`)
+/// computes it from the object's layout (the stored properties' start plus the base class's one reference, its
+/// `Unmanaged` reference to the entries), and the lock-free path
 /// compare-exchanges the owner word and reads the state machine there. Checked here against Swift's own addresses of
 /// the properties in every `swift test`, for failure types of every alignment, not only by the debug assert in init.
 final class SubjectSubscriptionLayoutTests: XCTestCase {
@@ -21,14 +22,20 @@ final class SubjectSubscriptionLayoutTests: XCTestCase {
         guard let subscription = recorder.subscription as? SubjectSubscription<Recorder<Int, Failure>> else {
             return XCTFail("a subject hands out SubjectSubscription", file: file, line: line)
         }
-        let computed = subscription.stateAddress
-        let stateAddress = withUnsafeMutablePointer(to: &subscription.state) { UnsafeMutableRawPointer($0) }
-        let machineAddress = withUnsafeMutablePointer(to: &subscription.state.value) { UnsafeMutableRawPointer($0) }
-        XCTAssertEqual(computed, stateAddress, "the state's address", file: file, line: line)
+        let inline = subscription.inlineState
+        let machineAddress = withUnsafeMutablePointer(to: &subscription.state.value) { $0 }
+        XCTAssertTrue(inline.isAddress(of: &subscription.state), "the state's address", file: file, line: line)
+        XCTAssertEqual(inline.value, machineAddress, "the state machine's address", file: file, line: line)
         XCTAssertEqual(
-            computed + WordAndValue<EmitterStateMachine<Recorder<Int, Failure>>>.valueOffset, machineAddress,
-            "the state machine's address", file: file, line: line)
+            inline.withUnlockedValue { $0 }, machineAddress, "the lock-free path's address", file: file, line: line)
         withExtendedLifetime(subject) {}
+    }
+
+    /// `inlineState` counts the base class's stored properties as one reference: the entries, kept as an optional
+    /// `Unmanaged`.
+    func testTheConduitsOnlyStoredPropertyIsOneReferenceWide() {
+        XCTAssertEqual(
+            MemoryLayout<Unmanaged<SubjectConduitEntries<Int, Error>>?>.size, MemoryLayout<AnyObject>.size)
     }
 
     func testTheInlineStateIsWhereItsAddressIsComputedForANeverFailingSubscriber() {

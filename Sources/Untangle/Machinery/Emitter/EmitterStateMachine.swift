@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// What an ``Emitter`` keeps for values that arrive when the subscriber cannot take them yet.
 ///
 /// **Demand:** see each case.
@@ -467,9 +469,9 @@ package struct DownstreamReference<Downstream: Subscriber> {
     @inline(__always)
     static func receive(_ input: Downstream.Input, through object: AnyObject, isSink: Bool) -> Subscribers.Demand {
         if mayBeSink && isSink {
-            return unsafeDowncast(object, to: Sink.self).receive(input)
+            return RawReference.downcast(object, to: Sink.self).receive(input)
         }
-        return unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value.receive(input)
+        return RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(input)
     }
 
     @inlinable
@@ -483,24 +485,24 @@ package struct DownstreamReference<Downstream: Subscriber> {
         if Self.isSink {
             return object as! Downstream
         }
-        return unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value
+        return RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value
     }
 
     @inlinable
     func receive(subscription: Subscription) {
         if Self.isSink {
-            unsafeDowncast(object, to: Sink.self).receive(subscription: subscription)
+            RawReference.downcast(object, to: Sink.self).receive(subscription: subscription)
         } else {
-            unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value.receive(subscription: subscription)
+            RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(subscription: subscription)
         }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         if Self.isSink {
-            unsafeDowncast(object, to: Sink.self).receive(completion: completion)
+            RawReference.downcast(object, to: Sink.self).receive(completion: completion)
         } else {
-            unsafeDowncast(object, to: DownstreamBox<Downstream>.self).value.receive(completion: completion)
+            RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(completion: completion)
         }
     }
 }

@@ -1,0 +1,79 @@
+/// References without reference counting, and downcasts without a runtime check: the reference tricks of Untangle's
+/// hot paths, in one place, each with the guarantee its caller must give.
+///
+/// ```swift
+/// // `parent` is kept alive by `self` for the whole call, and nothing in it replaces `self.parent`:
+/// RawReference.borrow(parent) { $0.emitter.offer(value) }
+/// // `box` was made as a `Box<Base>` (the type-erasure's invariant):
+/// RawReference.downcast(box, to: Box<Base>.self).base.receive(value)
+/// ```
+///
+/// Performance: a reference read from a `var` (or an array element, or an optional) is retained around a call that
+/// the compiler cannot prove leaves it in place; a borrowed one is not: two atomic instructions less per call on
+/// the per-value paths. An unchecked downcast saves the runtime's dynamic cast per call (measured with `as!`
+/// instead: erased-map-filter-sink 276 → 454 instructions per value, subject-map-filter-sink 266 → 369,
+/// flatmap-just 295 → 403).
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** no state of its own; the borrowed object must stay alive, and the downcast object be of the
+/// stated class, for the duration of the call (the caller's guarantee: a violation is undefined behaviour in release
+/// builds; debug builds check the downcast).
+///
+/// Two tricks stay written out at their one place each, because a closure-taking helper here cost instructions
+/// per value there: the emitter's borrowed load of its downstream (`SerialEmitter.offer`) and the subject's
+/// borrowed walk over its subscriber snapshot (`SubjectCore.deliver`).
+@usableFromInline
+package enum RawReference {
+    /// Calls `body` with `object` borrowed: no retain and release around the call. Something else must keep
+    /// `object` alive, unchanged, for the whole call.
+    @inlinable
+    @inline(__always)
+    package static func borrow<Object: AnyObject, Result>(
+        _ object: Object, _ body: (Object) throws -> Result
+    ) rethrows -> Result {
+        try Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// `object` as a `Target`, which it must be: checked in debug builds (a trap with the two types), unchecked in
+    /// release builds.
+    @inlinable
+    @inline(__always)
+    package static func downcast<Target: AnyObject>(_ object: AnyObject, to target: Target.Type) -> Target {
+        #if DEBUG
+            precondition(object is Target, "RawReference.downcast: \(type(of: object)) is not a \(Target.self)")
+        #endif
+        return unsafeDowncast(object, to: target)
+    }
+}
+
+/// A strong reference kept as the bits of an atomic word (what `AnyCancellable` and `Subscribers.Sink` store their
+/// cancel target in, next to small sentinel values that no object address can equal).
+///
+/// ```swift
+/// let word = AtomicWord(RetainedBits.retaining(object))
+/// let taken = RetainedBits.take(word.exchange(0))   // the reference, released when `taken` goes
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** the bits are a value; each retained reference must be taken or released exactly once, by the
+/// thread whose atomic step removed the bits from the word.
+@usableFromInline
+package enum RetainedBits {
+    /// `object`, retained, as a word.
+    @inlinable
+    package static func retaining(_ object: AnyObject) -> Int {
+        Int(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    }
+
+    /// Takes back the reference that `retaining` made.
+    @inlinable
+    package static func take(_ bits: Int) -> AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).takeRetainedValue()
+    }
+
+    /// Releases the reference that `retaining` made.
+    @inlinable
+    package static func release(_ bits: Int) {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).release()
+    }
+}
