@@ -290,9 +290,9 @@ where
     @inlinable
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
         guard steady else { return receiveCounted(input) }
-        // Performance: borrowed through `Unmanaged` (the inner holds its parent for as long as it runs), so the
+        // Performance: borrowed (`RawReference.borrow`: the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
-        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.fanIn.emitter.offer(input) }
+        _ = RawReference.borrow(parent) { $0.fanIn.emitter.offer(input) }
         return .none
     }
 
@@ -311,7 +311,7 @@ where
         case .deliverUnlimited(let steady):
             self.steady = steady
         }
-        _ = Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { $0.fanIn.emitter.offer(input) }
+        _ = RawReference.borrow(parent) { $0.fanIn.emitter.offer(input) }
         return more
     }
 
