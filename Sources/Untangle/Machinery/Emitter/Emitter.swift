@@ -155,6 +155,40 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         }
     }
 
+    /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand); call
+    /// ``flush()`` after leaving any lock of your own to have it delivered. Returns whether the value was kept, and
+    /// the value dropped to make room for it (or the value itself, when it was not kept), to be released by the
+    /// caller outside its locks.
+    //
+    // It takes only the emitter's own lock and calls nothing, so it may run under another library lock: a subject
+    // that queues a value to each of its subscribers under its own lock gives them all one order of values, which
+    // a delivering `offer` (a callout) could not do there. Queueing never delivers, not even on the owner's thread:
+    // a value queued from inside the downstream's `receive` is delivered by the owner's loop once that `receive`
+    // returned (a trampoline, constant stack depth), not nested.
+    @inlinable
+    package func enqueue(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> (
+        accepted: Bool, dropped: Downstream.Input?
+    ) {
+        switch critical({ $0.enqueue(value, limit: limit) }) {
+        case .queued:
+            return (true, nil)
+        case .queuedReplacing(let dropped):
+            return (true, dropped)
+        case .dropped:
+            return (false, value)
+        case .deliverAsOwner, .deliverNested:
+            preconditionFailure("Emitter.enqueue never delivers")
+        }
+    }
+
+    /// Delivers what the queue and demand allow, unless a thread already delivers (its loop picks the values up,
+    /// also when that thread is the calling one, inside a callout).
+    @inlinable
+    package func flush() {
+        let thread = ThreadID.current
+        run(critical { $0.claimOwnership(on: thread) })
+    }
+
     /// Accepts the completion (the first one wins; later ones and values after it are ignored) and delivers it in
     /// the given order relative to queued values.
     @inlinable
