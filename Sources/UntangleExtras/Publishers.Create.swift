@@ -211,7 +211,7 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     private let state = LockedBox(tracking: State.running)
 
     init(downstream: Downstream, limit: EmitterWaitingLimit) {
-        // Only `enqueue` feeds this emitter, with the limit above: its own policy is never consulted.
+        // Only `offer(_:limit:)` feeds this emitter, with the limit above: its own policy is never consulted.
         emitter = Emitter(downstream: downstream, policy: .unbounded)
         self.limit = limit
     }
@@ -229,15 +229,14 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         runNow?.cancel()
     }
 
-    // The trampoline: a value is queued, never delivered by `send` itself, and then handed to whichever thread
-    // delivers. A send from inside the downstream's `receive` (on the delivering thread) is so delivered by that
-    // thread's loop once the `receive` returned, not nested inside it: stack depth stays constant however long a
-    // chain of sends answering values. Values are queued under the emitter's lock, so concurrent sends keep the
-    // order in which they were queued, and a completion sent after them never overtakes them.
+    // The trampoline: a send from inside the downstream's `receive` (on the delivering thread) is queued, not
+    // delivered nested, and the delivering thread's loop delivers it once that `receive` returned (see
+    // `Emitter.offer(_:limit:)`): stack depth stays constant however long a chain of sends answering values. Values
+    // are queued under the emitter's lock, so concurrent sends keep the order in which they were queued, and a
+    // completion sent after them never overtakes them.
     override func send(_ value: Downstream.Input) {
-        let (_, dropped) = emitter.enqueue(value, limit: limit)
+        let dropped = emitter.offer(value, limit: limit)
         withExtendedLifetime(dropped) {}
-        emitter.flush()
     }
 
     override func send(completion: Subscribers.Completion<Downstream.Failure>) {

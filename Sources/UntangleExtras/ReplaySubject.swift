@@ -205,9 +205,7 @@ private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Do
     }
 
     override func enqueue(_ value: Downstream.Input) -> Downstream.Input? {
-        // A value not kept is the caller's own; only a queued value that made room needs releasing later.
-        let (accepted, dropped) = emitter.enqueue(value, limit: limit)
-        return accepted ? dropped : nil
+        emitter.enqueue(value, limit: limit)
     }
 
     override func flush() {

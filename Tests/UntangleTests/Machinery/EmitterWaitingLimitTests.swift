@@ -61,6 +61,25 @@ final class EmitterWaitingLimitTests: XCTestCase {
         }
     }
 
+    func testOfferUnderALimitDeliversAsOwnerButQueuesOnTheDeliveringThread() {
+        var machine = started()
+        _ = machine.request(.max(3), on: me)
+        guard case .deliverAsOwner = machine.offer(1, on: me, limit: .oldest(0)) else { return XCTFail() }
+        // Inside receive(1), on the owner's thread: queued for the owner's loop (a plain `offer` delivers nested).
+        guard case .queued = machine.offer(2, on: me, limit: .oldest(0)) else { return XCTFail("no nesting") }
+        guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        guard case .idle = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        guard case .deliverAsOwner = machine.offer(3, on: me, limit: .oldest(0)) else { return XCTFail() }
+        XCTAssertEqual(machine.demand, .none)
+        _ = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false)
+        guard case .dropped = machine.offer(4, on: me, limit: .oldest(0)) else { return XCTFail("beyond demand") }
+        guard case .queued = machine.offer(4, on: me, limit: .newest(1)) else { return XCTFail("one may wait") }
+    }
+
     func testValuesThatDemandCoversAreNeverDroppedByTheLimit() {
         var machine = started()
         _ = machine.request(.max(2), on: me)

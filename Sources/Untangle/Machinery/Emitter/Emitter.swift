@@ -104,6 +104,17 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
+        if offerLockFree(value, on: thread) {
+            return true
+        }
+        return offerLocked(value, on: thread)
+    }
+
+    /// Delivers `value` without the lock if the emitter is fast-eligible and nobody owns it; returns false, having
+    /// done nothing, otherwise.
+    @inlinable
+    @inline(__always)
+    func offerLockFree(_ value: Downstream.Input, on thread: ThreadID) -> Bool {
         if LockedBoxWithWord<Int>.hasLockFreeWord {
             let owned = thread.bits | Self.fastBit
             if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
@@ -129,7 +140,37 @@ package struct SerialEmitter<Storage: EmitterStorage> {
                 return true
             }
         }
-        return offerLocked(value, on: thread)
+        return false
+    }
+
+    /// Offers a value that is kept beyond demand per `limit` (see ``EmitterWaitingLimit``), and never delivered
+    /// nested: a value offered from inside the downstream's own `receive` (on the delivering thread) is queued and
+    /// delivered by that thread's loop once the `receive` returned, so a producer answering each value with the
+    /// next runs in constant stack depth. Returns the older value dropped to make room, if any, for the caller to
+    /// release (a value not kept is left to the caller too).
+    //
+    // The lock-free path is `offer`'s: it needs unlimited demand and nobody owning the emitter, so the limit does
+    // not matter there and a reentrant call (its thread owns the emitter) never takes it.
+    @inlinable
+    @discardableResult
+    package func offer(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> Downstream.Input? {
+        let thread = ThreadID.current
+        if offerLockFree(value, on: thread) {
+            return nil
+        }
+        switch critical({ $0.offer(value, on: thread, limit: limit) }) {
+        case .deliverAsOwner(let downstream):
+            CalloutCheck.assertNoLockHeld("Emitter delivering a value")
+            let more = downstream.receive(value)
+            drain(returnedDemand: more, nestedInSubscriptionCallout: false)
+            return nil
+        case .queuedReplacing(let dropped):
+            return dropped
+        case .queued, .dropped:
+            return nil
+        case .deliverNested:
+            preconditionFailure("Emitter.offer(_:limit:) never delivers nested")
+        }
     }
 
     @inlinable
@@ -156,26 +197,20 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     }
 
     /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand); call
-    /// ``flush()`` after leaving any lock of your own to have it delivered. Returns whether the value was kept, and
-    /// the value dropped to make room for it (or the value itself, when it was not kept), to be released by the
-    /// caller outside its locks.
+    /// ``flush()`` after leaving any lock of your own to have it delivered. Returns the older value dropped to make
+    /// room, if any, for the caller to release outside its locks (a value not kept is left to the caller too).
     //
     // It takes only the emitter's own lock and calls nothing, so it may run under another library lock: a subject
     // that queues a value to each of its subscribers under its own lock gives them all one order of values, which
     // a delivering `offer` (a callout) could not do there. Queueing never delivers, not even on the owner's thread:
-    // a value queued from inside the downstream's `receive` is delivered by the owner's loop once that `receive`
-    // returned (a trampoline, constant stack depth), not nested.
+    // the owner's loop picks the value up.
     @inlinable
-    package func enqueue(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> (
-        accepted: Bool, dropped: Downstream.Input?
-    ) {
+    package func enqueue(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> Downstream.Input? {
         switch critical({ $0.enqueue(value, limit: limit) }) {
-        case .queued:
-            return (true, nil)
         case .queuedReplacing(let dropped):
-            return (true, dropped)
-        case .dropped:
-            return (false, value)
+            return dropped
+        case .queued, .dropped:
+            return nil
         case .deliverAsOwner, .deliverNested:
             preconditionFailure("Emitter.enqueue never delivers")
         }

@@ -317,6 +317,19 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         }
     }
 
+    /// Offers a value under a waiting limit (`SerialEmitter.offer(_:limit:)`): delivered by the caller, as owner,
+    /// when nobody owns the emitter and nothing is queued ahead of it; otherwise queued as by ``enqueue(_:limit:)``,
+    /// also on the owner's own thread (never `.deliverNested`).
+    @inlinable
+    mutating func offer(_ value: Input, on thread: ThreadID, limit: EmitterWaitingLimit) -> OfferAction {
+        guard isOpen, subscriptionPhase != .waiting, owner == nil, queue.isEmpty, demand > .none else {
+            return enqueue(value, limit: limit)
+        }
+        owner = thread
+        demand -= 1
+        return .deliverAsOwner(downstream.unsafelyUnwrapped)
+    }
+
     /// Queues a value without delivering it, whoever owns the emitter, keeping at most `limit.count` values beyond
     /// demand (see ``EmitterWaitingLimit``). Answers `.queued`, `.queuedReplacing` (the oldest waiting value made
     /// room) or `.dropped`, never a delivery: the caller hands the queue to an owner with `claimOwnership`.
