@@ -96,6 +96,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     /// Buffers `value` for replay and sends it to every subscriber. Ignored after a completion.
     public func send(_ value: Output) {
         let bufferSize = self.bufferSize
+        // Every subscriber's emitter accepts the value under the subject's lock, so all of them see one order; the
+        // deliveries happen after it.
         let (subscriptions, oldest, dropped) = state.withCriticalSection {
             state -> ([ReplayConduit<Output, Failure>], Output?, [Output]) in
             guard state.completion == nil else { return ([], nil, []) }
@@ -107,18 +109,19 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
                 state.buffer.append(value)
             }
             var dropped: [Output] = []
-            for conduit in state.subscriptions {
-                if let value = conduit.enqueue(value) {
-                    dropped.append(value)
-                }
+            var owned: [ReplayConduit<Output, Failure>] = []
+            for conduit in state.subscriptions where conduit.accept(value, dropped: &dropped) {
+                owned.append(conduit)
             }
-            return (state.subscriptions, oldest, dropped)
+            return (owned, oldest, dropped)
         }
         // Values dropped by the replay buffer or by a subscriber's limit are released here, outside the locks
         // (their deinit is user code).
         withExtendedLifetime((oldest, dropped)) {}
+        // The subscribers whose emitter this thread now owns get the value from here; the others have it queued
+        // (their owner, or their next request, delivers it).
         for conduit in subscriptions {
-            conduit.flush()
+            conduit.deliverAccepted(value)
         }
     }
 
@@ -176,9 +179,16 @@ private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
         preconditionFailure("ReplayConduit.enqueue is abstract")
     }
 
-    /// Delivers what the subscriber's demand allows; call after leaving the subject's lock.
-    func flush() {
-        preconditionFailure("ReplayConduit.flush is abstract")
+    /// Accepts a value (takes only the subscriber's leaf lock); call under the subject's lock. Returns true when
+    /// the caller must deliver it with ``deliverAccepted(_:)`` after leaving that lock; appends the older value the
+    /// subscriber's limit dropped to make room, if any, to `dropped`.
+    func accept(_ value: Output, dropped: inout [Output]) -> Bool {
+        preconditionFailure("ReplayConduit.accept is abstract")
+    }
+
+    /// Delivers a value ``accept(_:dropped:)`` returned true for; call after leaving the subject's lock.
+    func deliverAccepted(_ value: Output) {
+        preconditionFailure("ReplayConduit.deliverAccepted is abstract")
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -198,7 +208,7 @@ private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Do
     init(
         downstream: Downstream, limit: EmitterWaitingLimit, subject: ReplaySubject<Downstream.Input, Downstream.Failure>
     ) {
-        // Only `enqueue` feeds this emitter, with the limit above: its own policy is never consulted.
+        // Only `enqueue` and `accept` feed this emitter, with the limit above: its own policy is never consulted.
         emitter = Emitter(downstream: downstream, policy: .unbounded)
         self.limit = limit
         self.subject = subject
@@ -208,8 +218,17 @@ private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Do
         emitter.enqueue(value, limit: limit)
     }
 
-    override func flush() {
-        emitter.flush()
+    override func accept(_ value: Downstream.Input, dropped: inout [Downstream.Input]) -> Bool {
+        var old: Downstream.Input?
+        let owned = emitter.accept(value, limit: limit, dropped: &old)
+        if let old {
+            dropped.append(old)
+        }
+        return owned
+    }
+
+    override func deliverAccepted(_ value: Downstream.Input) {
+        emitter.deliverAccepted(value)
     }
 
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {

@@ -196,8 +196,9 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         }
     }
 
-    /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand); call
-    /// ``flush()`` after leaving any lock of your own to have it delivered. Returns the older value dropped to make
+    /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand): the
+    /// owner's loop, or the next request, delivers it (a replay's values, queued before ``start(subscription:)``,
+    /// for example). Returns the older value dropped to make
     /// room, if any, for the caller to release outside its locks (a value not kept is left to the caller too).
     //
     // It takes only the emitter's own lock and calls nothing, so it may run under another library lock: a subject
@@ -216,12 +217,41 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         }
     }
 
-    /// Delivers what the queue and demand allow, unless a thread already delivers (its loop picks the values up,
-    /// also when that thread is the calling one, inside a callout).
+    /// Accepts a value under a lock of the caller's own, like ``enqueue(_:limit:)``, but when nobody delivers and
+    /// nothing is queued ahead of it within demand, makes the caller the owner instead: it then returns true, and
+    /// the caller must call ``deliverAccepted(_:)`` with the value after leaving its lock. Otherwise the value was
+    /// queued or not kept (false); `dropped` receives the older value dropped to make room, if any.
+    //
+    // Owning the emitter for a moment without being in a callout changes nothing for the other threads: as while
+    // the owner delivers, they queue their signals and return, and the owner's drain picks them up after this value.
     @inlinable
-    package func flush() {
+    package func accept(
+        _ value: Downstream.Input, limit: EmitterWaitingLimit, dropped: inout Downstream.Input?
+    ) -> Bool {
         let thread = ThreadID.current
-        run(critical { $0.claimOwnership(on: thread) })
+        switch critical({ $0.offer(value, on: thread, limit: limit) }) {
+        case .deliverAsOwner:
+            return true
+        case .queuedReplacing(let old):
+            dropped = old
+            return false
+        case .queued, .dropped:
+            return false
+        case .deliverNested:
+            preconditionFailure("Emitter.accept never delivers nested")
+        }
+    }
+
+    /// Delivers the value for which ``accept(_:limit:dropped:)`` returned true, then what queued meanwhile.
+    //
+    // The owner may read the downstream without the lock: nobody else writes it while the emitter is owned (a
+    // cancel made meanwhile leaves it to the owner's next critical section, see `SerialEmitter.fastBit`).
+    @inlinable
+    package func deliverAccepted(_ value: Downstream.Input) {
+        let downstream = state.withUnlockedValue { $0.pointee.downstream.unsafelyUnwrapped }
+        CalloutCheck.assertNoLockHeld("Emitter delivering an accepted value")
+        let more = downstream.receive(value)
+        drain(returnedDemand: more, nestedInSubscriptionCallout: false)
     }
 
     /// Accepts the completion (the first one wins; later ones and values after it are ignored) and delivers it in
