@@ -146,4 +146,22 @@ final class EmitterWaitingLimitTests: XCTestCase {
         XCTAssertEqual(EmitterWaitingLimit.newest(3), EmitterWaitingLimit(count: 3, overflow: .dropOldest))
         XCTAssertEqual(EmitterWaitingLimit.unbounded.count, Int.max)
     }
+
+    /// `Emitter.accept` under a subject's lock makes the sender the owner; a cancel before the sender delivers
+    /// (after that lock) must win: the value is dropped and the downstream released, nothing arrives after cancel.
+    func testAnAcceptedValueIsNotDeliveredAfterACancelMadeBeforeItsDelivery() {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        let emitter = Emitter(downstream: recorder, policy: .unbounded)
+        emitter.start(subscription: Subscriptions.empty)
+        emitter.request(.max(2))
+        var dropped: Int?
+        XCTAssertTrue(emitter.accept(1, limit: .unbounded, dropped: &dropped), "nobody delivers: the sender owns")
+        emitter.deliverAccepted(1)
+        XCTAssertTrue(emitter.accept(2, limit: .unbounded, dropped: &dropped))
+        emitter.cancel()
+        emitter.deliverAccepted(2)
+        XCTAssertEqual(recorder.events.map(\.description), ["subscription(Empty)", "value(1)"])
+        XCTAssertTrue(emitter.critical { $0.isReleased }, "the owner released the downstream")
+        XCTAssertNil(dropped)
+    }
 }

@@ -224,12 +224,21 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     //
     // Owning the emitter for a moment without being in a callout changes nothing for the other threads: as while
     // the owner delivers, they queue their signals and return, and the owner's drain picks them up after this value.
+    // The accepted value is marked with `batchBit`, as a batch is: a cancel (or an immediate completion) made before
+    // it is delivered clears the bit, and `deliverAccepted` then drops it instead of delivering after the cancel.
     @inlinable
     package func accept(
         _ value: Downstream.Input, limit: EmitterWaitingLimit, dropped: inout Downstream.Input?
     ) -> Bool {
         let thread = ThreadID.current
-        switch critical({ $0.offer(value, on: thread, limit: limit) }) {
+        let action = critical { machine -> EmitterStateMachine<Downstream>.OfferAction in
+            let action = machine.offer(value, on: thread, limit: limit)
+            if case .deliverAsOwner = action {
+                machine.ownerBits |= EmitterStateMachine<Downstream>.batchBit
+            }
+            return action
+        }
+        switch action {
         case .deliverAsOwner:
             return true
         case .queuedReplacing(let old):
@@ -248,6 +257,15 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     // cancel made meanwhile leaves it to the owner's next critical section, see `SerialEmitter.fastBit`).
     @inlinable
     package func deliverAccepted(_ value: Downstream.Input) {
+        let batchBit = EmitterStateMachine<Downstream>.batchBit
+        let stillWanted =
+            LockedBoxWithWord<Int>.hasLockFreeWord
+            ? state.loadWord() & batchBit != 0 : critical { $0.ownerBits & batchBit != 0 }
+        guard stillWanted else {
+            // Cancelled meanwhile: the owner's next critical section releases the downstream.
+            drain(returnedDemand: .none, nestedInSubscriptionCallout: false)
+            return
+        }
         let downstream = state.withUnlockedValue { $0.pointee.downstream.unsafelyUnwrapped }
         CalloutCheck.assertNoLockHeld("Emitter delivering an accepted value")
         let more = downstream.receive(value)
