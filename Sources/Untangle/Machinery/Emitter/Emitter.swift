@@ -266,9 +266,14 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             drain(returnedDemand: .none, nestedInSubscriptionCallout: false)
             return
         }
-        let downstream = state.withUnlockedValue { $0.pointee.downstream.unsafelyUnwrapped }
         CalloutCheck.assertNoLockHeld("Emitter delivering an accepted value")
-        let more = downstream.receive(value)
+        // Read in place as the lock-free path does (see `offerLockFree`): other threads mutate the machine under the
+        // lock meanwhile (they queue), never its leading `downstream` while the emitter is owned.
+        let more = state.withUnlockedValue { machine in
+            UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef {
+                DownstreamReference<Downstream>.receive(value, through: $0, isSink: machine.pointee.downstreamIsSink)
+            }
+        }
         drain(returnedDemand: more, nestedInSubscriptionCallout: false)
     }
 
