@@ -135,7 +135,7 @@ extension Publishers {
 
         /// Starts a producer for `subscriber`.
         public func receive<S: Untangle.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let limit: BufferLimit
+            let limit: EmitterWaitingLimit
             switch bufferingPolicy {
             case .unbounded: limit = .unbounded
             case .bufferingNewest(let n): limit = .newest(n)
@@ -155,62 +155,6 @@ class CreateSink<Output, Failure: Error>: @unchecked Sendable {
 
     func send(completion: Subscribers.Completion<Failure>) {
         preconditionFailure("CreateSink.send(completion:) is abstract")
-    }
-}
-
-/// Recognizes a `send` made from inside the downstream's own callout, and keeps the tokens of such sends until the
-/// callout is over.
-///
-/// Deliveries are serialized, so at most one thread is inside the downstream at a time: `callout` holds that
-/// thread's identity (0: nobody). Only that thread ever writes its own identity there, so a thread that reads its own
-/// identity is inside a callout, whatever other threads do.
-private final class CreateTrampoline: @unchecked Sendable {
-    /// `ThreadID.bits` of the thread inside the downstream, or 0.
-    let callout = AtomicWord(0)
-    /// Tokens of values buffered by reentrant sends, not yet handed to the emitter.
-    let owed = AtomicWord(0)
-
-    /// Whether the calling thread is inside the downstream right now.
-    var isReentrant: Bool {
-        callout.load() == ThreadID.current.bits
-    }
-
-    func owe() {
-        var current = owed.load()
-        while !owed.compareExchange(expected: current, desired: current + 1) {
-            current = owed.load()
-        }
-    }
-}
-
-/// The downstream, as the emitter sees it: marks the delivering thread as inside a callout for the duration of
-/// each call.
-private struct CalloutMarking<Downstream: Subscriber>: Subscriber {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    let downstream: Downstream
-    let trampoline: CreateTrampoline
-    let combineIdentifier = CombineIdentifier()
-
-    // A nested callout on the same thread (values requested from inside `receive(subscription:)`) finds its own
-    // identity there and puts it back on the way out; a top-level one finds 0 and restores 0.
-    private func marked<Result>(_ body: () -> Result) -> Result {
-        let previous = trampoline.callout.exchange(ThreadID.current.bits)
-        defer { _ = trampoline.callout.exchange(previous) }
-        return body()
-    }
-
-    func receive(subscription: Subscription) {
-        marked { downstream.receive(subscription: subscription) }
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        marked { downstream.receive(input) }
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        marked { downstream.receive(completion: completion) }
     }
 }
 
@@ -261,13 +205,15 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         }
     }
 
-    private let emitter: BufferedEmitter<CalloutMarking<Downstream>>
-    private let trampoline = CreateTrampoline()
+    private let emitter: Emitter<Downstream>
+    /// What is kept beyond demand (the publisher's `bufferingPolicy`).
+    private let limit: EmitterWaitingLimit
     private let state = LockedBox(tracking: State.running)
 
-    init(downstream: Downstream, limit: BufferLimit) {
-        emitter = BufferedEmitter(
-            downstream: CalloutMarking(downstream: downstream, trampoline: trampoline), limit: limit)
+    init(downstream: Downstream, limit: EmitterWaitingLimit) {
+        // Only `offer(_:limit:)` feeds this emitter, with the limit above: its own policy is never consulted.
+        emitter = Emitter(downstream: downstream, policy: .unbounded)
+        self.limit = limit
     }
 
     // The downstream gets its subscription before the producer starts, so a producer that sends synchronously
@@ -275,7 +221,6 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     // never starts the producer.
     func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
         emitter.start(subscription: self)
-        flushOwedTokens()
         guard !state.withCriticalSection({ $0.isEnded }) else { return }
         CalloutCheck.assertNoLockHeld("Create running its producer")
         let teardown = body(Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber(sink: self))
@@ -284,40 +229,18 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         runNow?.cancel()
     }
 
-    // The trampoline. A send from inside the downstream's `receive` (on the delivering thread) buffers its value but
-    // does not hand the token to the emitter: the emitter would deliver it nested, one stack level deeper per value.
-    // The token is owed instead, and handed over by the outermost call into this subscription on that thread (the
-    // `send`, `request` or `run` whose delivery the callout is part of) once the emitter returned, that is once the
-    // callout is over: that call then owns the emitter afresh and delivers the value from its own loop. Every
-    // delivery runs inside one of those calls, so an owed token always has a caller to flush it; a call from another
-    // thread may flush it first (its token then queues behind the running delivery). The buffer is FIFO and tokens
-    // are interchangeable, so values keep the order in which they were sent; a completion sent meanwhile waits for
-    // the owed tokens (they count as not yet offered), so it never overtakes their values.
+    // The trampoline: a send from inside the downstream's `receive` (on the delivering thread) is queued, not
+    // delivered nested, and the delivering thread's loop delivers it once that `receive` returned (see
+    // `Emitter.offer(_:limit:)`): stack depth stays constant however long a chain of sends answering values. Values
+    // are queued under the emitter's lock, so concurrent sends keep the order in which they were queued, and a
+    // completion sent after them never overtakes them.
     override func send(_ value: Downstream.Input) {
-        if trampoline.isReentrant {
-            let push = emitter.push(value)
-            if push.token { trampoline.owe() }
-            withExtendedLifetime(push.dropped) {}
-            return
-        }
-        emitter.send(value)
-        flushOwedTokens()
-    }
-
-    /// Hands owed tokens to the emitter, unless the calling thread is itself inside a callout (its outer call
-    /// flushes them when the callout is over).
-    private func flushOwedTokens() {
-        while trampoline.owed.load() > 0, !trampoline.isReentrant {
-            let owed = trampoline.owed.exchange(0)
-            for _ in 0..<owed {
-                emitter.finishPush(BufferedEmitter.Push(accepted: true, token: true, dropped: nil))
-            }
-        }
+        let dropped = emitter.offer(value, limit: limit)
+        withExtendedLifetime(dropped) {}
     }
 
     override func send(completion: Subscribers.Completion<Downstream.Failure>) {
-        emitter.complete(completion)
-        flushOwedTokens()
+        emitter.complete(completion, order: .afterQueuedValues)
         let teardown = state.withCriticalSection { $0.end() }
         CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
         teardown?.cancel()
@@ -326,7 +249,6 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        flushOwedTokens()
     }
 
     func cancel() {

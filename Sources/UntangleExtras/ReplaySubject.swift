@@ -25,8 +25,9 @@ import UntangleSync
 /// called from any thread, concurrently. Replayed and live values are delivered outside every lock, one signal at a
 /// time per subscriber, and no thread waits for another thread's delivery.
 public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    // Lock order: the subject's lock may be held while a subscriber's buffer lock is taken (to give every
-    // subscriber the same order of values); a buffer lock is a leaf and never takes the subject's lock.
+    // Lock order: the subject's lock may be held while a subscriber's emitter lock is taken (values are queued to
+    // every subscriber under the subject's lock, which gives them all the same order); an emitter's lock is a leaf
+    // and never takes the subject's lock.
     private struct State {
         var buffer = RingBuffer<Output>()
         var subscriptions: [ReplayConduit<Output, Failure>] = []
@@ -63,7 +64,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         }
     }
 
-    private var limit: BufferLimit {
+    /// What each subscriber keeps beyond its demand: the newest `bufferSize` values, like the replay buffer.
+    private var limit: EmitterWaitingLimit {
         bufferSize == Int.max ? .unbounded : .newest(bufferSize)
     }
 
@@ -72,22 +74,21 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         let limit = self.limit
         let (conduit, completion) = state.withCriticalSection {
             state -> (ReplaySubscription<S>, Subscribers.Completion<Failure>?) in
-            // The buffered values become the new subscriber's own buffer: whatever is sent after this critical
-            // section reaches it through the subscription list, whatever was sent before is in the snapshot.
-            var initial: [Output] = []
-            initial.reserveCapacity(state.buffer.count)
+            // The buffered values are queued in the new subscriber's emitter (no more than the limit, so none is
+            // dropped): whatever is sent after this critical section reaches it through the subscription list,
+            // whatever was sent before is in the snapshot.
+            let conduit = ReplaySubscription(downstream: subscriber, limit: limit, subject: self)
             var copy = state.buffer
             while let value = copy.popFirst() {
-                initial.append(value)
+                _ = conduit.enqueue(value)
             }
-            let conduit = ReplaySubscription(downstream: subscriber, limit: limit, initial: initial, subject: self)
             if state.completion == nil {
                 state.subscriptions.append(conduit)
             }
             return (conduit, state.completion)
         }
         if let completion {
-            conduit.emitter.complete(completion)
+            conduit.emitter.complete(completion, order: .afterQueuedValues)
         }
         conduit.emitter.start(subscription: conduit)
     }
@@ -95,21 +96,32 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     /// Buffers `value` for replay and sends it to every subscriber. Ignored after a completion.
     public func send(_ value: Output) {
         let bufferSize = self.bufferSize
-        let (pushes, dropped) = state.withCriticalSection {
-            state -> ([(ReplayConduit<Output, Failure>, BufferedPush)], Output?) in
-            guard state.completion == nil else { return ([], value) }
-            var dropped: Output?
+        // Every subscriber's emitter accepts the value under the subject's lock, so all of them see one order; the
+        // deliveries happen after it.
+        let (subscriptions, oldest, dropped) = state.withCriticalSection {
+            state -> ([ReplayConduit<Output, Failure>], Output?, [Output]) in
+            guard state.completion == nil else { return ([], nil, []) }
+            var oldest: Output?
             if bufferSize > 0 {
                 if state.buffer.count == bufferSize {
-                    dropped = state.buffer.popFirst()
+                    oldest = state.buffer.popFirst()
                 }
                 state.buffer.append(value)
             }
-            return (state.subscriptions.map { ($0, $0.push(value)) }, dropped)
+            var dropped: [Output] = []
+            var owned: [ReplayConduit<Output, Failure>] = []
+            for conduit in state.subscriptions where conduit.accept(value, dropped: &dropped) {
+                owned.append(conduit)
+            }
+            return (owned, oldest, dropped)
         }
-        withExtendedLifetime(dropped) {}
-        for (conduit, push) in pushes {
-            conduit.finishPush(push)
+        // Values dropped by the replay buffer or by a subscriber's limit are released here, outside the locks
+        // (their deinit is user code).
+        withExtendedLifetime((oldest, dropped)) {}
+        // The subscribers whose emitter this thread now owns get the value from here; the others have it queued
+        // (their owner, or their next request, delivers it).
+        for conduit in subscriptions {
+            conduit.deliverAccepted(value)
         }
     }
 
@@ -158,21 +170,25 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     }
 }
 
-/// The outcome of buffering a value for one subscriber, type-erased for the subject's list.
-private struct BufferedPush {
-    let finish: () -> Void
-}
-
 /// One subscriber's connection, as the subject sees it (without the subscriber's type).
 private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
-    /// Buffers a value (takes only the subscriber's leaf lock); call under the subject's lock.
-    func push(_ value: Output) -> BufferedPush {
-        preconditionFailure("ReplayConduit.push is abstract")
+    /// Queues a value for the subscriber without delivering it (takes only its emitter's leaf lock); call under
+    /// the subject's lock. Returns the older value the subscriber's limit dropped to make room, to release outside
+    /// the locks.
+    func enqueue(_ value: Output) -> Output? {
+        preconditionFailure("ReplayConduit.enqueue is abstract")
     }
 
-    /// Hands the buffered value's token to the emitter; call after leaving the subject's lock.
-    func finishPush(_ push: BufferedPush) {
-        push.finish()
+    /// Accepts a value (takes only the subscriber's leaf lock); call under the subject's lock. Returns true when
+    /// the caller must deliver it with ``deliverAccepted(_:)`` after leaving that lock; appends the older value the
+    /// subscriber's limit dropped to make room, if any, to `dropped`.
+    func accept(_ value: Output, dropped: inout [Output]) -> Bool {
+        preconditionFailure("ReplayConduit.accept is abstract")
+    }
+
+    /// Delivers a value ``accept(_:dropped:)`` returned true for; call after leaving the subject's lock.
+    func deliverAccepted(_ value: Output) {
+        preconditionFailure("ReplayConduit.deliverAccepted is abstract")
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -183,26 +199,40 @@ private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
 private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    let emitter: BufferedEmitter<Downstream>
+    let emitter: Emitter<Downstream>
+    /// What this subscriber keeps beyond its demand (the subject's `bufferSize` newest values).
+    let limit: EmitterWaitingLimit
     // Weak: the subject keeps its subscriptions, not the other way round.
     weak var subject: ReplaySubject<Downstream.Input, Downstream.Failure>?
 
     init(
-        downstream: Downstream, limit: BufferLimit, initial: [Downstream.Input],
-        subject: ReplaySubject<Downstream.Input, Downstream.Failure>
+        downstream: Downstream, limit: EmitterWaitingLimit, subject: ReplaySubject<Downstream.Input, Downstream.Failure>
     ) {
-        emitter = BufferedEmitter(downstream: downstream, limit: limit, initial: initial)
+        // Only `enqueue` and `accept` feed this emitter, with the limit above: its own policy is never consulted.
+        emitter = Emitter(downstream: downstream, policy: .unbounded)
+        self.limit = limit
         self.subject = subject
     }
 
-    override func push(_ value: Downstream.Input) -> BufferedPush {
-        let push = emitter.push(value)
-        let emitter = self.emitter
-        return BufferedPush { emitter.finishPush(push) }
+    override func enqueue(_ value: Downstream.Input) -> Downstream.Input? {
+        emitter.enqueue(value, limit: limit)
+    }
+
+    override func accept(_ value: Downstream.Input, dropped: inout [Downstream.Input]) -> Bool {
+        var old: Downstream.Input?
+        let owned = emitter.accept(value, limit: limit, dropped: &old)
+        if let old {
+            dropped.append(old)
+        }
+        return owned
+    }
+
+    override func deliverAccepted(_ value: Downstream.Input) {
+        emitter.deliverAccepted(value)
     }
 
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        emitter.complete(completion)
+        emitter.complete(completion, order: .afterQueuedValues)
     }
 
     func request(_ demand: Subscribers.Demand) {

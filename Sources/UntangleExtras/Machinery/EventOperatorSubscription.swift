@@ -30,32 +30,6 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
     typealias Failure = UpstreamFailure
     typealias Handler = (Event<UpstreamOutput, UpstreamFailure>) -> EventReaction<Downstream.Input, Downstream.Failure>
 
-    /// Forwards the emitter's deliveries and passes the downstream's returned demand upstream.
-    struct Forwarder: Subscriber {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
-
-        let downstream: Downstream
-        weak var owner: EventOperatorSubscription?
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            let more = downstream.receive(input)
-            if more > .none {
-                owner?.requestUpstream(more)
-            }
-            return more
-        }
-
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-    }
-
     private enum Upstream {
         case awaiting
         case subscribed(Subscription)
@@ -84,7 +58,7 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
     private let demandPolicy: EventUpstreamDemand
     private let handle: Handler
     private let state: LockedBox<State>
-    private var emitter: Emitter<Forwarder>!
+    private let emitter: Emitter<DemandRelay<Downstream>>
     /// Set on the upstream's serialized signal path only (like the core's StepSubscription).
     private var ended = false
 
@@ -97,9 +71,16 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
         self.name = name
         self.demandPolicy = demand
         self.handle = handle
-        state = LockedBox(tracking: State(onEnd: onEnd))
-        // The forwarder needs `self`, which exists only now; nothing can use the emitter before `init` returns.
-        emitter = Emitter(downstream: Forwarder(downstream: downstream, owner: self), policy: .unbounded)
+        let state = LockedBox(tracking: State(onEnd: onEnd))
+        self.state = state
+        // Demand the downstream returns from a delivery goes upstream like a request (pass-through policy only).
+        // The closure captures the state, not the subscription, so the emitter does not keep the subscription alive.
+        emitter = Emitter(
+            downstream: DemandRelay(downstream: downstream) { more in
+                guard demand == .passThrough else { return }
+                EventOperatorSubscription.requestUpstream(more, state: state)
+            },
+            policy: .unbounded)
     }
 
     func receive(subscription: Subscription) {
@@ -171,9 +152,8 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
         onEnd?()
     }
 
-    /// Demand the downstream returned from a delivery (pass-through policy only).
-    fileprivate func requestUpstream(_ demand: Subscribers.Demand) {
-        guard demandPolicy == .passThrough else { return }
+    /// Passes `demand` to the upstream if it is still subscribed.
+    private static func requestUpstream(_ demand: Subscribers.Demand, state: LockedBox<State>) {
         guard case .subscribed(let upstream) = state.withCriticalSection({ $0.upstream }) else { return }
         CalloutCheck.assertNoLockHeld("an operator requesting upstream")
         upstream.request(demand)
@@ -184,9 +164,7 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
         emitter.request(demand)
         switch demandPolicy {
         case .passThrough:
-            guard case .subscribed(let upstream) = state.withCriticalSection({ $0.upstream }) else { return }
-            CalloutCheck.assertNoLockHeld("an operator requesting upstream")
-            upstream.request(demand)
+            EventOperatorSubscription.requestUpstream(demand, state: state)
         case .unlimitedOnFirstRequest:
             requestUnlimitedOnce()
         case .unlimitedAtSubscription:

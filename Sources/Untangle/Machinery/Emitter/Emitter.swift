@@ -104,6 +104,17 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     @discardableResult
     package func offer(_ value: Downstream.Input) -> Bool {
         let thread = ThreadID.current
+        if offerLockFree(value, on: thread) {
+            return true
+        }
+        return offerLocked(value, on: thread)
+    }
+
+    /// Delivers `value` without the lock if the emitter is fast-eligible and nobody owns it; returns false, having
+    /// done nothing, otherwise.
+    @inlinable
+    @inline(__always)
+    func offerLockFree(_ value: Downstream.Input, on thread: ThreadID) -> Bool {
         if LockedBoxWithWord<Int>.hasLockFreeWord {
             let owned = thread.bits | Self.fastBit
             if state.compareExchangeWord(expected: Self.fastBit, desired: owned) {
@@ -129,7 +140,37 @@ package struct SerialEmitter<Storage: EmitterStorage> {
                 return true
             }
         }
-        return offerLocked(value, on: thread)
+        return false
+    }
+
+    /// Offers a value that is kept beyond demand per `limit` (see ``EmitterWaitingLimit``), and never delivered
+    /// nested: a value offered from inside the downstream's own `receive` (on the delivering thread) is queued and
+    /// delivered by that thread's loop once the `receive` returned, so a producer answering each value with the
+    /// next runs in constant stack depth. Returns the older value dropped to make room, if any, for the caller to
+    /// release (a value not kept is left to the caller too).
+    //
+    // The lock-free path is `offer`'s: it needs unlimited demand and nobody owning the emitter, so the limit does
+    // not matter there and a reentrant call (its thread owns the emitter) never takes it.
+    @inlinable
+    @discardableResult
+    package func offer(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> Downstream.Input? {
+        let thread = ThreadID.current
+        if offerLockFree(value, on: thread) {
+            return nil
+        }
+        switch critical({ $0.offer(value, on: thread, limit: limit) }) {
+        case .deliverAsOwner(let downstream):
+            CalloutCheck.assertNoLockHeld("Emitter delivering a value")
+            let more = downstream.receive(value)
+            drain(returnedDemand: more, nestedInSubscriptionCallout: false)
+            return nil
+        case .queuedReplacing(let dropped):
+            return dropped
+        case .queued, .dropped:
+            return nil
+        case .deliverNested:
+            preconditionFailure("Emitter.offer(_:limit:) never delivers nested")
+        }
     }
 
     @inlinable
@@ -153,6 +194,87 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         case .dropped:
             return false
         }
+    }
+
+    /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand): the
+    /// owner's loop, or the next request, delivers it (a replay's values, queued before ``start(subscription:)``,
+    /// for example). Returns the older value dropped to make
+    /// room, if any, for the caller to release outside its locks (a value not kept is left to the caller too).
+    //
+    // It takes only the emitter's own lock and calls nothing, so it may run under another library lock: a subject
+    // that queues a value to each of its subscribers under its own lock gives them all one order of values, which
+    // a delivering `offer` (a callout) could not do there. Queueing never delivers, not even on the owner's thread:
+    // the owner's loop picks the value up.
+    @inlinable
+    package func enqueue(_ value: Downstream.Input, limit: EmitterWaitingLimit) -> Downstream.Input? {
+        switch critical({ $0.enqueue(value, limit: limit) }) {
+        case .queuedReplacing(let dropped):
+            return dropped
+        case .queued, .dropped:
+            return nil
+        case .deliverAsOwner, .deliverNested:
+            preconditionFailure("Emitter.enqueue never delivers")
+        }
+    }
+
+    /// Accepts a value under a lock of the caller's own, like ``enqueue(_:limit:)``, but when nobody delivers and
+    /// nothing is queued ahead of it within demand, makes the caller the owner instead: it then returns true, and
+    /// the caller must call ``deliverAccepted(_:)`` with the value after leaving its lock. Otherwise the value was
+    /// queued or not kept (false); `dropped` receives the older value dropped to make room, if any.
+    //
+    // Owning the emitter for a moment without being in a callout changes nothing for the other threads: as while
+    // the owner delivers, they queue their signals and return, and the owner's drain picks them up after this value.
+    // The accepted value is marked with `batchBit`, as a batch is: a cancel (or an immediate completion) made before
+    // it is delivered clears the bit, and `deliverAccepted` then drops it instead of delivering after the cancel.
+    @inlinable
+    package func accept(
+        _ value: Downstream.Input, limit: EmitterWaitingLimit, dropped: inout Downstream.Input?
+    ) -> Bool {
+        let thread = ThreadID.current
+        let action = critical { machine -> EmitterStateMachine<Downstream>.OfferAction in
+            let action = machine.offer(value, on: thread, limit: limit)
+            if case .deliverAsOwner = action {
+                machine.ownerBits |= EmitterStateMachine<Downstream>.batchBit
+            }
+            return action
+        }
+        switch action {
+        case .deliverAsOwner:
+            return true
+        case .queuedReplacing(let old):
+            dropped = old
+            return false
+        case .queued, .dropped:
+            return false
+        case .deliverNested:
+            preconditionFailure("Emitter.accept never delivers nested")
+        }
+    }
+
+    /// Delivers the value for which ``accept(_:limit:dropped:)`` returned true, then what queued meanwhile.
+    //
+    // The owner may read the downstream without the lock: nobody else writes it while the emitter is owned (a
+    // cancel made meanwhile leaves it to the owner's next critical section, see `SerialEmitter.fastBit`).
+    @inlinable
+    package func deliverAccepted(_ value: Downstream.Input) {
+        let batchBit = EmitterStateMachine<Downstream>.batchBit
+        let stillWanted =
+            LockedBoxWithWord<Int>.hasLockFreeWord
+            ? state.loadWord() & batchBit != 0 : critical { $0.ownerBits & batchBit != 0 }
+        guard stillWanted else {
+            // Cancelled meanwhile: the owner's next critical section releases the downstream.
+            drain(returnedDemand: .none, nestedInSubscriptionCallout: false)
+            return
+        }
+        CalloutCheck.assertNoLockHeld("Emitter delivering an accepted value")
+        // Read in place as the lock-free path does (see `offerLockFree`): other threads mutate the machine under the
+        // lock meanwhile (they queue), never its leading `downstream` while the emitter is owned.
+        let more = state.withUnlockedValue { machine in
+            UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef {
+                DownstreamReference<Downstream>.receive(value, through: $0, isSink: machine.pointee.downstreamIsSink)
+            }
+        }
+        drain(returnedDemand: more, nestedInSubscriptionCallout: false)
     }
 
     /// Accepts the completion (the first one wins; later ones and values after it are ignored) and delivers it in

@@ -17,6 +17,56 @@ package enum EmitterBufferPolicy: Sendable {
     case unbounded
 }
 
+/// How many values an ``Emitter`` keeps waiting for demand when they are queued with
+/// ``SerialEmitter/enqueue(_:limit:)``, and which one goes when they are that many: the general form of the
+/// ``EmitterBufferPolicy`` cases, for the producers of UntangleExtras (`Publishers.Create`, `ReplaySubject`).
+/// `dropWithoutDemand` is `.oldest(0)` (or `.newest(0)`), `keepLatest` is `.newest(1)`, `unbounded` is ``unbounded``.
+///
+/// The limit travels with each call rather than in the state machine: an `Int` there would add a word to every
+/// subject subscription (the machine's size is pinned by EmitterStateMachineLayoutTests); the few emitters that need
+/// a limit keep it in their own subscription.
+///
+/// ```swift
+/// let (accepted, dropped) = emitter.enqueue(value, limit: .newest(16))
+/// ```
+///
+/// **Demand:** values covered by demand are never dropped; the limit counts only the values beyond it.
+/// **Thread safety:** a value.
+@usableFromInline
+package struct EmitterWaitingLimit: Sendable, Equatable {
+    /// Which value goes when the waiting values are at the limit.
+    @usableFromInline
+    package enum Overflow: Sendable, Equatable {
+        /// The oldest waiting value is dropped to make room for the new one (with a limit of 0: the new one).
+        case dropOldest
+        /// The new value is dropped.
+        case dropNewest
+    }
+
+    /// The most values kept waiting for demand.
+    @usableFromInline package let count: Int
+    @usableFromInline package let overflow: Overflow
+
+    @inlinable
+    package init(count: Int, overflow: Overflow) {
+        precondition(count >= 0, "an emitter's waiting limit must not be negative (got \(count))")
+        self.count = count
+        self.overflow = overflow
+    }
+
+    /// Every value waits until it is requested.
+    @inlinable
+    package static var unbounded: EmitterWaitingLimit { EmitterWaitingLimit(count: Int.max, overflow: .dropNewest) }
+
+    /// At most `n` values wait; a new one beyond them drops the oldest waiting one.
+    @inlinable
+    package static func newest(_ n: Int) -> EmitterWaitingLimit { EmitterWaitingLimit(count: n, overflow: .dropOldest) }
+
+    /// At most `n` values wait; once they are that many, new ones are dropped.
+    @inlinable
+    package static func oldest(_ n: Int) -> EmitterWaitingLimit { EmitterWaitingLimit(count: n, overflow: .dropNewest) }
+}
+
 /// When a completion accepted by an ``Emitter`` is delivered relative to values still queued.
 @usableFromInline
 package enum EmitterCompletionOrder: Sendable {
@@ -265,6 +315,49 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             queue.append(value)
             return .queued
         }
+    }
+
+    /// Offers a value under a waiting limit (`SerialEmitter.offer(_:limit:)`): delivered by the caller, as owner,
+    /// when nobody owns the emitter and nothing is queued ahead of it; otherwise queued as by ``enqueue(_:limit:)``,
+    /// also on the owner's own thread (never `.deliverNested`).
+    @inlinable
+    mutating func offer(_ value: Input, on thread: ThreadID, limit: EmitterWaitingLimit) -> OfferAction {
+        guard isOpen, subscriptionPhase != .waiting, owner == nil, queue.isEmpty, demand > .none else {
+            return enqueue(value, limit: limit)
+        }
+        owner = thread
+        demand -= 1
+        return .deliverAsOwner(downstream.unsafelyUnwrapped)
+    }
+
+    /// Queues a value without delivering it, whoever owns the emitter, keeping at most `limit.count` values beyond
+    /// demand (see ``EmitterWaitingLimit``). Answers `.queued`, `.queuedReplacing` (the oldest waiting value made
+    /// room) or `.dropped`, never a delivery: the caller hands the queue to an owner with `claimOwnership`.
+    @inlinable
+    mutating func enqueue(_ value: Input, limit: EmitterWaitingLimit) -> OfferAction {
+        guard isOpen else { return .dropped }
+        // Beyond demand: the queue already holds as many values as were requested (so demand is finite).
+        if demand - queue.count == .none {
+            let covered = demand.max ?? 0
+            if queue.count - covered >= limit.count {
+                guard limit.count > 0, limit.overflow == .dropOldest else { return .dropped }
+                // The oldest *waiting* value is the first one demand does not cover.
+                let dropped: Input
+                if covered == 0 {
+                    dropped = queue.popFirst().unsafelyUnwrapped
+                } else {
+                    var tail = queue.truncate(keepingFirst: covered)
+                    dropped = tail.removeFirst()
+                    for element in tail {
+                        queue.append(element)
+                    }
+                }
+                queue.append(value)
+                return .queuedReplacing(dropped)
+            }
+        }
+        queue.append(value)
+        return .queued
     }
 
     @inlinable
