@@ -45,14 +45,8 @@ extension Subscribers {
         /// Assign never fails.
         public typealias Failure = Never
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(Subscription)
-            case terminal
-        }
-
         private struct State {
-            var status = Status.awaitingSubscription
+            var status = UpstreamSlot.awaiting
             var object: Root?
         }
 
@@ -85,11 +79,7 @@ extension Subscribers {
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
         public func receive(subscription: Subscription) {
-            let accepted = state.withCriticalSection { state -> Bool in
-                guard case .awaitingSubscription = state.status else { return false }
-                state.status = .subscribed(subscription)
-                return true
-            }
+            let accepted = state.withCriticalSection { $0.status.accept(subscription) }
             CalloutCheck.assertNoLockHeld("Assign requesting from its subscription")
             if accepted {
                 subscription.request(.unlimited)
@@ -129,7 +119,7 @@ extension Subscribers {
 
         private func end() -> State {
             state.withCriticalSection { state -> State in
-                defer { state = State(status: .terminal, object: nil) }
+                defer { state = State(status: .ended, object: nil) }
                 return state
             }
         }
@@ -141,9 +131,9 @@ extension Subscribers {
             let (object, status) = state.withCriticalSection { ($0.object, $0.status) }
             let statusDescription: String
             switch status {
-            case .awaitingSubscription: statusDescription = "awaitingSubscription"
+            case .awaiting: statusDescription = "awaitingSubscription"
             case .subscribed(let subscription): statusDescription = "subscribed(\(subscription))"
-            case .terminal: statusDescription = "terminal"
+            case .ended: statusDescription = "terminal"
             }
             return Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": statusDescription])
         }

@@ -30,27 +30,15 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
     typealias Failure = UpstreamFailure
     typealias Handler = (Event<UpstreamOutput, UpstreamFailure>) -> EventReaction<Downstream.Input, Downstream.Failure>
 
-    private enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case ended
-    }
-
     private struct State {
-        var upstream = Upstream.awaiting
+        var upstream = UpstreamSlot.awaiting
         var requestedUnlimited = false
         var onEnd: (() -> Void)?
 
         /// Ends the upstream side: the subscription to cancel (if still running) and the end hook to run, once.
         mutating func end() -> (Subscription?, (() -> Void)?) {
-            defer {
-                upstream = .ended
-                onEnd = nil
-            }
-            if case .subscribed(let subscription) = upstream {
-                return (subscription, onEnd)
-            }
-            return (nil, onEnd)
+            defer { onEnd = nil }
+            return (upstream.end(), onEnd)
         }
     }
 
@@ -85,8 +73,7 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
 
     func receive(subscription: Subscription) {
         let accepted = state.withCriticalSection { state -> Bool in
-            guard case .awaiting = state.upstream else { return false }
-            state.upstream = .subscribed(subscription)
+            guard state.upstream.accept(subscription) else { return false }
             return true
         }
         guard accepted else {

@@ -7,26 +7,11 @@ import Untangle
 /// operator's emitter (a sampled value beyond demand waits and is replaced by a newer one).
 /// **Thread safety:** none: always mutated under the operator's lock.
 struct SampleStateMachine<Value> {
-    /// The upstream's side while the sample runs.
-    enum Upstream {
-        /// Its subscription has not arrived yet.
-        case awaiting
-        /// Subscribed: its values replace the latest one.
-        case subscribed(Subscription)
-        /// It finished (a later subscription is refused): the next tick delivers the latest value and ends the
-        /// sample.
-        case finished
-
-        var subscription: Subscription? {
-            if case .subscribed(let subscription) = self { return subscription }
-            return nil
-        }
-    }
-
     /// The sample's phase.
     enum Phase {
-        /// Running: the upstream's side, and the sampler's subscription once it arrived.
-        case running(upstream: Upstream, sampler: Subscription?)
+        /// Running: the upstream's side (ended: it finished, a later subscription is refused, and the next tick
+        /// delivers the latest value and ends the sample), and the sampler's subscription once it arrived.
+        case running(upstream: UpstreamSlot, sampler: Subscription?)
         /// Ended (by a tick after a finish, a failure, or the downstream's cancel): every subscription is refused,
         /// every value released.
         case terminated
@@ -64,7 +49,7 @@ struct SampleStateMachine<Value> {
     /// The upstream finished: the next tick ends the sample. Returns its subscription to release after unlocking.
     mutating func upstreamDidFinish() -> Subscription? {
         guard case .running(let upstream, let sampler) = phase else { return nil }
-        phase = .running(upstream: .finished, sampler: sampler)
+        phase = .running(upstream: .ended, sampler: sampler)
         return upstream.subscription
     }
 
@@ -82,9 +67,7 @@ struct SampleStateMachine<Value> {
         guard case .running(let upstream, _) = phase else { return Tick() }
         var tick = Tick(value: latest)
         latest = nil
-        let upstreamFinished: Bool
-        if case .finished = upstream { upstreamFinished = true } else { upstreamFinished = false }
-        if upstreamFinished || samplerFinished {
+        if upstream.isEnded || samplerFinished {
             tick.finish = true
             tick.cancel = terminate(keepSampler: samplerFinished) ?? []
         }

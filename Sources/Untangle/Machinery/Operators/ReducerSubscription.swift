@@ -73,13 +73,6 @@ enum ReducerStep<Output, Failure: Error> {
 @usableFromInline
 struct ReducerState<Downstream, Final> {
     @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case done
-    }
-
-    @usableFromInline
     enum Phase {
         /// The upstream has not ended yet.
         case running
@@ -90,7 +83,7 @@ struct ReducerState<Downstream, Final> {
     }
 
     @usableFromInline
-    var upstream = Upstream.awaiting
+    var upstream = UpstreamSlot.awaiting
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -201,9 +194,7 @@ struct ReducerState<Downstream, Final> {
     /// once something was requested (a value, or a reducer's bare `.finished`); a failure needs no demand.
     @inlinable
     mutating func finish(_ final: Final, needsDemand: Bool) -> FinishAction {
-        var action = FinishAction(upstream: nil, deliver: nil)
-        if case .subscribed(let subscription) = upstream { action.upstream = subscription }
-        upstream = .done
+        var action = FinishAction(upstream: upstream.end(), deliver: nil)
         guard case .running = phase else { return action }
         if !needsDemand || demand > 0 {
             phase = .terminated
@@ -233,9 +224,7 @@ struct ReducerState<Downstream, Final> {
     @inlinable
     mutating func cancel() -> CancelAction {
         if case .awaiting = upstream { return CancelAction(upstream: nil, released: (nil, nil)) }
-        var action = CancelAction(upstream: nil, released: (takeDownstream(), nil))
-        if case .subscribed(let subscription) = upstream { action.upstream = subscription }
-        upstream = .done
+        var action = CancelAction(upstream: upstream.end(), released: (takeDownstream(), nil))
         if case .pending(let final) = phase { action.released.1 = final }
         phase = .terminated
         return action
@@ -255,7 +244,7 @@ struct ReducerState<Downstream, Final> {
         case (.awaiting, _): return "awaiting subscription"
         case (.subscribed, .running): return "subscribed"
         case (_, .pending): return "holding the result until requested"
-        case (_, .terminated), (.done, .running): return "terminal"
+        case (_, .terminated), (.ended, .running): return "terminal"
         }
     }
 }

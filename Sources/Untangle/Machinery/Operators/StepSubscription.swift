@@ -124,13 +124,6 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = UpstreamFailure
 
-    @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case ended
-    }
-
     /// Where the upstream signal path is: only upstream signals (serialized) read and write it.
     @usableFromInline
     enum Phase {
@@ -141,7 +134,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
 
     @usableFromInline
     struct State {
-        @usableFromInline var upstream = Upstream.awaiting
+        @usableFromInline var upstream = UpstreamSlot.awaiting
         /// Released on cancel and after the completion, so the subscription never keeps its subscriber alive.
         @usableFromInline var downstream: Downstream?
         /// The last upstream value, kept only for a `.downstreamAndLastInput` mirror.
@@ -155,14 +148,8 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         /// Ends everything; returns what to cancel and to release (or to deliver a last signal to) after unlocking.
         @inlinable
         mutating func end() -> (Subscription?, Downstream?) {
-            defer {
-                upstream = .ended
-                downstream = nil
-            }
-            if case .subscribed(let subscription) = upstream {
-                return (subscription, downstream)
-            }
-            return (nil, downstream)
+            defer { downstream = nil }
+            return (upstream.end(), downstream)
         }
     }
 
@@ -359,7 +346,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
 
 extension StepSubscription.State {
     @usableFromInline
-    func mirrorSnapshot() -> (Downstream?, StepSubscription.Upstream, UpstreamOutput?) {
+    func mirrorSnapshot() -> (Downstream?, UpstreamSlot, UpstreamOutput?) {
         (downstream, upstream, lastInput)
     }
 }

@@ -7,15 +7,9 @@
 /// emitter.
 /// **Thread safety:** none: always mutated under the subscription's lock.
 struct CollectByTimeStateMachine<Output> {
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case ended
-    }
-
     /// What the end of the stream leaves to do outside the lock.
     struct Ending {
-        var upstream: Upstream
+        var upstream: UpstreamSlot
         var timer: Cancellable?
         /// The last, partial group to deliver before `.finished` (nil if empty or on failure).
         var group: [Output]?
@@ -25,7 +19,7 @@ struct CollectByTimeStateMachine<Output> {
 
     /// The group size that cuts a group before the timer does (nil: by time only).
     let count: Int?
-    private(set) var upstream = Upstream.awaiting
+    private(set) var upstream = UpstreamSlot.awaiting
     private var buffer: [Output] = []
     private var timer: Cancellable?
     private var askedUnlimited = false

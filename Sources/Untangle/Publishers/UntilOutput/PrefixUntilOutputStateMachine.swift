@@ -18,20 +18,9 @@
 struct PrefixUntilOutputStateMachine<Downstream: Subscriber> {
     typealias Failure = Downstream.Failure
 
-    /// One source's subscription: awaited, live, or ended (a later subscription is cancelled).
-    enum Source {
-        case awaiting
-        case subscribed(Subscription)
-        case ended
-
-        var subscription: Subscription? {
-            if case .subscribed(let subscription) = self { return subscription }
-            return nil
-        }
-    }
-
-    private var upstream = Source.awaiting
-    private var trigger = Source.awaiting
+    // Each source's subscription: awaited, live, or ended (a later subscription is cancelled).
+    private var upstream = UpstreamSlot.awaiting
+    private var trigger = UpstreamSlot.awaiting
     private var turn = DownstreamTurn<Failure>()
     private var downstream: Downstream?
 
