@@ -92,8 +92,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let demand = state.withCriticalSection { $0.subscribed(subscription, at: index) }
-        CombiningUpstreams.admit(subscription, demand: demand, operator: "zip")
+        state.withCriticalSection { $0.subscribed(subscription, at: index) }.perform(on: subscription, operator: "zip")
     }
 
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.

@@ -219,15 +219,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
-        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
-            CalloutCheck.assertNoLockHeld("fan-in cancelling an unwanted inner subscription")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from a new inner")
-            subscription.request(demand)
-        }
+        UpstreamAdmission(decide { $0.innerSubscribed(id, subscription) }).perform(on: subscription, operator: "fan-in")
     }
 }
 

@@ -130,8 +130,8 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let demand = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
-        CombiningUpstreams.admit(subscription, demand: demand, operator: "combineLatest")
+        let admission = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
+        admission.perform(on: subscription, operator: "combineLatest")
     }
 
     // One critical section per value: it stores the value and decides; the value it replaces is released after
