@@ -25,11 +25,7 @@ final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Downstream: 
         self.selector = selector
         // Demand the subscriber returns from `receive(_:)` goes upstream like a request. The closure captures the
         // state, not the subscription, so the emitter does not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                WithLatestFromSubscription.forward(more, state: state)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { WithLatestFromSubscription.forward($0, state: state) }.emitter()
     }
 
     private static func forward(

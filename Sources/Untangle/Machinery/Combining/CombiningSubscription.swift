@@ -39,11 +39,9 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         let senders = Machine.returnsDemandToSender ? CombiningSender() : nil
         self.senders = senders
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { more in
+            CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
+        }.emitter()
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
