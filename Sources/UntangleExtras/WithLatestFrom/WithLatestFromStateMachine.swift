@@ -7,36 +7,36 @@ import Untangle
 /// and requested when it does); the other publisher is asked for `.unlimited` because only its latest value counts.
 /// **Thread safety:** none: always mutated under the operator's lock.
 struct WithLatestFromStateMachine<Latest> {
-    private(set) var upstream: Subscription?
-    private var other: Subscription?
+    private var upstream = UpstreamSlot.awaiting
+    private var other = UpstreamSlot.awaiting
     private var pendingDemand = Subscribers.Demand.none
     private(set) var latest: Latest?
     private(set) var isTerminated = false
 
-    /// The upstream's subscription arrived: returns the demand to request (nil: cancel it instead).
-    mutating func upstreamSubscribed(_ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, upstream == nil else { return nil }
-        upstream = subscription
-        defer { pendingDemand = .none }
-        return pendingDemand
+    /// The upstream's subscription arrived: admitted with the demand asked so far, or rejected (ended, or a second
+    /// subscription).
+    mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
+        let admission = upstream.admit(subscription, requesting: pendingDemand)
+        if admission.isAdmitted { pendingDemand = .none }
+        return admission
     }
 
-    /// The other publisher's subscription arrived: false if it must be cancelled instead.
-    mutating func otherSubscribed(_ subscription: Subscription) -> Bool {
-        guard !isTerminated, other == nil else { return false }
-        other = subscription
-        return true
+    /// The other publisher's subscription arrived: admitted with `.unlimited`, or rejected (ended, or a second
+    /// subscription).
+    mutating func otherSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
+        other.admit(subscription, requesting: .unlimited)
     }
 
     /// The downstream asked for more: returns the upstream subscription to forward it to (nil: kept for later, or
     /// the operator has ended).
     mutating func request(_ demand: Subscribers.Demand) -> Subscription? {
-        guard !isTerminated else { return nil }
-        guard let upstream else {
+        switch upstream {
+        case .awaiting:
             pendingDemand += demand
             return nil
+        case .subscribed(let subscription): return subscription
+        case .ended: return nil
         }
-        return upstream
     }
 
     /// The other publisher sent a value: returns the replaced one, to be released after unlocking.
@@ -49,8 +49,7 @@ struct WithLatestFromStateMachine<Latest> {
     /// The other publisher finished: its latest value stays; its subscription is returned to be released after
     /// unlocking.
     mutating func otherFinished() -> Subscription? {
-        defer { other = nil }
-        return other
+        other.end()
     }
 
     /// A completion or the downstream's cancel: ends everything and returns what to cancel (nil if it had already
@@ -61,10 +60,8 @@ struct WithLatestFromStateMachine<Latest> {
         guard !isTerminated else { return nil }
         isTerminated = true
         var toCancel: [Subscription] = []
-        if !upstreamCompleted, let upstream { toCancel.append(upstream) }
-        if !otherFailed, let other { toCancel.append(other) }
-        upstream = nil
-        other = nil
+        if let upstream = upstream.end(), !upstreamCompleted { toCancel.append(upstream) }
+        if let other = other.end(), !otherFailed { toCancel.append(other) }
         defer { latest = nil }
         return (toCancel, latest)
     }

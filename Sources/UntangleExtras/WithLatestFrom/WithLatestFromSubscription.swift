@@ -25,11 +25,7 @@ final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Downstream: 
         self.selector = selector
         // Demand the subscriber returns from `receive(_:)` goes upstream like a request. The closure captures the
         // state, not the subscription, so the emitter does not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                WithLatestFromSubscription.forward(more, state: state)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { WithLatestFromSubscription.forward($0, state: state) }.emitter()
     }
 
     private static func forward(
@@ -55,15 +51,8 @@ final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Downstream: 
     // MARK: Upstream
 
     func receive(subscription: Subscription) {
-        guard let demand = state.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("withLatestFrom cancelling an unwanted upstream subscription")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("withLatestFrom requesting upstream")
-            subscription.request(demand)
-        }
+        state.withCriticalSection { $0.upstreamSubscribed(subscription) }.perform(
+            on: subscription, operator: "withLatestFrom")
     }
 
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
@@ -96,13 +85,8 @@ final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Downstream: 
     // MARK: Other
 
     fileprivate func otherSubscribed(_ subscription: Subscription) {
-        guard state.withCriticalSection({ $0.otherSubscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("withLatestFrom cancelling an unwanted subscription")
-            subscription.cancel()
-            return
-        }
-        CalloutCheck.assertNoLockHeld("withLatestFrom requesting from the other publisher")
-        subscription.request(.unlimited)
+        state.withCriticalSection { $0.otherSubscribed(subscription) }.perform(
+            on: subscription, operator: "withLatestFrom")
     }
 
     fileprivate func otherSent(_ value: OtherOutput) {

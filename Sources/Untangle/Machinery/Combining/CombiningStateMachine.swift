@@ -40,8 +40,8 @@ protocol CombiningStateMachine {
 
     init(upstreamCount: Int)
 
-    /// Upstream `index` delivered its subscription: the demand to request from it (nil: cancel it).
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand?
+    /// Upstream `index` delivered its subscription: admitted with the demand to request from it, or rejected.
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission
     /// The downstream asked for more: the subscriptions to forward the request to.
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
     mutating func received(_ value: Any, at index: Int) -> CombiningEffects

@@ -39,11 +39,9 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         let senders = Machine.returnsDemandToSender ? CombiningSender() : nil
         self.senders = senders
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { more in
+            CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
+        }.emitter()
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
@@ -92,8 +90,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let demand = state.withCriticalSection { $0.subscribed(subscription, at: index) }
-        CombiningUpstreams.admit(subscription, demand: demand, operator: "zip")
+        state.withCriticalSection { $0.subscribed(subscription, at: index) }.perform(on: subscription, operator: "zip")
     }
 
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.

@@ -114,6 +114,17 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     /// The operator's state machine, under its lock.
     @usableFromInline package let state: LockedBox<Machine>
 
+    // The one designated init: the ways to build the skeleton differ only in the relay the emitter delivers to (what
+    // becomes of the demand the downstream returns from `receive(_:)`, and whether the relay wraps the machine's
+    // lock) and, for a machine that counts the demand itself, in the emitter asked for `.unlimited` up front.
+    /// A skeleton around `machine` whose emitter delivers to the relay `relay` builds around the machine's lock.
+    @inlinable
+    package init(machine: Machine, relay: (LockedBox<Machine>) -> DemandRelay<Downstream>) {
+        let state = LockedBox(tracking: machine)
+        self.state = state
+        emitter = relay(state).emitter()
+    }
+
     // The machine counts the downstream's demand (flatMap): the emitter is asked for `.unlimited` once and only
     // serializes; a value reaches it only once the machine has charged it to the downstream's demand.
     /// A skeleton around a `machine` that counts the downstream's demand itself: requests (forwarded by the
@@ -123,9 +134,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     package init(
         downstream: Downstream, machine: Machine, countingDemand onDemand: @escaping (Subscribers.Demand) -> Void
     ) {
-        state = LockedBox(tracking: machine)
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream, onReturnedDemand: onDemand), policy: .unbounded)
+        self.init(machine: machine) { _ in DemandRelay(downstream: downstream, onReturnedDemand: onDemand) }
         emitter.request(.unlimited)
     }
 
@@ -139,10 +148,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
         machine: Machine, onDemand: @escaping (Subscribers.Demand) -> Void,
         downstream: (LockedBox<Machine>) -> Downstream
     ) {
-        let state = LockedBox(tracking: machine)
-        self.state = state
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand), policy: .unbounded)
+        self.init(machine: machine) { state in DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand) }
     }
 
     /// Runs `body` on the machine under the lock; make no callout in it.
@@ -219,40 +225,26 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
-        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
-            CalloutCheck.assertNoLockHeld("fan-in cancelling an unwanted inner subscription")
-            subscription.cancel()
-            return
-        }
-        if demand > .none {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from a new inner")
-            subscription.request(demand)
-        }
+        UpstreamAdmission(decide { $0.innerSubscribed(id, subscription) }).perform(on: subscription, operator: "fan-in")
     }
 }
 
 extension FanIn where Machine: FanInStateMachine {
-    /// A skeleton around `machine` delivering to `downstream`.
+    /// A skeleton around `machine` delivering to `downstream`; demand the downstream returns from `receive(_:)` is
+    /// forwarded like a request.
     @inlinable
     package init(downstream: Downstream, machine: Machine) {
-        let state = LockedBox(tracking: machine)
-        self.state = state
         // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
         // subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                FanIn.forward(more, state: state)
-            },
-            policy: .unbounded)
+        self.init(machine: machine) { state in
+            DemandRelay(downstream: downstream) { more in FanIn.forward(more, state: state) }
+        }
     }
 
     @inlinable
     static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
         let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CalloutCheck.assertNoLockHeld("fan-in requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
+        CombiningUpstreams.request(demand, from: subscriptions, operator: "fan-in")
     }
 
     /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
@@ -344,4 +336,18 @@ package struct FanInInner<Parent: FanInParent>: Subscriber, CustomStringConverti
 
     @usableFromInline
     package var description: String { parent.description }
+}
+
+extension DemandRelay {
+    /// The emitter of an operator with several upstreams (fan-in, zip, combineLatest, withLatestFrom), delivering to
+    /// this relay. Values beyond the downstream's demand wait in it (`.unbounded`): the operator bounds them by what
+    /// it requested from its upstreams.
+    ///
+    /// ```swift
+    /// emitter = DemandRelay(downstream: subscriber) { more in Self.requestUpstreams(more, state: state) }.emitter()
+    /// ```
+    @inlinable
+    package func emitter() -> Emitter<DemandRelay> {
+        Emitter(downstream: self, policy: .unbounded)
+    }
 }

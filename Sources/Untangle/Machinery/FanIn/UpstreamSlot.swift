@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// Where one upstream of an operator stands: not subscribed yet, subscribed (holding its subscription), or ended
 /// (finished, failed, cancelled, or never to be subscribed). Fan-in state machines keep one slot per upstream instead
 /// of an optional subscription plus flags, so "a second subscription after the first one ended" is told apart from
@@ -42,11 +44,79 @@ package enum UpstreamSlot {
         return false
     }
 
+    /// Under the lock: takes `subscription` if the slot was awaiting one, and returns what to do with it after
+    /// unlocking: request `demand` from it, or cancel it (the slot is subscribed already, or ended).
+    ///
+    /// ```swift
+    /// let admission = state.withCriticalSection { $0.upstream.admit(subscription, requesting: .unlimited) }
+    /// admission.perform(on: subscription, operator: "buffer")
+    /// ```
+    @inlinable
+    package mutating func admit(
+        _ subscription: Subscription, requesting demand: Subscribers.Demand
+    ) -> UpstreamAdmission {
+        accept(subscription) ? .admitted(requesting: demand) : .rejected
+    }
+
     /// Ends the slot; returns the subscription it held (to cancel or release after unlocking), if any.
     @inlinable
     @discardableResult
     package mutating func end() -> Subscription? {
         defer { self = .ended }
         return subscription
+    }
+}
+
+// Performance: a wrapped `Demand?`, so deciding and performing cost what the optional demand each operator returned
+// before did (flatMap admits one inner per value).
+/// What becomes of an upstream's subscription that has just arrived: decided under the operator's lock (by
+/// ``UpstreamSlot/admit(_:requesting:)``, or by a state machine's own check), then carried out after unlocking by
+/// ``perform(on:operator:)``: request the demand from an admitted subscription, cancel a rejected one (a second
+/// subscription, or one arriving after the operator or this upstream ended).
+///
+/// ```swift
+/// let admission = state.withCriticalSection { $0.subscribed(subscription, at: index) }
+/// admission.perform(on: subscription, operator: "zip")
+/// ```
+///
+/// **Demand:** an admitted subscription is asked for its demand at once (nothing for `.none`).
+/// **Thread safety:** a value: decided under the lock, performed with no lock held.
+@usableFromInline
+package struct UpstreamAdmission {
+    /// The demand to request from the admitted subscription; nil: rejected, cancel it.
+    @usableFromInline package let demand: Subscribers.Demand?
+
+    /// `demand`: admitted, to be asked for `demand`; nil: rejected.
+    @inlinable
+    package init(_ demand: Subscribers.Demand?) {
+        self.demand = demand
+    }
+
+    /// The subscription was taken: request `demand` from it after unlocking (nothing for `.none`).
+    @inlinable
+    package static func admitted(requesting demand: Subscribers.Demand) -> UpstreamAdmission {
+        UpstreamAdmission(demand)
+    }
+
+    /// The subscription was refused: cancel it after unlocking.
+    @inlinable
+    package static var rejected: UpstreamAdmission { UpstreamAdmission(nil) }
+
+    /// Whether the subscription was taken.
+    @inlinable
+    package var isAdmitted: Bool { demand != nil }
+
+    /// With no lock held: cancels a rejected `subscription`, or requests the demand from an admitted one.
+    @inlinable
+    package func perform(on subscription: Subscription, operator name: StaticString) {
+        guard let demand else {
+            CalloutCheck.assertNoLockHeld("\(name) cancelling an unwanted upstream subscription")
+            subscription.cancel()
+            return
+        }
+        if demand > .none {
+            CalloutCheck.assertNoLockHeld("\(name) requesting from a new upstream")
+            subscription.request(demand)
+        }
     }
 }

@@ -19,13 +19,6 @@
 @usableFromInline
 struct BufferStateMachine<Value, Failure: Error, Downstream> {
     @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        case terminal
-    }
-
-    @usableFromInline
     enum Terminal {
         case finished
         case failure(Failure)
@@ -33,7 +26,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         case overflowing
     }
 
-    @usableFromInline var upstream = Upstream.awaiting
+    @usableFromInline var upstream = UpstreamSlot.awaiting
     @usableFromInline var downstream: Downstream?
     @usableFromInline var buffer = RingBuffer<Value>()
     @usableFromInline var demand = Subscribers.Demand.none
@@ -56,14 +49,15 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         self.whenFull = whenFull
     }
 
-    /// The upstream subscription arrived: returns the demand to request from it at once and the downstream to hand
-    /// the subscription to (the caller is the mover until it has), or nil: cancel it.
+    /// The upstream subscription arrived: admitted with the demand to request from it at once, and the downstream to
+    /// hand the subscription to (the caller is the mover until it has); or rejected, with no downstream.
     @inlinable
-    mutating func subscribed(_ subscription: Subscription) -> (Subscribers.Demand, Downstream)? {
-        guard case .awaiting = upstream, let downstream else { return nil }
-        upstream = .subscribed(subscription)
+    mutating func subscribed(_ subscription: Subscription) -> (UpstreamAdmission, Downstream?) {
+        guard let downstream else { return (.rejected, nil) }
+        let admission = upstream.admit(subscription, requesting: prefetch == .keepFull ? .max(size) : .unlimited)
+        guard admission.isAdmitted else { return (admission, nil) }
         moving = true
-        return (prefetch == .keepFull ? .max(size) : .unlimited, downstream)
+        return (admission, downstream)
     }
 
     @usableFromInline
@@ -183,7 +177,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         } else {
             completion = .finished
         }
-        upstream = .terminal
+        upstream = .ended
         moving = false
         self.downstream = nil
         return .complete(downstream, completion, discarded: buffer.takeAll())
@@ -194,7 +188,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     @inlinable
     mutating func cancel() -> (Subscription, discarded: RingBuffer<Value>, downstream: Downstream?)? {
         guard case .subscribed(let subscription) = upstream else { return nil }
-        upstream = .terminal
+        upstream = .ended
         defer { downstream = nil }
         return (subscription, buffer.takeAll(), downstream)
     }

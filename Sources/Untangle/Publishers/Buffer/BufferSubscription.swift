@@ -38,17 +38,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // thread holds the mover until then, so values the upstream sends from inside that request are only queued.
     @inlinable
     func receive(subscription: Subscription) {
-        guard let (initial, downstream) = state.withCriticalSection({ $0.subscribed(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("buffer cancelling a second upstream subscription")
-            subscription.cancel()
-            return
-        }
-        // Apple's asks for `.max(0)` too (`.keepFull` with size 0); that request is left out here, since an upstream
-        // may trap on it.
-        if initial > .none {
-            CalloutCheck.assertNoLockHeld("buffer prefetching from its upstream")
-            subscription.request(initial)
-        }
+        let (admission, downstream) = state.withCriticalSection { $0.subscribed(subscription) }
+        // Apple's asks for `.max(0)` too (`.keepFull` with size 0); that request is left out here (the admission
+        // requests nothing for `.none`), since an upstream may trap on it.
+        admission.perform(on: subscription, operator: "buffer")
+        guard let downstream else { return }
         CalloutCheck.assertNoLockHeld("buffer handing its downstream the subscription")
         downstream.receive(subscription: self)
         refill(subscription, move())

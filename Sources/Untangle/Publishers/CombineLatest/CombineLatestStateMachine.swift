@@ -91,13 +91,13 @@ struct CombineLatestStateMachine {
         finished = Array(repeating: false, count: upstreamCount)
     }
 
-    /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
+    /// An upstream's subscription arrived: admitted with the demand to request from it, or rejected (cancelled, as
     /// the combination has ended or this upstream already had a subscription).
     @usableFromInline
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return nil }
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission {
+        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return .rejected }
         subscriptions[index] = subscription
-        return requested
+        return .admitted(requesting: requested)
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.

@@ -85,11 +85,8 @@ where Downstream.Input == Values.Output {
         let state = LockedBoxWithWord(tracking: State())
         self.state = state
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                CombineLatestSubscription.requestUpstreams(more, state: state)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { CombineLatestSubscription.requestUpstreams($0, state: state) }
+            .emitter()
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
@@ -130,8 +127,8 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let demand = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
-        CombiningUpstreams.admit(subscription, demand: demand, operator: "combineLatest")
+        let admission = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
+        admission.perform(on: subscription, operator: "combineLatest")
     }
 
     // One critical section per value: it stores the value and decides; the value it replaces is released after

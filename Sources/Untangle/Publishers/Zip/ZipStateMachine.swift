@@ -37,13 +37,13 @@ struct ZipStateMachine: CombiningStateMachine {
         finished = Array(repeating: false, count: upstreamCount)
     }
 
-    /// An upstream's subscription arrived: returns the demand to request from it (nil: cancel it instead, because
+    /// An upstream's subscription arrived: admitted with the demand to request from it, or rejected (cancelled, as
     /// the zip has ended or this upstream already had a subscription).
     @usableFromInline
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
-        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission {
+        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return .rejected }
         subscriptions[index] = subscription
-        return requested
+        return .admitted(requesting: requested)
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
