@@ -1,11 +1,13 @@
-/// An owner word and a value (a ``WordAndValue``) stored inline in an object, reached through their address: every
-/// pointer operation on such a state lives here, so that the objects holding one (a subject's subscriptions) do no
-/// pointer arithmetic of their own.
+/// An owner word and a value (a ``WordAndValue``) at a fixed address, reached through that address: the one type that
+/// does the pointer work on an owner word and the value it guards (the word-and-value layout is computed here and in
+/// ``WordAndValue/valueOffset``, nowhere else). Two kinds of holder use it:
+/// - an object that stores a `WordAndValue<Value>` as a stored property (a subject's subscriptions), viewed with
+///   ``init(inStoredPropertiesOf:afterReferences:)``: the property's address is the object's stored properties' start
+///   (right after the object header) plus the bytes of the references stored before it, rounded up to its alignment;
+/// - ``LockedBoxWithWord``, whose heap object keeps one `WordAndValue<Value>` in its tail, viewed with
+///   ``init(at:)``.
 ///
-/// The object stores a `WordAndValue<Value>` as a stored property and makes this view of it with
-/// ``init(inStoredPropertiesOf:afterReferences:)``: the property's address is the object's stored properties' start
-/// (right after the object header) plus the bytes of the references stored before it, rounded up to its alignment.
-/// That address does not move while the object lives, so the word can be changed atomically by threads that hold no
+/// That address does not move while the holder lives, so the word can be changed atomically by threads that hold no
 /// lock, and the value read in place by the thread the word's protocol admits.
 ///
 /// ```swift
@@ -16,19 +18,20 @@
 /// let inline = cell.inline
 /// if inline.claim(expected: 1, desired: 3) {            // the lock-free path: the word's protocol admits this thread
 ///     inline.withUnlockedValue { machine in /* read */ }
-///     _ = inline.giveBack(expected: 3, desired: 1)
+///     _ = inline.compareExchangeWord(expected: 3, desired: 1)     // give the word back
 /// }
 /// inline.withCriticalSection(lock: UnretainedLock(lock)) { machine, word in /* the locked path */ }
 /// ```
 ///
-/// The layout assumption (the property follows exactly those references) is the caller's; a test per holder checks
-/// the computed address against Swift's own address of the property (`InlineOwnedStateTests` for the type itself,
-/// `SubjectSubscriptionLayoutTests` for subject subscriptions), in every `swift test`, release builds included.
+/// The layout assumption of an inline holder (the property follows exactly those references) is the caller's; a test
+/// per holder checks the computed address against Swift's own address of the property (`InlineOwnedStateTests` for
+/// the type itself, `SubjectSubscriptionLayoutTests` for subject subscriptions), and `InlineOwnedStateTests` checks
+/// the box's value address too, in every `swift test`, release builds included.
 ///
 /// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** the word as ``RawWordAccess`` (atomic where ``LockedBoxWithWord/hasLockFreeWord``, otherwise
 /// only under the lock); the value only inside ``withCriticalSection(lock:_:)``, or through
-/// ``withUnlockedValue(_:)`` under the caller's word protocol. The object must outlive every use of the view.
+/// ``withUnlockedValue(_:)`` under the caller's word protocol. The holder must outlive every use of the view.
 @usableFromInline
 package struct InlineOwnedState<Value> {
     /// The address of the `WordAndValue<Value>`.
@@ -41,6 +44,12 @@ package struct InlineOwnedState<Value> {
         memory =
             _getUnsafePointerToStoredProperties(object)
             + MemoryLayout<WordAndValue<Value>>.offset(placedAfter: references * MemoryLayout<AnyObject>.size)
+    }
+
+    /// The `WordAndValue<Value>` at `state` (initialized, and at a fixed address while the view is used).
+    @inlinable
+    package init(at state: UnsafeMutablePointer<WordAndValue<Value>>) {
+        memory = UnsafeMutableRawPointer(state)
     }
 
     /// Whether this view is at `state`'s address (the check of the layout assumption, for a debug assert in the
@@ -60,18 +69,20 @@ package struct InlineOwnedState<Value> {
         (memory + WordAndValue<Value>.valueOffset).assumingMemoryBound(to: Value.self)
     }
 
-    /// Claims the word without the lock: replaces it with `desired` if it is `expected` (acquiring and releasing);
-    /// returns whether it did. Only where ``LockedBoxWithWord/hasLockFreeWord``.
+    /// Replaces the word with `desired` if it is `expected`, without the lock (acquiring and releasing); returns
+    /// whether it did. Only where ``LockedBoxWithWord/hasLockFreeWord``. Every lock-free step of an owner-word
+    /// protocol is this one compare-exchange: claiming the word and giving it back.
     @inlinable
-    package func claim(expected: Int, desired: Int) -> Bool {
+    package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
         word.compareExchange(expected: expected, desired: desired)
     }
 
-    /// Gives a claimed word back without the lock (the same compare-exchange as ``claim(expected:desired:)``, named
-    /// for the step of the protocol it is); returns whether it did.
+    /// ``compareExchangeWord(expected:desired:)`` under the name of the step that makes the calling thread the
+    /// word's owner: a subject subscription's storage says `claim` where it takes the word (the same function
+    /// serves it for giving the word back, as the emitter decides which step it is).
     @inlinable
-    package func giveBack(expected: Int, desired: Int) -> Bool {
-        word.compareExchange(expected: expected, desired: desired)
+    package func claim(expected: Int, desired: Int) -> Bool {
+        compareExchangeWord(expected: expected, desired: desired)
     }
 
     /// Reads the word without the lock (acquiring). Only where ``LockedBoxWithWord/hasLockFreeWord``.

@@ -2,17 +2,17 @@
     import Darwin
 #elseif canImport(Glibc)
     import Glibc
-    import Synchronization
 #elseif canImport(Musl)
     import Musl
-    import Synchronization
 #endif
 
 /// A ``LockedBox`` with one more word beside the lock, for state machines that keep a lock-free fast path: the word
 /// can be read and compare-exchanged without the lock, while everything else is changed only under it.
 ///
-/// The value, the lock and the word share one heap object (the lock and the word in its tail), so adding the word
-/// costs 8 bytes rather than another allocation.
+/// The lock, the word and the value share one heap object (the lock primitive in its header, then a ``WordAndValue``
+/// in its tail), so adding the word costs 8 bytes rather than another allocation. Every operation on the word and the
+/// value goes through an ``InlineOwnedState`` over that `WordAndValue`: the word-and-value layout is computed there
+/// and nowhere else, for this box as for the objects that store a `WordAndValue` inline (subject subscriptions).
 ///
 /// ```swift
 /// let box = LockedBoxWithWord(tracking: State())
@@ -72,19 +72,15 @@ package struct LockedBoxWithWord<Value> {
     package func loadWord() -> Int {
         // `_withUnsafeGuaranteedRef`: the box keeps its storage alive for as long as the caller holds the box, so
         // the lock-free paths need no retain and release of the storage around them.
-        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            storage.withUnsafeMutablePointerToElements { WordAccess(tail: $0).load() }
-        }
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { $0.state.loadWord() }
     }
 
     /// Replaces the word with `desired` if it is `expected`, without the lock (acquiring and releasing); returns
     /// whether it did. Only where ``hasLockFreeWord``.
     @inlinable
     package func compareExchangeWord(expected: Int, desired: Int) -> Bool {
-        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            storage.withUnsafeMutablePointerToElements {
-                WordAccess(tail: $0).compareExchange(expected: expected, desired: desired)
-            }
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
+            $0.state.compareExchangeWord(expected: expected, desired: desired)
         }
     }
 
@@ -92,132 +88,72 @@ package struct LockedBoxWithWord<Value> {
     /// thread that won the word reads this field, and nobody writes it meanwhile) is what makes this safe.
     @inlinable
     package func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Value>) throws -> Result) rethrows -> Result {
-        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            try storage.withUnsafeMutablePointerToHeader(body)
-        }
+        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { try body($0.state.value) }
     }
 }
 
 extension LockedBoxWithWord: @unchecked Sendable where Value: Sendable {}
 
 /// The word of a ``LockedBoxWithWord``, as seen inside its critical section or through its lock-free calls: the
-/// same accessor as a word kept anywhere else (``RawWordAccess``), at the word's place in the box's tail.
+/// same accessor as a word kept anywhere else (``RawWordAccess``), at the word's place in the box's
+/// ``WordAndValue``.
 ///
 /// **Demand:** not applicable.
 /// **Thread safety:** atomic where ``LockedBoxWithWord/hasLockFreeWord``; elsewhere use it under the lock only.
 @usableFromInline
 package typealias WordAccess = RawWordAccess
 
-extension RawWordAccess {
-    /// The word in `tail`.
-    @inlinable
-    init(tail: UnsafeMutablePointer<WordLockTail>) {
-        self.init(UnsafeMutableRawPointer(tail) + WordLockTail.wordOffset)
-    }
-}
-
-/// The tail of a ``WordLockStorage``: the lock primitive and the word, at a fixed address.
-///
-/// Noncopyable where the word is an `Atomic` (it must not move); on Darwin both fields are plain values, and the
-/// struct stays copyable so that nothing here depends on the noncopyable-generics runtime support of newer OSes.
-#if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-    @usableFromInline
-    package struct WordLockTail {
-        @usableFromInline var primitive: LockPrimitive
-        @usableFromInline var word: RawWordAccess.Slot
-
-        @inlinable
-        init() {
-            primitive = LockPrimitive()
-            word = 0
-        }
-    }
-#else
-    @usableFromInline
-    package struct WordLockTail: ~Copyable {
-        @usableFromInline var primitive: LockPrimitive
-        @usableFromInline let word: RawWordAccess.Slot
-
-        @inlinable
-        init() {
-            primitive = LockPrimitive()
-            word = Atomic(0)
-        }
-    }
-#endif
-
-extension WordLockTail {
-    /// Where `word` sits: after the primitive, at the word's alignment (stored properties are laid out in order;
-    /// `WordLockStorage.create` checks it once).
-    @inlinable
-    static var wordOffset: Int {
-        MemoryLayout<RawWordAccess.Slot>.offset(placedAfter: MemoryLayout<LockPrimitive>.size)
-    }
-}
-
-/// The heap object behind ``LockedBoxWithWord``. Not final only for the debug-build tracking subclass.
+/// The heap object behind ``LockedBoxWithWord``: the lock primitive in the header (a trivial C struct, at a fixed
+/// address), one ``WordAndValue`` in the tail, reached only through ``state`` (an ``InlineOwnedState``).
+/// Not final only for the debug-build tracking subclass.
 @usableFromInline
-class WordLockStorage<Value>: ManagedBuffer<Value, WordLockTail> {
+class WordLockStorage<Value>: ManagedBuffer<LockPrimitive, WordAndValue<Value>> {
     @inlinable
     final class func create(value: consuming Value) -> WordLockStorage<Value> {
-        // Moved into the header, not copied (see `LockStorage.create`).
-        var pending = Optional(value)
-        let buffer = Self.create(minimumCapacity: 1) { _ in pending.take().unsafelyUnwrapped }
+        let buffer = Self.create(minimumCapacity: 1) { _ in LockPrimitive() }
         // `create` is declared to return ManagedBuffer; the dynamic type is Self.
         let storage = unsafeDowncast(buffer, to: Self.self)
-        storage.withUnsafeMutablePointerToElements { tail in
-            tail.initialize(to: WordLockTail())
-            // `primitive` is the tail's first stored property, so it sits at the tail's address (checked here once,
-            // before the storage is shared: an `&tail.pointee.primitive` on every lock and unlock would be a
-            // "modifying access" that ThreadSanitizer reports as a race between two threads taking the lock).
-            withUnsafeMutablePointer(to: &tail.pointee.primitive) { field in
-                assert(UnsafeMutableRawPointer(field) == UnsafeMutableRawPointer(tail), "WordLockTail layout")
-            }
-            // The same for the word (through `&` where it is a plain `var`: a copyable value passed by borrow may be
-            // a temporary copy; the noncopyable `Atomic` is borrowed in place).
-            #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
-                withUnsafeMutablePointer(to: &tail.pointee.word) { field in
-                    assert(
-                        UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset,
-                        "WordLockTail layout")
-                }
-            #else
-                withUnsafePointer(to: tail.pointee.word) { field in
-                    assert(
-                        UnsafeRawPointer(field) == UnsafeRawPointer(tail) + WordLockTail.wordOffset,
-                        "WordLockTail layout")
-                }
-            #endif
-            LockPrimitiveOps.initialize(Self.primitive(tail))
-        }
+        // The tail's address outlives the closure: the storage is alive, and the tail does not move.
+        let tail = storage.withUnsafeMutablePointerToElements { $0 }
+        // Moved into the tail, not copied (see `LockStorage.create`).
+        tail.initialize(to: WordAndValue(word: 0, value: value))
+        LockPrimitiveOps.initialize(storage.primitive)
         return storage
     }
 
+    /// The word and the value in the tail.
     @inlinable
-    static func primitive(_ tail: UnsafeMutablePointer<WordLockTail>) -> UnsafeMutablePointer<LockPrimitive> {
-        UnsafeMutableRawPointer(tail).assumingMemoryBound(to: LockPrimitive.self)
+    final var state: InlineOwnedState<Value> {
+        withUnsafeMutablePointerToElements { InlineOwnedState(at: $0) }
+    }
+
+    /// The lock primitive in the header (its address from the buffer, never through an `&` access: that would be a
+    /// "modifying access" which ThreadSanitizer reports as a race between two threads taking the lock).
+    @inlinable
+    final var primitive: UnsafeMutablePointer<LockPrimitive> {
+        withUnsafeMutablePointerToHeader { $0 }
     }
 
     @inlinable
     final func withLockedValue<Result>(_ body: (inout Value, WordAccess) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { header, tail in
-            let primitive = Self.primitive(tail)
+        try withUnsafeMutablePointers { primitive, tail in
+            let state = InlineOwnedState(at: tail)
             LockPrimitiveOps.lock(primitive)
             CalloutCheck.enter()
             defer {
                 CalloutCheck.leave()
                 LockPrimitiveOps.unlock(primitive)
             }
-            return try body(&header.pointee, WordAccess(tail: tail))
+            return try body(&state.value.pointee, state.word)
         }
     }
 
+    // The header is a trivial C struct: `destroy` deinitializing it before `ManagedBuffer`'s own deinit does again
+    // is a no-op both times.
     @inlinable
     deinit {
-        withUnsafeMutablePointerToElements { tail in
-            LockPrimitiveOps.destroy(Self.primitive(tail))
-            tail.deinitialize(count: 1)
-        }
+        LockPrimitiveOps.destroy(primitive)
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 }
 

@@ -3,7 +3,8 @@ import XCTest
 @testable import UntangleSync
 
 /// `InlineOwnedState` and `RawReference`: the layout assumptions they rest on and the operations they offer, checked
-/// directly (release builds included), for values of several sizes and alignments.
+/// directly (release builds included), for values of several sizes and alignments, in both kinds of holder of an
+/// `InlineOwnedState` (an object storing it inline, `LockedBoxWithWord`).
 final class InlineOwnedStateTests: XCTestCase {
     /// A base class with one stored reference, as a subject's conduit has (its entries).
     class OneReferenceBase {
@@ -39,8 +40,29 @@ final class InlineOwnedStateTests: XCTestCase {
         XCTAssertEqual(holder.inline.value, valueAddress, "the value's address", file: file, line: line)
         let root = RootHolder(value: value)
         XCTAssertTrue(root.inline.isAddress(of: &root.state), "a root class's state", file: file, line: line)
+        checkBoxAddresses(value, file: file, line: line)
     }
 
+    /// `LockedBoxWithWord` keeps its word and value in a `WordAndValue` in its tail, reached through
+    /// `InlineOwnedState`: the address its lock-free calls use is the one its critical section changes (the emitter's
+    /// lock-free path reads its downstream there).
+    func checkBoxAddresses<Value>(_ value: Value, file: StaticString, line: UInt) {
+        let box = LockedBoxWithWord(tracking: value)
+        let lockedAddress = box.withCriticalSection { value, word -> UnsafeMutablePointer<Value> in
+            word.store(5)
+            return withUnsafeMutablePointer(to: &value) { $0 }
+        }
+        XCTAssertEqual(box.withUnlockedValue { $0 }, lockedAddress, "a box's value", file: file, line: line)
+        if LockedBoxWithWord<Value>.hasLockFreeWord {
+            XCTAssertEqual(box.loadWord(), 5, "a box's word", file: file, line: line)
+            XCTAssertTrue(box.compareExchangeWord(expected: 5, desired: 6), file: file, line: line)
+        } else {
+            box.withCriticalSection { _, word in word.store(6) }
+        }
+        XCTAssertEqual(box.withCriticalSection { _, word in word.load() }, 6, "a box's word", file: file, line: line)
+    }
+
+    /// Inline in an object (after a base class's reference, or first in a root class) and in a `LockedBoxWithWord`.
     func testTheStateIsWhereItsAddressIsComputedForValuesOfEveryAlignment() {
         checkAddresses(UInt8(7))
         checkAddresses(42)
@@ -56,9 +78,12 @@ final class InlineOwnedStateTests: XCTestCase {
         XCTAssertEqual(holder.state.value, 6)
         holder.state.value = 9
         XCTAssertEqual(holder.inline.value.pointee, 9)
+        let box = LockedBoxWithWord(tracking: [1])
+        box.withUnlockedValue { $0.pointee.append(2) }
+        XCTAssertEqual(box.withCriticalSection { value, _ in value }, [1, 2], "a box's value")
     }
 
-    func testClaimAndGiveBackAreCompareExchangesOfTheWord() throws {
+    func testClaimingAndGivingBackAreOneCompareExchangeOfTheWord() throws {
         try XCTSkipUnless(LockedBoxWithWord<Int>.hasLockFreeWord, "the word is touched under the lock only here")
         let holder = Holder(word: 1, value: 0)
         let inline = holder.inline
@@ -67,8 +92,8 @@ final class InlineOwnedStateTests: XCTestCase {
         XCTAssertTrue(inline.claim(expected: 1, desired: 3))
         XCTAssertEqual(inline.loadWord(), 3)
         XCTAssertFalse(inline.claim(expected: 1, desired: 5), "claimed twice")
-        XCTAssertTrue(inline.giveBack(expected: 3, desired: 1))
-        XCTAssertFalse(inline.giveBack(expected: 3, desired: 1), "given back twice")
+        XCTAssertTrue(inline.compareExchangeWord(expected: 3, desired: 1), "given back")
+        XCTAssertFalse(inline.compareExchangeWord(expected: 3, desired: 1), "given back twice")
         XCTAssertEqual(inline.loadWord(), 1)
     }
 

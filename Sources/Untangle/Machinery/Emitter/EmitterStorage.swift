@@ -5,7 +5,9 @@ import UntangleSync
 ///
 /// ``EmitterBox`` is the ordinary one (a ``LockedBoxWithWord`` of its own, what ``Emitter`` uses).
 /// `SubjectEmitterStorage` keeps a subject subscription's state inline in the subscription object, under a lock the
-/// subject shares among its subscribers.
+/// subject shares among its subscribers. Both reach the word and the machine through UntangleSync's
+/// `InlineOwnedState` (the box over the `WordAndValue` in its tail), so their layout is one: the machine's address is
+/// `withUnlockedValue`'s pointer, where the lock-free path reads the downstream (at offset 0).
 ///
 /// ```swift
 /// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))

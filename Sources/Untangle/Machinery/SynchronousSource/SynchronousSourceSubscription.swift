@@ -164,6 +164,7 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
     /// Delivers the element fetched ahead and fetches the next; at the end, delivers the completion (unless
     /// cancelled) and returns false.
     @inlinable
+    @inline(__always)
     func deliverUpcoming(to downstream: Downstream, returned: inout Subscribers.Demand) -> Bool {
         let element = upcoming.take()!
         CalloutCheck.assertNoLockHeld("a synchronous source delivering a value")
