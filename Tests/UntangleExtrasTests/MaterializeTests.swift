@@ -43,6 +43,22 @@ final class MaterializeTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.max(1))])
     }
 
+    func testASecondUpstreamSubscriptionIsCancelledAndTheFirstKept() {
+        let upstream = HoldingPublisher<Int, TestError>()
+        let recorder = Recorder<E, Never>(initialDemand: .max(1))
+        upstream.materialize().subscribe(recorder)
+        let first = LoggingSubscription()
+        let second = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: first)
+        upstream.subscriber?.receive(subscription: second)
+        XCTAssertEqual(first.log, ["request(max(1))"])
+        XCTAssertEqual(second.log, ["cancel"])
+        XCTAssertEqual(recorder.events, [.subscription("Materialize")])
+        recorder.request(.max(2))
+        XCTAssertEqual(first.log, ["request(max(1))", "request(max(2))"], "requests still go to the first")
+        XCTAssertEqual(second.log, ["cancel"])
+    }
+
     func testDemandReturnedFromReceiveGoesUpstream() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<E, Never>(initialDemand: .max(1)) { _, _ in .max(2) }

@@ -85,6 +85,35 @@ final class ShareReplayTests: XCTestCase {
         XCTAssertEqual(source.subscriptions, 2)
     }
 
+    func testASubscriptionArrivingForAnEndedConnectionOrASecondTimeIsCancelled() throws {
+        let upstream = HoldingPublisher<Int, Never>()
+        let shared = upstream.share(replay: 1)
+        let first = Recorder<Int, Never>()
+        shared.subscribe(first)
+        let oldInner = try XCTUnwrap(upstream.subscriber)
+        let oldSubscription = LoggingSubscription()
+        oldInner.receive(subscription: oldSubscription)
+        XCTAssertEqual(oldSubscription.log, ["request(unlimited)"])
+        first.cancel()
+        XCTAssertEqual(oldSubscription.log, ["request(unlimited)", "cancel"], "the last subscriber left")
+
+        let second = Recorder<Int, Never>()
+        shared.subscribe(second)
+        let newInner = try XCTUnwrap(upstream.subscriber)
+        let late = LoggingSubscription()
+        oldInner.receive(subscription: late)
+        XCTAssertEqual(late.log, ["cancel"], "the first connection ended: its subscriber takes no subscription")
+        let current = LoggingSubscription()
+        let extra = LoggingSubscription()
+        newInner.receive(subscription: current)
+        newInner.receive(subscription: extra)
+        XCTAssertEqual(current.log, ["request(unlimited)"])
+        XCTAssertEqual(extra.log, ["cancel"])
+        _ = newInner.receive(7)
+        XCTAssertEqual(second.events, [.subscription("ShareReplay"), .value(7)])
+        XCTAssertEqual(first.events, [.subscription("ShareReplay")])
+    }
+
     func testCompletionIsForwardedAndTheNextSubscriberResubscribes() {
         var subscriptions = 0
         let shared = Deferred { () -> Publishers.Sequence<[Int], Never> in

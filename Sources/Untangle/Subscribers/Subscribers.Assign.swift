@@ -79,13 +79,8 @@ extension Subscribers {
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
         public func receive(subscription: Subscription) {
-            let accepted = state.withCriticalSection { $0.status.accept(subscription) }
-            CalloutCheck.assertNoLockHeld("Assign requesting from its subscription")
-            if accepted {
-                subscription.request(.unlimited)
-            } else {
-                subscription.cancel()
-            }
+            state.withCriticalSection { $0.status.admit(subscription, requesting: .unlimited) }
+                .perform(on: subscription, operator: "Assign")
         }
 
         /// Assigns the value to the object's property (outside the lock: the setter may run observers). A value that

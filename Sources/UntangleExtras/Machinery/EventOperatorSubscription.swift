@@ -63,24 +63,18 @@ final class EventOperatorSubscription<UpstreamOutput, UpstreamFailure: Error, Do
         self.state = state
         // Demand the downstream returns from a delivery goes upstream like a request (pass-through policy only).
         // The closure captures the state, not the subscription, so the emitter does not keep the subscription alive.
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                guard demand == .passThrough else { return }
-                EventOperatorSubscription.requestUpstream(more, state: state)
-            },
-            policy: .unbounded)
+        emitter = DemandRelay(downstream: downstream) { more in
+            guard demand == .passThrough else { return }
+            EventOperatorSubscription.requestUpstream(more, state: state)
+        }.emitter()
     }
 
     func receive(subscription: Subscription) {
-        let accepted = state.withCriticalSection { state -> Bool in
-            guard state.upstream.accept(subscription) else { return false }
-            return true
-        }
-        guard accepted else {
-            CalloutCheck.assertNoLockHeld("an operator cancelling a second upstream subscription")
-            subscription.cancel()
-            return
-        }
+        // Nothing is requested on admission: demand goes upstream once the downstream asks (or, for
+        // `.unlimitedAtSubscription`, right after the downstream has its subscription).
+        let admission = state.withCriticalSection { $0.upstream.admit(subscription, requesting: .none) }
+        admission.perform(on: subscription, operator: "an event operator")
+        guard admission.isAdmitted else { return }
         emitter.start(subscription: self)
         if demandPolicy == .unlimitedAtSubscription {
             requestUnlimitedOnce()

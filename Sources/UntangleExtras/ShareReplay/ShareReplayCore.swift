@@ -83,16 +83,12 @@ final class ShareReplayCore<Upstream: Publisher>: FanInParent, CustomStringConve
     }
 
     func inner(_ number: Int, subscribed subscription: Subscription) {
-        let accepted = state.withCriticalSection { state -> Bool in
-            guard state.connection?.number == number else { return false }
-            return state.connection?.upstream.accept(subscription) ?? false
+        // A subscription for an older connection (cancelled since) is refused like a second one.
+        let admission = state.withCriticalSection { state -> UpstreamAdmission in
+            guard state.connection?.number == number else { return .rejected }
+            return state.connection?.upstream.admit(subscription, requesting: .unlimited) ?? .rejected
         }
-        CalloutCheck.assertNoLockHeld("share(replay:) talking to its upstream")
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        admission.perform(on: subscription, operator: "share(replay:)")
     }
 
     func inner(_ number: Int, received value: Output) -> Subscribers.Demand {

@@ -2,25 +2,6 @@ import Foundation
 import Untangle
 import XCTest
 
-/// A publisher that keeps the subscriber it is given (as the operator built it) and sends nothing on its own, so a
-/// test can look at that subscriber and signal it out of order.
-private final class HoldingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
-    private(set) var subscriber: AnySubscriber<Output, Failure>?
-    private(set) var raw: Any?
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        raw = subscriber
-        self.subscriber = AnySubscriber(subscriber)
-    }
-}
-
-/// A subscription that only records what it was asked.
-private final class LoggingSubscription: Subscription, @unchecked Sendable {
-    private(set) var log: [String] = []
-    func request(_ demand: Subscribers.Demand) { log.append("request(\(demand))") }
-    func cancel() { log.append("cancel") }
-}
-
 /// How each one-in-one-out operator presents itself and treats signals that come out of order, as Combine does.
 final class StepOperatorConformanceTests: XCTestCase {
     private func shape<P: Publisher>(

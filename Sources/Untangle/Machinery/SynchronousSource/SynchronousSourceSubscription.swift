@@ -163,6 +163,9 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
 
     /// Delivers the element fetched ahead and fetches the next; at the end, delivers the completion (unless
     /// cancelled) and returns false.
+    // Performance: always inlined into both loops. Left to the optimizer, the call stayed out of line once the
+    // synchronous source's lock box changed layout (demand-max1: 520.9 instructions per value instead of 406.0; the
+    // two stored properties it touches are already `@exclusivity(unchecked)`).
     @inlinable
     @inline(__always)
     func deliverUpcoming(to downstream: Downstream, returned: inout Subscribers.Demand) -> Bool {
