@@ -312,6 +312,57 @@ func lockedHandler(threads: Int, _ n: Int) -> Int {
     return counter.count
 }
 
+/// The least a serializer that keeps the threading contract has to do, written by hand with no library around it:
+/// `threads` threads deliver to one handler that never runs under the lock (the contract's second rule), never twice
+/// at once, and no sender waits for another's delivery (the third): a sender that finds the handler busy appends its
+/// value to a queue and returns; the thread delivering takes the queue in batches (one swap under the lock per
+/// batch) until it is empty. No subscriber list and no demand: what remains above this in a subject → sink is the
+/// library's own cost; what this costs above `lockedHandler` is the price of the contract. Same checksum.
+func handOffHandler(threads: Int, _ n: Int) -> Int {
+    final class Shared {
+        var count = 0
+        var sum = 0
+        var delivering = false
+        var queue: [Int] = []
+    }
+    let shared = Shared()
+    let lock = NSLock()
+    let handler: (Int) -> Void = opaque { value in
+        shared.count &+= 1
+        shared.sum &+= value
+    }
+    let perThread = n / threads
+    runOnThreads(threads) { _ in
+        var batch: [Int] = []
+        for i in 0..<perThread {
+            lock.lock()
+            if shared.delivering {
+                shared.queue.append(i)
+                lock.unlock()
+                continue
+            }
+            shared.delivering = true
+            lock.unlock()
+            handler(i)
+            while true {
+                lock.lock()
+                if shared.queue.isEmpty {
+                    shared.delivering = false
+                    lock.unlock()
+                    break
+                }
+                swap(&batch, &shared.queue)
+                lock.unlock()
+                for value in batch {
+                    handler(value)
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+    return shared.count
+}
+
 benchMain(
     library: "baseline",
     workloads: [
@@ -361,6 +412,16 @@ benchMain(
         Workload(
             "merge-4-threads", events: 2_000_000, unit: "delivery", singleThreaded: false,
             run: { lockedHandler(threads: 4, $0) }),
+        // Baseline only: the contract's floor for the contention rows (see handOffHandler).
+        Workload(
+            "handoff-2-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffHandler(threads: 2, $0) }),
+        Workload(
+            "handoff-4-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffHandler(threads: 4, $0) }),
+        Workload(
+            "handoff-8-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffHandler(threads: 8, $0) }),
         // The isolation check's workloads (Untangle only): the same closures as subject-map-filter-sink, unchecked.
         Workload("isolation-mainactor-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
         Workload("isolation-none-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
