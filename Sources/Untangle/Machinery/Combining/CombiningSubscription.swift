@@ -76,7 +76,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
             if let sender { return machine.request(demand, except: sender) }
             return machine.request(demand)
         }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "zip")
+        UpstreamCalls.request(demand, from: subscriptions, operator: "zip")
     }
 
     @inlinable
@@ -122,7 +122,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // Runs after unlocking: the released values go out of scope here, outside the lock.
     @inlinable
     func perform(_ effects: CombiningEffects) {
-        CombiningUpstreams.cancel(effects.cancel, operator: "zip")
+        UpstreamCalls.cancel(effects.cancel, operator: "zip")
         if effects.startForwarding {
             forward()
         }

@@ -162,16 +162,10 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     @inlinable
     package func perform(_ effects: FanInEffects<Downstream.Failure>) {
         if !effects.cancel.isEmpty {
-            CalloutCheck.assertNoLockHeld("fan-in cancelling upstreams")
-            for subscription in effects.cancel {
-                subscription.cancel()
-            }
+            UpstreamCalls.cancel(effects.cancel, operator: "fan-in")
         }
         if !effects.request.isEmpty {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from upstreams")
-            for subscription in effects.request {
-                subscription.request(effects.demand)
-            }
+            UpstreamCalls.request(effects.demand, from: effects.request, operator: "fan-in")
         }
         if let subscription = effects.requestOne {
             CalloutCheck.assertNoLockHeld("fan-in requesting from an upstream")
@@ -244,7 +238,7 @@ extension FanIn where Machine: FanInStateMachine {
     @inlinable
     static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
         let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "fan-in")
+        UpstreamCalls.request(demand, from: subscriptions, operator: "fan-in")
     }
 
     /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.

@@ -112,7 +112,7 @@ where Downstream.Input == Values.Output {
     @inlinable
     static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBoxWithWord<State>) {
         let subscriptions = state.withCriticalSection { state, _ in state.machine.request(demand) }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "combineLatest")
+        UpstreamCalls.request(demand, from: subscriptions, operator: "combineLatest")
     }
 
     @inlinable
@@ -190,7 +190,7 @@ where Downstream.Input == Values.Output {
     // Runs after unlocking.
     @inlinable
     func perform(_ effects: CombineLatestStateMachine.Effects) {
-        CombiningUpstreams.cancel(effects.cancel, operator: "combineLatest")
+        UpstreamCalls.cancel(effects.cancel, operator: "combineLatest")
         if effects.needsForwarder {
             forward()
         }
