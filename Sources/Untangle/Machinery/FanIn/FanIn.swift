@@ -216,6 +216,19 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
         perform(effects)
     }
 
+    // The downstream's cancel for a machine that lets go of more than subscriptions when it ends (zip's unpaired
+    // values, combineLatest's latest ones): `terminate` names them in the effects, released after unlocking.
+    /// The downstream's cancel: stops the emitter, then `terminate` (under the lock) ends the machine and returns
+    /// what to do after unlocking (nil: it had already ended). Returns true for the call that ended the machine.
+    @inlinable
+    @discardableResult
+    package func cancel(terminating terminate: (inout Machine) -> FanInEffects<Downstream.Failure>?) -> Bool {
+        emitter.cancel()
+        guard let effects = decide(terminate) else { return false }
+        perform(effects)
+        return true
+    }
+
     /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
@@ -254,10 +267,7 @@ extension FanIn where Machine: FanInStateMachine {
     @inlinable
     @discardableResult
     package func cancel() -> Bool {
-        emitter.cancel()
-        guard let subscriptions = decide({ $0.terminate() }) else { return false }
-        perform(FanInEffects(cancel: subscriptions))
-        return true
+        cancel { machine in machine.terminate().map { FanInEffects(cancel: $0) } }
     }
 }
 
