@@ -143,10 +143,11 @@ package struct FanInEffects<Failure: Error> {
 // Performance: `@usableFromInline` with `@inlinable` members, stored inline (a struct of two `let`s) in the
 // operator's subscription: a value reaches the emitter through the subscription's own `let`s, as before the
 // skeleton existed, so merge's per-value path costs nothing more.
-/// The skeleton of every fan-in operator (merge, amb, flatMapFirst, retry(when:), …): the downstream's ``Emitter``
-/// behind a ``DemandRelay`` (demand the subscriber returns from `receive(_:)` is forwarded like a request), the lock
-/// around the operator's pure ``FanInStateMachine``, downstream `request`/`cancel`, the arrival of indexed inner
-/// subscriptions (``FanInInner``), and ``perform(_:)``, the one place that makes the callouts a decision needs.
+/// The skeleton of every fan-in operator (merge, flatMap, switchToLatest, zip, combineLatest, amb, flatMapFirst,
+/// retry(when:)): the downstream's ``Emitter`` behind a ``DemandRelay`` (demand the subscriber returns from
+/// `receive(_:)` is forwarded like a request), the lock around the operator's pure ``FanInStateMachine``, downstream
+/// `request`/`cancel`, the arrival of indexed inner subscriptions (``FanInInner``), and ``perform(_:)``, the one
+/// place that makes the callouts a decision needs.
 ///
 /// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
 /// (``decide(_:)``) and performing the result, and offers values straight to ``emitter``.
