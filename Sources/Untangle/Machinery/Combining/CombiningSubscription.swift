@@ -112,20 +112,19 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         case .finished:
             perform(fanIn.decide { $0.finished(at: index) })
         case .failure:
+            // A failure ends the zip: no group is forwarded any more, so there is no forwarding loop to run.
             guard let effects = fanIn.decide({ $0.failed(at: index) }) else { return }
-            perform(effects, completion: completion)
+            fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release, completion: completion))
         }
     }
 
-    // Runs after unlocking: FanIn's `perform` cancels, releases the values the machine let go of (their deinit is
-    // user code) and completes the downstream; then, if this thread became the forwarder, it runs the forwarding loop.
+    // Runs after unlocking: FanIn's `perform` cancels and releases the values the machine let go of (their deinit is
+    // user code); then, if this thread became the forwarder, it runs the forwarding loop. The per-value path, where
+    // there is nothing to cancel or release, calls only the loop.
     @inlinable
-    func perform(_ effects: CombiningEffects, completion: Subscribers.Completion<Downstream.Failure>? = nil) {
-        if !effects.cancel.isEmpty || !effects.release.isEmpty || completion != nil {
-            fanIn.perform(
-                FanInEffects(
-                    cancel: effects.cancel, released: effects.release.isEmpty ? nil : effects.release,
-                    completion: completion))
+    func perform(_ effects: CombiningEffects) {
+        if !effects.cancel.isEmpty || !effects.release.isEmpty {
+            fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release))
         }
         if effects.startForwarding {
             forward()
