@@ -24,8 +24,9 @@ enum CombiningForward {
 }
 
 /// The pure state machine of a multi-input operator that forms output groups from one value of each upstream (zip
-/// pairs the oldest unconsumed values). ``CombiningSubscription`` runs it; each method is called under the
-/// subscription's lock and returns what to do after unlocking. (combineLatest has a subscription of its own on the
+/// pairs the oldest unconsumed values). ``CombiningSubscription`` runs it on the ``FanIn`` skeleton (which asks it,
+/// as every fan-in's machine, `innerSubscribed` when an upstream's subscription arrives); each method is called under
+/// the subscription's lock and returns what to do after unlocking. (combineLatest has a subscription of its own on the
 /// same skeleton, ``CombineLatestSubscription``, which keeps its latest values typed.)
 ///
 /// Values are type-erased (`Any`): input `i` only ever stores its own publisher's output, and the generated
@@ -34,14 +35,12 @@ enum CombiningForward {
 /// **Demand:** defined by the conforming machine.
 /// **Thread safety:** none: always mutated under the subscription's lock.
 @usableFromInline
-protocol CombiningStateMachine {
+protocol CombiningStateMachine: FanInInnerStateMachine {
     /// The operator's name, used as the subscription's description (`Zip`).
     static var name: String { get }
 
     init(upstreamCount: Int)
 
-    /// Upstream `index` delivered its subscription: admitted with the demand to request from it, or rejected.
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission
     /// The downstream asked for more: the subscriptions to forward the request to.
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
     mutating func received(_ value: Any, at index: Int) -> CombiningEffects

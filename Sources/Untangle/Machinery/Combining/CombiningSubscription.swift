@@ -5,10 +5,11 @@ import UntangleSync
 // subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
 // value. The type-erased state machines are not generic.
 
-/// The subscription of every zip publisher (`Zip` … `Zip4`): it subscribes to each upstream through an indexed inner
-/// subscriber, lets its ``CombiningStateMachine`` (pairing) form the output groups, and hands
-/// them, in the order they formed, to one ``Emitter`` so the downstream sees one signal at a time however many
-/// threads the upstreams use.
+/// The subscription of every zip publisher (`Zip` … `Zip4`), on the fan-in skeleton (``FanIn``: the downstream's
+/// emitter behind its demand relay, the lock around the machine, the arrival of the upstreams' subscriptions, the
+/// downstream's cancel and the callouts after unlocking): it subscribes to each upstream through an indexed inner
+/// subscriber, lets its ``CombiningStateMachine`` (pairing) form the output groups, and hands them, in the order
+/// they formed, to the emitter so the downstream sees one signal at a time however many threads the upstreams use.
 ///
 /// ```swift
 /// let zip = CombiningSubscription<ZipStateMachine, _>(downstream: subscriber, upstreamCount: 2) {
@@ -24,8 +25,7 @@ import UntangleSync
 final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
-    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
-    @usableFromInline let state: LockedBox<Machine>
+    @usableFromInline let fanIn: FanIn<Downstream, Machine>
     @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
     /// Only when `Machine.returnsDemandToSender`: the upstreams delivering a group downstream, per thread.
     @usableFromInline let senders: CombiningSender?
@@ -33,21 +33,21 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     @inlinable
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
-        let state = LockedBox(tracking: Machine(upstreamCount: upstreamCount))
-        self.state = state
         self.makeOutput = makeOutput
         let senders = Machine.returnsDemandToSender ? CombiningSender() : nil
         self.senders = senders
         // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        emitter = DemandRelay(downstream: downstream) { more in
-            CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
-        }.emitter()
+        fanIn = FanIn(machine: Machine(upstreamCount: upstreamCount)) { state in
+            DemandRelay(downstream: downstream) { more in
+                CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
+            }
+        }
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        emitter.start(subscription: self)
+        fanIn.emitter.start(subscription: self)
     }
 
     /// The subscriber for upstream `index`, whose values are of type `Input`.
@@ -59,14 +59,15 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
-        CombiningSubscription.requestUpstreams(demand, state: state, senders: senders)
+        fanIn.emitter.request(demand)
+        CombiningSubscription.requestUpstreams(demand, state: fanIn.state, senders: senders)
     }
 
-    // With `senders`: demand that arrives on a thread where an upstream is delivering a group (the downstream
-    // requesting, or returning demand, from inside that delivery) goes back to that upstream as the return value of
-    // its `receive(_:)`, and to the others as a request. Each upstream is still asked for every unit exactly once;
-    // demand from any other thread is requested from all of them.
+    // Why this stays here and is not FanIn's `request`: with `senders`, demand that arrives on a thread where an
+    // upstream is delivering a group (the downstream requesting, or returning demand, from inside that delivery) goes
+    // back to that upstream as the return value of its `receive(_:)`, and to the others as a request, as Combine's zip
+    // does; FanIn forwards every request to every subscription the machine names. Each upstream is still asked for
+    // every unit exactly once; demand from any other thread is requested from all of them.
     @inlinable
     static func requestUpstreams(
         _ demand: Subscribers.Demand, state: LockedBox<Machine>, senders: CombiningSender? = nil
@@ -76,27 +77,25 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
             if let sender { return machine.request(demand, except: sender) }
             return machine.request(demand)
         }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "zip")
+        UpstreamCalls.request(demand, from: subscriptions, operator: "zip")
     }
 
     @inlinable
     func cancel() {
-        let effects = state.withCriticalSection { $0.cancelled() }
-        emitter.cancel()
-        if let effects {
-            perform(effects)
+        fanIn.cancel { machine in
+            machine.cancelled().map { FanInEffects(cancel: $0.cancel, released: $0.release) }
         }
     }
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        state.withCriticalSection { $0.subscribed(subscription, at: index) }.perform(on: subscription, operator: "zip")
+        fanIn.inner(index, subscribed: subscription)
     }
 
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.
     @inlinable
     func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
-        let effects = state.withCriticalSection { $0.received(value, at: index) }
+        let effects = fanIn.decide { $0.received(value, at: index) }
         // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
         guard let senders, effects.startForwarding else {
             perform(effects)
@@ -111,29 +110,35 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
-            perform(state.withCriticalSection { $0.finished(at: index) })
+            perform(fanIn.decide { $0.finished(at: index) })
         case .failure:
-            guard let effects = state.withCriticalSection({ $0.failed(at: index) }) else { return }
-            perform(effects)
-            emitter.complete(completion, order: .afterDemandedValues)
+            // A failure ends the zip: no group is forwarded any more, so there is no forwarding loop to run.
+            guard let effects = fanIn.decide({ $0.failed(at: index) }) else { return }
+            fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release, completion: completion))
         }
     }
 
-    // Runs after unlocking: the released values go out of scope here, outside the lock.
+    // Runs after unlocking: FanIn's `perform` cancels and releases the values the machine let go of (their deinit is
+    // user code); then, if this thread became the forwarder, it runs the forwarding loop. The per-value path, where
+    // there is nothing to cancel or release, calls only the loop.
     @inlinable
     func perform(_ effects: CombiningEffects) {
-        CombiningUpstreams.cancel(effects.cancel, operator: "zip")
+        if !effects.cancel.isEmpty || !effects.release.isEmpty {
+            fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release))
+        }
         if effects.startForwarding {
             forward()
         }
     }
 
-    // The loop is shared with combineLatest (``CombiningUpstreams/forward(to:operator:next:)``); the group is taken
-    // out under the lock and turned into the downstream's tuple after unlocking.
+    // Why this stays here and is not FanIn's: a fan-in offers each inner's value to the emitter on the thread that
+    // received it, while zip forms groups under the lock and one thread at a time (the forwarder) hands them over, in
+    // the order they formed. The loop is shared with combineLatest (``CombiningUpstreams/forward(to:operator:next:)``);
+    // the group is taken out under the lock and turned into the downstream's tuple after unlocking.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(to: emitter, operator: "zip") {
-            switch state.withCriticalSection({ $0.nextToForward() }) {
+        CombiningUpstreams.forward(to: fanIn.emitter, operator: "zip") {
+            switch fanIn.decide({ $0.nextToForward() }) {
             case .value(let group): return .value(makeOutput(group))
             case .finish: return .finish
             case .idle: return .idle
@@ -144,7 +149,8 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     @usableFromInline
     var description: String { Machine.name }
 
-    /// The subscriber given to upstream `index`.
+    /// The subscriber given to upstream `index`: as thin as ``FanInInner`` (the upstreams' values differ in type, so
+    /// one per value type).
     @usableFromInline
     struct Inner<Input>: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Failure = Downstream.Failure

@@ -1,34 +1,17 @@
 import UntangleSync
 
-/// The calls zip and combineLatest make to their upstreams once their state machine has decided, after unlocking.
+/// What zip and combineLatest do after unlocking that no other fan-in does: the forwarder's loop
+/// (``forward(to:operator:next:)``). Requesting from and cancelling their upstreams is ``UpstreamCalls``, shared with
+/// ``FanIn``.
 ///
 /// ```swift
-/// let subscriptions = state.withCriticalSection { $0.request(demand) }
-/// CombiningUpstreams.request(demand, from: subscriptions, operator: "zip")
+/// CombiningUpstreams.forward(to: emitter, operator: "zip") { nextStep() }
 /// ```
 ///
-/// **Demand:** passes on exactly the demand the state machine decided.
-/// **Thread safety:** call with no lock held: every method calls out to upstreams.
+/// **Demand:** none of its own: it hands over the outputs the state machine formed within the demand it counted.
+/// **Thread safety:** call with no lock held: it calls the downstream's emitter.
 @usableFromInline
-enum CombiningUpstreams {
-    /// Forwards a downstream request to the upstreams the state machine returned.
-    @inlinable
-    static func request(_ demand: Subscribers.Demand, from subscriptions: [Subscription], operator name: StaticString) {
-        CalloutCheck.assertNoLockHeld("\(name) requesting from its upstreams")
-        for subscription in subscriptions {
-            subscription.request(demand)
-        }
-    }
-
-    /// Cancels the upstreams the state machine returned (the operator ended).
-    @inlinable
-    static func cancel(_ subscriptions: [Subscription], operator name: StaticString) {
-        CalloutCheck.assertNoLockHeld("\(name) cancelling upstreams")
-        for subscription in subscriptions {
-            subscription.cancel()
-        }
-    }
-}
+enum CombiningUpstreams {}
 
 /// The forwarder's next step, with the output already taken out under the lock (zip's and combineLatest's forward
 /// loops, ``CombiningUpstreams/forward(to:operator:next:)``).

@@ -20,6 +20,26 @@ package protocol FanInInnerStateMachine {
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
 }
 
+/// What a fan-in's pure state machine answers for the downstream's requests, which the ``FanIn`` skeleton forwards
+/// itself (``FanInSkeleton/request(_:)``, and demand the downstream returns from `receive(_:)`). A machine that also
+/// leaves the downstream's cancel to the skeleton conforms to ``FanInStateMachine``; combineLatest, which lets go of
+/// its latest values too when cancelled, only to this protocol.
+///
+/// ```swift
+/// struct MyMachine: FanInDemandStateMachine {
+///     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { ... }
+///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
+/// }
+/// ```
+///
+/// **Demand:** `request` returns the subscriptions the downstream's new demand is forwarded to.
+/// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
+@usableFromInline
+package protocol FanInDemandStateMachine: FanInInnerStateMachine {
+    /// The downstream asked for `demand` more: returns the subscriptions to forward it to (none once ended).
+    mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
+}
+
 /// What a fan-in's pure state machine answers for the requests and cancels the ``FanIn`` skeleton handles itself.
 /// Everything else an operator's machine decides (values, completions, its own upstream) stays operator-specific.
 ///
@@ -35,11 +55,46 @@ package protocol FanInInnerStateMachine {
 /// returns the demand a new inner subscription is asked for.
 /// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
 @usableFromInline
-package protocol FanInStateMachine: FanInInnerStateMachine {
-    /// The downstream asked for `demand` more: returns the subscriptions to forward it to (none once ended).
-    mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
+package protocol FanInStateMachine: FanInDemandStateMachine {
     /// The downstream cancelled: ends the machine and returns every subscription to cancel (nil: already ended).
     mutating func terminate() -> [Subscription]?
+}
+
+/// The lock a ``FanInSkeleton`` keeps its machine under: ``LockedBox`` for every fan-in (``FanIn``), or
+/// ``LockedBoxWithWord`` for an operator that also keeps a lock-free word beside its machine (combineLatest's
+/// forwarder, ``CombiningForwarder``), which reaches the word through the box itself.
+///
+/// ```swift
+/// let state = LockedBox(tracking: MergeStateMachine(upstreamCount: 2))
+/// let subscriptions = state.criticalSection { $0.request(.max(1)) }
+/// ```
+///
+/// **Demand:** not applicable.
+/// **Thread safety:** ``criticalSection(_:)`` from any thread, not reentrantly; make no callout in its body.
+@usableFromInline
+package protocol FanInLock {
+    /// The state under the lock.
+    associatedtype Value
+    /// A lock around `value`, counted by `LiveObjects` in debug builds.
+    init(tracking value: consuming Value)
+    /// Runs `body` on the value under the lock.
+    func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result
+}
+
+extension LockedBox: FanInLock {
+    /// Runs `body` on the value under the lock (``withCriticalSection(_:)``).
+    @inlinable
+    package func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result {
+        withCriticalSection(body)
+    }
+}
+
+extension LockedBoxWithWord: FanInLock {
+    /// Runs `body` on the value under the lock, leaving the word alone.
+    @inlinable
+    package func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result {
+        withCriticalSection { value, _ in body(&value) }
+    }
 }
 
 /// The callouts one decision of a fan-in needs, made by ``FanIn/perform(_:)`` after the lock is released, in this
@@ -88,10 +143,11 @@ package struct FanInEffects<Failure: Error> {
 // Performance: `@usableFromInline` with `@inlinable` members, stored inline (a struct of two `let`s) in the
 // operator's subscription: a value reaches the emitter through the subscription's own `let`s, as before the
 // skeleton existed, so merge's per-value path costs nothing more.
-/// The skeleton of every fan-in operator (merge, amb, flatMapFirst, retry(when:), …): the downstream's ``Emitter``
-/// behind a ``DemandRelay`` (demand the subscriber returns from `receive(_:)` is forwarded like a request), the lock
-/// around the operator's pure ``FanInStateMachine``, downstream `request`/`cancel`, the arrival of indexed inner
-/// subscriptions (``FanInInner``), and ``perform(_:)``, the one place that makes the callouts a decision needs.
+/// The skeleton of every fan-in operator (merge, flatMap, switchToLatest, zip, combineLatest, amb, flatMapFirst,
+/// retry(when:)): the downstream's ``Emitter`` behind a ``DemandRelay`` (demand the subscriber returns from
+/// `receive(_:)` is forwarded like a request), the lock around the operator's pure ``FanInStateMachine``, downstream
+/// `request`/`cancel`, the arrival of indexed inner subscriptions (``FanInInner``), and ``perform(_:)``, the one
+/// place that makes the callouts a decision needs.
 ///
 /// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
 /// (``decide(_:)``) and performing the result, and offers values straight to ``emitter``.
@@ -108,19 +164,35 @@ package struct FanInEffects<Failure: Error> {
 /// **Thread safety:** every method may be called from any thread; the machine is touched only under the lock, and
 /// every callout (upstream request/cancel, downstream signals, releases) happens after it is released.
 @usableFromInline
-package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @unchecked Sendable {
+package typealias FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine> = FanInSkeleton<
+    Downstream, Machine, LockedBox<Machine>
+>
+
+/// The fan-in skeleton over any ``FanInLock``: ``FanIn`` is this over a ``LockedBox``, the lock of every fan-in but
+/// combineLatest, which keeps its forwarder's word in a ``LockedBoxWithWord`` beside its machine.
+///
+/// ```swift
+/// let fanIn = FanInSkeleton<Downstream, State, LockedBoxWithWord<State>>(downstream: subscriber, machine: State())
+/// ```
+///
+/// **Demand:** as ``FanIn``.
+/// **Thread safety:** as ``FanIn``.
+@usableFromInline
+package struct FanInSkeleton<Downstream: Subscriber, Machine: FanInInnerStateMachine, Lock: FanInLock>:
+    @unchecked Sendable
+where Lock.Value == Machine {
     /// The downstream's serializing emitter.
     @usableFromInline package let emitter: Emitter<DemandRelay<Downstream>>
     /// The operator's state machine, under its lock.
-    @usableFromInline package let state: LockedBox<Machine>
+    @usableFromInline package let state: Lock
 
     // The one designated init: the ways to build the skeleton differ only in the relay the emitter delivers to (what
     // becomes of the demand the downstream returns from `receive(_:)`, and whether the relay wraps the machine's
     // lock) and, for a machine that counts the demand itself, in the emitter asked for `.unlimited` up front.
     /// A skeleton around `machine` whose emitter delivers to the relay `relay` builds around the machine's lock.
     @inlinable
-    package init(machine: Machine, relay: (LockedBox<Machine>) -> DemandRelay<Downstream>) {
-        let state = LockedBox(tracking: machine)
+    package init(machine: Machine, relay: (Lock) -> DemandRelay<Downstream>) {
+        let state = Lock(tracking: machine)
         self.state = state
         emitter = relay(state).emitter()
     }
@@ -146,7 +218,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     @inlinable
     package init(
         machine: Machine, onDemand: @escaping (Subscribers.Demand) -> Void,
-        downstream: (LockedBox<Machine>) -> Downstream
+        downstream: (Lock) -> Downstream
     ) {
         self.init(machine: machine) { state in DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand) }
     }
@@ -154,7 +226,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
     package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
-        state.withCriticalSection(body)
+        state.criticalSection(body)
     }
 
     /// Makes the callouts `effects` names, with no lock held: cancels, requests, releases, then completes the
@@ -162,16 +234,10 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     @inlinable
     package func perform(_ effects: FanInEffects<Downstream.Failure>) {
         if !effects.cancel.isEmpty {
-            CalloutCheck.assertNoLockHeld("fan-in cancelling upstreams")
-            for subscription in effects.cancel {
-                subscription.cancel()
-            }
+            UpstreamCalls.cancel(effects.cancel, operator: "fan-in")
         }
         if !effects.request.isEmpty {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from upstreams")
-            for subscription in effects.request {
-                subscription.request(effects.demand)
-            }
+            UpstreamCalls.request(effects.demand, from: effects.request, operator: "fan-in")
         }
         if let subscription = effects.requestOne {
             CalloutCheck.assertNoLockHeld("fan-in requesting from an upstream")
@@ -222,6 +288,19 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
         perform(effects)
     }
 
+    // The downstream's cancel for a machine that lets go of more than subscriptions when it ends (zip's unpaired
+    // values, combineLatest's latest ones): `terminate` names them in the effects, released after unlocking.
+    /// The downstream's cancel: stops the emitter, then `terminate` (under the lock) ends the machine and returns
+    /// what to do after unlocking (nil: it had already ended). Returns true for the call that ended the machine.
+    @inlinable
+    @discardableResult
+    package func cancel(terminating terminate: (inout Machine) -> FanInEffects<Downstream.Failure>?) -> Bool {
+        emitter.cancel()
+        guard let effects = decide(terminate) else { return false }
+        perform(effects)
+        return true
+    }
+
     /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
@@ -229,7 +308,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine>: @
     }
 }
 
-extension FanIn where Machine: FanInStateMachine {
+extension FanInSkeleton where Machine: FanInDemandStateMachine {
     /// A skeleton around `machine` delivering to `downstream`; demand the downstream returns from `receive(_:)` is
     /// forwarded like a request.
     @inlinable
@@ -237,14 +316,14 @@ extension FanIn where Machine: FanInStateMachine {
         // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
         // subscription alive.
         self.init(machine: machine) { state in
-            DemandRelay(downstream: downstream) { more in FanIn.forward(more, state: state) }
+            DemandRelay(downstream: downstream) { more in FanInSkeleton.forward(more, state: state) }
         }
     }
 
     @inlinable
-    static func forward(_ demand: Subscribers.Demand, state: LockedBox<Machine>) {
-        let subscriptions = state.withCriticalSection { $0.request(demand) }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "fan-in")
+    static func forward(_ demand: Subscribers.Demand, state: Lock) {
+        let subscriptions = state.criticalSection { $0.request(demand) }
+        UpstreamCalls.request(demand, from: subscriptions, operator: "fan-in")
     }
 
     /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
@@ -252,18 +331,17 @@ extension FanIn where Machine: FanInStateMachine {
     package func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        FanIn.forward(demand, state: state)
+        FanInSkeleton.forward(demand, state: state)
     }
+}
 
+extension FanInSkeleton where Machine: FanInStateMachine {
     /// The downstream's cancel: stops the emitter, ends the machine and cancels what it held. Returns true for the
     /// call that ended the machine.
     @inlinable
     @discardableResult
     package func cancel() -> Bool {
-        emitter.cancel()
-        guard let subscriptions = decide({ $0.terminate() }) else { return false }
-        perform(FanInEffects(cancel: subscriptions))
-        return true
+        cancel { machine in machine.terminate().map { FanInEffects(cancel: $0) } }
     }
 }
 

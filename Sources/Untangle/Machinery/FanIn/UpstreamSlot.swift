@@ -120,3 +120,36 @@ package struct UpstreamAdmission {
         }
     }
 }
+
+/// The calls an operator with several upstreams (fan-in, zip, combineLatest) makes to a set of them once its state
+/// machine has decided, after unlocking: one demand requested from each, or each cancelled.
+///
+/// ```swift
+/// let subscriptions = state.withCriticalSection { $0.request(demand) }
+/// UpstreamCalls.request(demand, from: subscriptions, operator: "zip")
+/// ```
+///
+/// **Demand:** passes on exactly the demand the state machine decided, to each subscription named.
+/// **Thread safety:** call with no lock held: every method calls out to upstreams.
+@usableFromInline
+package enum UpstreamCalls {
+    /// Requests `demand` from each of `subscriptions` (a downstream request the state machine forwards).
+    @inlinable
+    package static func request(
+        _ demand: Subscribers.Demand, from subscriptions: [Subscription], operator name: StaticString
+    ) {
+        CalloutCheck.assertNoLockHeld("\(name) requesting from its upstreams")
+        for subscription in subscriptions {
+            subscription.request(demand)
+        }
+    }
+
+    /// Cancels each of `subscriptions` (the operator ended).
+    @inlinable
+    package static func cancel(_ subscriptions: [Subscription], operator name: StaticString) {
+        CalloutCheck.assertNoLockHeld("\(name) cancelling upstreams")
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+    }
+}

@@ -33,11 +33,13 @@ protocol CombineLatestValues {
 // values are kept typed here, beside the non-generic ``CombineLatestStateMachine`` under the same lock: no boxing as
 // `Any`, no array per tuple, no cast back.
 
-/// The subscription of every combineLatest publisher (`CombineLatest` … `CombineLatest4`): it subscribes to each
-/// upstream through an indexed inner subscriber, keeps each upstream's latest value typed in `Values`, lets its
-/// ``CombineLatestStateMachine`` decide when a tuple forms, keeps who forwards in its lock's word
-/// (``CombiningForwarder``), and hands the tuples, in the order they formed, to one ``Emitter`` so the downstream sees
-/// one signal at a time however many threads the upstreams use.
+/// The subscription of every combineLatest publisher (`CombineLatest` … `CombineLatest4`), on the fan-in skeleton
+/// (``FanInSkeleton`` over a ``LockedBoxWithWord``: the downstream's emitter behind its demand relay, the lock around
+/// the state, the downstream's requests and cancel, the arrival of the upstreams' subscriptions and the callouts
+/// after unlocking): it subscribes to each upstream through an indexed inner subscriber, keeps each upstream's latest
+/// value typed in `Values`, lets its ``CombineLatestStateMachine`` decide when a tuple forms, keeps who forwards in its
+/// lock's word (``CombiningForwarder``), and hands the tuples, in the order they formed, to the emitter so the
+/// downstream sees one signal at a time however many threads the upstreams use.
 ///
 /// ```swift
 /// let core = CombineLatestSubscription<CombineLatestValues2<Int, String>, _>(downstream: subscriber)
@@ -57,7 +59,7 @@ where Downstream.Input == Values.Output {
     /// Everything under the lock: the bookkeeping, the typed latest values and the tuples formed while another
     /// thread forwards.
     @usableFromInline
-    struct State {
+    struct State: FanInDemandStateMachine {
         @usableFromInline var machine: CombineLatestStateMachine
         @usableFromInline var values = Values()
         @usableFromInline var ready = RingBuffer<Values.Output>()
@@ -65,6 +67,18 @@ where Downstream.Input == Values.Output {
         @inlinable
         init() {
             machine = CombineLatestStateMachine(upstreamCount: Values.count)
+        }
+
+        /// Upstream `index`'s subscription arrived: the demand to request from it, or nil to cancel it.
+        @inlinable
+        mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+            machine.subscribed(subscription, at: index).demand
+        }
+
+        /// The downstream asked for more (or returned demand): the subscriptions to forward it to.
+        @inlinable
+        mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
+            machine.request(demand)
         }
 
         /// Takes the latest values and the queued tuples out, to be released after unlocking.
@@ -77,22 +91,17 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    @usableFromInline let emitter: Emitter<DemandRelay<Downstream>>
-    @usableFromInline let state: LockedBoxWithWord<State>
+    @usableFromInline let fanIn: FanInSkeleton<Downstream, State, LockedBoxWithWord<State>>
 
     @inlinable
     init(downstream: Downstream) {
-        let state = LockedBoxWithWord(tracking: State())
-        self.state = state
-        // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        emitter = DemandRelay(downstream: downstream) { CombineLatestSubscription.requestUpstreams($0, state: state) }
-            .emitter()
+        fanIn = FanInSkeleton(downstream: downstream, machine: State())
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        emitter.start(subscription: self)
+        fanIn.emitter.start(subscription: self)
     }
 
     /// The subscriber for upstream `index`, which `store`s its values into the latest values (returning the
@@ -104,43 +113,31 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        emitter.request(demand)
-        CombineLatestSubscription.requestUpstreams(demand, state: state)
-    }
-
-    @inlinable
-    static func requestUpstreams(_ demand: Subscribers.Demand, state: LockedBoxWithWord<State>) {
-        let subscriptions = state.withCriticalSection { state, _ in state.machine.request(demand) }
-        CombiningUpstreams.request(demand, from: subscriptions, operator: "combineLatest")
+        fanIn.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let outcome = settle { $0.cancelled() }
-        emitter.cancel()
-        if let outcome {
-            perform(outcome.effects)
-            withExtendedLifetime(outcome.released) {}
+        fanIn.cancel { state in
+            state.machine.cancelled().map { FanInEffects(cancel: $0.cancel, released: state.takeValues()) }
         }
     }
 
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
-        let admission = state.withCriticalSection { state, _ in state.machine.subscribed(subscription, at: index) }
-        admission.perform(on: subscription, operator: "combineLatest")
+        fanIn.inner(index, subscribed: subscription)
     }
 
-    // One critical section per value: it stores the value and decides; the value it replaces is released after
-    // unlocking (its deinit is user code). A thread whose value forms a tuple while nobody forwards becomes the
-    // forwarder and takes the tuple straight out of the lock: nothing else can be queued then (the forwarder gives up
-    // the role only with an empty queue), so it is the next tuple in order. Tuples formed while another thread
-    // forwards wait, typed, in `ready` for that thread, which the word tells to look. After delivering its tuple, a
-    // forwarder nobody signalled gives the role up with one compare-exchange (``forward()``), not a second critical
-    // section.
+    // Why this stays here and is not FanIn's `offer`: one critical section per value, on the lock's word too. It
+    // stores the value and decides; the value it replaces is released after unlocking (its deinit is user code). A
+    // thread whose value forms a tuple while nobody forwards becomes the forwarder and takes the tuple straight out of
+    // the lock: nothing else can be queued then (the forwarder gives up the role only with an empty queue), so it is
+    // the next tuple in order. Tuples formed while another thread forwards wait, typed, in `ready` for that thread,
+    // which the word tells to look. After delivering its tuple, a forwarder nobody signalled gives the role up with
+    // one compare-exchange (``forward()``), not a second critical section.
     @inlinable
     func upstream<Input>(_ index: Int, received value: Input, store: (inout Values, Input) -> Input?) {
-        let (tuple, replaced) = state.withCriticalSection { state, word -> (Values.Output?, Input?) in
+        let (tuple, replaced) = fanIn.state.withCriticalSection { state, word -> (Values.Output?, Input?) in
             guard state.machine.accepts(at: index) else { return (nil, nil) }
             let previous = store(&state.values, value)
             guard case .formed = state.machine.stored(isFirst: previous == nil) else { return (nil, previous) }
@@ -151,23 +148,27 @@ where Downstream.Input == Values.Output {
         withExtendedLifetime(replaced) {}
         if let tuple {
             CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
-            emitter.offer(tuple)
+            fanIn.emitter.offer(tuple)
             forward()
         }
     }
 
+    // FanIn's `perform` cancels, releases the latest values (their deinit is user code) and, for a failure,
+    // completes the downstream; a finish is the forwarder's, after the tuples already formed.
     @inlinable
     func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
+        let failure: Subscribers.Completion<Downstream.Failure>?
+        let outcome: (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)?
         switch completion {
         case .finished:
-            guard let outcome = settle({ $0.finished(at: index) }) else { return }
-            withExtendedLifetime(outcome.released) {}
-            perform(outcome.effects)
+            (failure, outcome) = (nil, settle { $0.finished(at: index) })
         case .failure:
-            guard let outcome = settle({ $0.failed(at: index) }) else { return }
-            withExtendedLifetime(outcome.released) {}
-            perform(outcome.effects)
-            emitter.complete(completion, order: .afterDemandedValues)
+            (failure, outcome) = (completion, settle { $0.failed(at: index) })
+        }
+        guard let outcome else { return }
+        fanIn.perform(FanInEffects(cancel: outcome.effects.cancel, released: outcome.released, completion: failure))
+        if outcome.effects.needsForwarder {
+            forward()
         }
     }
 
@@ -178,7 +179,7 @@ where Downstream.Input == Values.Output {
     func settle(
         _ decide: (inout CombineLatestStateMachine) -> CombineLatestStateMachine.Effects?
     ) -> (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)? {
-        state.withCriticalSection { state, word in
+        fanIn.state.withCriticalSection { state, word in
             guard var effects = decide(&state.machine) else { return nil }
             if effects.needsForwarder {
                 effects.needsForwarder = CombiningForwarder.claimOrSignal(word, lookFirst: true)
@@ -187,23 +188,17 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    // Runs after unlocking.
-    @inlinable
-    func perform(_ effects: CombineLatestStateMachine.Effects) {
-        CombiningUpstreams.cancel(effects.cancel, operator: "combineLatest")
-        if effects.needsForwarder {
-            forward()
-        }
-    }
-
-    // The forwarder's loop, shared with zip (``CombiningUpstreams/forward(to:operator:next:)``). Its first step
-    // is the fast release: if nobody queued a tuple or started the finish since the forwarder last looked (the word
-    // still reads `forwarding`), one compare-exchange ends its turn; otherwise it takes the next step under the lock.
+    // Why this stays here and is not FanIn's: a fan-in offers each inner's value on the thread that received it,
+    // while combineLatest forms tuples under the lock and one thread at a time (the forwarder) hands them over in the
+    // order they formed. The loop is shared with zip (``CombiningUpstreams/forward(to:operator:next:)``). Its first
+    // step is the fast release: if nobody queued a tuple or started the finish since the forwarder last looked (the
+    // word still reads `forwarding`), one compare-exchange ends its turn; otherwise it takes the next step under the
+    // lock.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(to: emitter, operator: "combineLatest") {
-            if CombiningForwarder.tryRelease(state) { return .idle }
-            return state.withCriticalSection { state, word -> CombiningStep<Values.Output> in
+        CombiningUpstreams.forward(to: fanIn.emitter, operator: "combineLatest") {
+            if CombiningForwarder.tryRelease(fanIn.state) { return .idle }
+            return fanIn.state.withCriticalSection { state, word -> CombiningStep<Values.Output> in
                 switch state.machine.nextToForward(hasQueued: !state.ready.isEmpty) {
                 case .value:
                     let tuple = state.ready.popFirst()!

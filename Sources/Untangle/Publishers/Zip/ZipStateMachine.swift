@@ -37,13 +37,13 @@ struct ZipStateMachine: CombiningStateMachine {
         finished = Array(repeating: false, count: upstreamCount)
     }
 
-    /// An upstream's subscription arrived: admitted with the demand to request from it, or rejected (cancelled, as
-    /// the zip has ended or this upstream already had a subscription).
+    /// Upstream `index`'s subscription arrived: returns the demand to request from it (the total so far), or nil to
+    /// cancel it (the zip has ended, or this upstream already had a subscription or finished).
     @usableFromInline
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission {
-        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return .rejected }
+    mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
         subscriptions[index] = subscription
-        return .admitted(requesting: requested)
+        return requested
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
