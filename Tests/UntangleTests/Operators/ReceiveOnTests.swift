@@ -25,6 +25,20 @@ final class ReceiveOnTests: XCTestCase {
             ])
     }
 
+    func testASecondUpstreamSubscriptionIsCancelledAndRequestsGoToTheFirst() throws {
+        let scheduler = TestScheduler()
+        let upstream = HoldingPublisher<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler)
+        upstream.receive(on: scheduler).subscribe(recorder)
+        let first = LoggingSubscription()
+        let second = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: first)
+        upstream.subscriber?.receive(subscription: second)
+        XCTAssertEqual(second.log, ["cancel"])
+        XCTAssertEqual(recorder.events, [Timed(0, .subscription("ReceiveOn"))])
+        XCTAssertEqual(first.log, ["request(unlimited)"], "the recorder's demand reaches the first one only")
+    }
+
     func testFailureFollowsTheValuesSentBeforeIt() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()

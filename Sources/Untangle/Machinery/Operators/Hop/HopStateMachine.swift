@@ -47,12 +47,13 @@ struct HopStateMachine<Input, Completion, Downstream> {
     /// An empty buffer whose storage the next batch reuses.
     @usableFromInline var spare = RingBuffer<Input>()
 
-    /// The upstream's subscription arrived: false means it must be cancelled (a second one).
+    /// The upstream's subscription arrived: admitted with nothing to request yet (the downstream asks), or rejected
+    /// (a second one), to be cancelled after unlocking.
     @inlinable
-    mutating func receiveSubscription(_ subscription: Subscription) -> Bool {
-        guard case .awaiting = upstream else { return false }
+    mutating func receiveSubscription(_ subscription: Subscription) -> UpstreamAdmission {
+        guard case .awaiting = upstream else { return .rejected }
         upstream = .subscribed(subscription)
-        return true
+        return .admitted(requesting: .none)
     }
 
     /// An upstream value arrived: returns the downstream (only checked; scheduled actions do not keep it), or nil to

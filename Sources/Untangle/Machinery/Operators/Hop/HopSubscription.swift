@@ -83,11 +83,9 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
 
     @inlinable
     final func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
-            CalloutCheck.assertNoLockHeld("\(name) cancelling a second upstream subscription")
-            subscription.cancel()
-            return
-        }
+        let admission = state.withCriticalSection { $0.receiveSubscription(subscription) }
+        admission.perform(on: subscription, operator: "a scheduler hop")
+        guard admission.isAdmitted else { return }
         emitter.start(subscription: self)
     }
 
