@@ -109,11 +109,29 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
                 state.buffer.append(value)
             }
             var dropped: [Output] = []
+            // Performance: when this thread owns every subscriber's emitter (the usual case: nobody else is
+            // delivering), the list itself is returned, retained rather than copied into a new array. Only a
+            // subscriber that is not owned makes the separate list, of the owned ones in order. (A small generic
+            // inline list instead cost more than the allocation it saved: this code runs unspecialized, and every
+            // generic type it touches is a runtime metadata lookup per send.)
             var owned: [ReplayConduit<Output, Failure>] = []
-            for conduit in state.subscriptions where conduit.accept(value, dropped: &dropped) {
-                owned.append(conduit)
+            var ownedPrefix = 0
+            var everyOneOwned = true
+            for conduit in state.subscriptions {
+                if conduit.accept(value, dropped: &dropped) {
+                    if everyOneOwned {
+                        ownedPrefix += 1
+                    } else {
+                        owned.append(conduit)
+                    }
+                } else if everyOneOwned {
+                    everyOneOwned = false
+                    for index in 0..<ownedPrefix {
+                        owned.append(state.subscriptions[index])
+                    }
+                }
             }
-            return (owned, oldest, dropped)
+            return (everyOneOwned ? state.subscriptions : owned, oldest, dropped)
         }
         // Values dropped by the replay buffer or by a subscriber's limit are released here, outside the locks
         // (their deinit is user code).

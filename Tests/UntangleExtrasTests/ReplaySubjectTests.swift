@@ -59,6 +59,45 @@ final class ReplaySubjectTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 5, 6], "what a late subscriber would see: the newest two")
     }
 
+    /// A send that drops a value from the replay buffer and from several subscribers' waiting values releases it
+    /// after leaving the locks; a send that several subscribers take at once (each owned by the sender) reaches
+    /// every one of them.
+    func testDroppedValuesAreReleasedOutsideTheLocksAndEverySubscriberGetsEachSend() {
+        var releases: [String] = []
+        let subject = ReplaySubject<ReleasedValue, Never>(bufferSize: 1)
+        let waiting = (0..<3).map { _ in Recorder<ReleasedValue, Never>(initialDemand: nil) }
+        waiting.forEach { subject.subscribe($0) }
+        for id in 1...3 {
+            subject.send(ReleasedValue(id) { releases.append($0) })
+        }
+        // Each send drops the previous value from the replay buffer and from the three subscribers' waiting values.
+        XCTAssertEqual(releases, ["1 outside locks", "2 outside locks"])
+        let live = (0..<3).map { _ in Recorder<ReleasedValue, Never>() }
+        live.forEach { subject.subscribe($0) }
+        subject.send(ReleasedValue(4) { releases.append($0) })
+        XCTAssertEqual(live.map { $0.values.map(\.id) }, Array(repeating: [3, 4], count: 3))
+        waiting.forEach { $0.request(.unlimited) }
+        XCTAssertEqual(waiting.map { $0.values.map(\.id) }, Array(repeating: [4], count: 3))
+        XCTAssertEqual(releases, ["1 outside locks", "2 outside locks"], "the live subscribers still hold 3")
+    }
+
+    /// A send that owns some subscribers' emitters but finds another one waiting for demand in between delivers to
+    /// exactly the owned ones, each once, in their order, and leaves the value queued for the other.
+    func testASendDeliversToTheSubscribersAroundOneWithoutDemand() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+        let first = Recorder<Int, Never>()
+        let waiting = Recorder<Int, Never>(initialDemand: nil)
+        let last = Recorder<Int, Never>()
+        [first, waiting, last].forEach { subject.subscribe($0) }
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(first.values, [1, 2])
+        XCTAssertEqual(last.values, [1, 2])
+        XCTAssertEqual(waiting.values, [])
+        waiting.request(.unlimited)
+        XCTAssertEqual(waiting.values, [2], "the newest waiting value")
+    }
+
     func testDemandReturnedFromReceiveIsHonoured() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 5)
         (1...5).forEach(subject.send)
@@ -326,5 +365,20 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
                 }
             }
         }
+    }
+}
+
+/// A value that reports, when released, whether a library lock was held (debug builds count them).
+private final class ReleasedValue {
+    let id: Int
+    let onRelease: (String) -> Void
+
+    init(_ id: Int, onRelease: @escaping (String) -> Void) {
+        self.id = id
+        self.onRelease = onRelease
+    }
+
+    deinit {
+        onRelease("\(id) " + (CalloutCheck.heldByCurrentThread == 0 ? "outside locks" : "under a lock"))
     }
 }

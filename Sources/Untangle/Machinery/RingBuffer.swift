@@ -11,7 +11,8 @@ import UntangleSync
 /// inline).
 ///
 /// Complexity: `append` O(1) amortized (O(n) when it grows or when the storage is shared and must be copied),
-/// `popFirst`, `replaceLast`, `count` and `isEmpty` O(1), `truncate(keepingFirst:)` O(removed), `takeAll` O(1).
+/// `popFirst`, `replaceLast`, `count` and `isEmpty` O(1), `remove(at:)` O(the shorter side),
+/// `truncate(keepingFirst:)` O(removed), `takeAll` O(1).
 ///
 /// **Demand:** not applicable (storage).
 /// **Thread safety:** a value type with no synchronization; always used under its owner's lock. Copies share the
@@ -67,6 +68,42 @@ package struct RingBuffer<Element> {
             let replaced = slot.move()
             slot.initialize(to: element)
             return replaced
+        }
+    }
+
+    /// Removes and returns the element `index` places from the front, moving the elements on its shorter side (those
+    /// in front of it, or those behind it) one place towards it: O(min(index, count - 1 - index)), no allocation
+    /// when the storage is not shared. Precondition: `0 <= index < count`.
+    @inlinable
+    package mutating func remove(at index: Int) -> Element {
+        precondition(index >= 0 && index < count, "RingBuffer.remove(at:) index out of range")
+        makeUnique(minimumCapacity: 0)
+        return withUnsafeStorage { header, elements in
+            let start = header.pointee.start
+            let count = header.pointee.count
+            let capacity = header.pointee.capacity
+            let removed = (elements + (start + index) % capacity).move()
+            if index < count - 1 - index {
+                // The front side is shorter: each element in front of the gap moves one place back, then the front
+                // moves one place back too.
+                var offset = index
+                while offset > 0 {
+                    (elements + (start + offset) % capacity)
+                        .moveInitialize(from: elements + (start + offset - 1) % capacity, count: 1)
+                    offset -= 1
+                }
+                header.pointee.start = (start + 1) % capacity
+            } else {
+                // The back side is shorter (or as short): each element behind the gap moves one place forward.
+                var offset = index
+                while offset < count - 1 {
+                    (elements + (start + offset) % capacity)
+                        .moveInitialize(from: elements + (start + offset + 1) % capacity, count: 1)
+                    offset += 1
+                }
+            }
+            header.pointee.count = count - 1
+            return removed
         }
     }
 

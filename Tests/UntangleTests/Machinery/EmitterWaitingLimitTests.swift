@@ -103,6 +103,32 @@ final class EmitterWaitingLimitTests: XCTestCase {
         XCTAssertEqual(queued(machine), [1, 4, 5])
     }
 
+    /// With several values covered by demand (an owner is delivering them) and a long wait list behind them, each
+    /// overflow drops exactly the first waiting value, in place: the covered values and the rest keep their order.
+    func testNewestWithCoveredValuesDropsTheFirstWaitingOneAndKeepsTheOrder() {
+        var machine = started()
+        _ = machine.request(.max(3), on: me)
+        for value in 1...8 {
+            XCTAssertEqual(enqueue(value, .newest(5), into: &machine), "queued")
+        }
+        XCTAssertEqual(enqueue(9, .newest(5), into: &machine), "replaced 4")
+        XCTAssertEqual(enqueue(10, .newest(5), into: &machine), "replaced 5")
+        XCTAssertEqual(queued(machine), [1, 2, 3, 6, 7, 8, 9, 10])
+        // The owner takes the first covered value; the two still covered stay in front of the waiting ones.
+        guard case .drain = machine.claimOwnership(on: me) else { return XCTFail() }
+        guard case .value(_, 1) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
+            return XCTFail()
+        }
+        XCTAssertEqual(enqueue(11, .newest(5), into: &machine), "replaced 6")
+        XCTAssertEqual(queued(machine), [2, 3, 7, 8, 9, 10, 11])
+        guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false),
+            case .value(_, 3) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false),
+            case .idle = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false)
+        else { return XCTFail("the covered values, then nothing until more demand") }
+        XCTAssertEqual(enqueue(12, .newest(5), into: &machine), "replaced 7")
+        XCTAssertEqual(queued(machine), [8, 9, 10, 11, 12])
+    }
+
     func testOldestKeepsTheWaitingValuesAndDropsTheNewOne() {
         var machine = started()
         XCTAssertEqual(enqueue(1, .oldest(2), into: &machine), "queued")

@@ -45,6 +45,71 @@ final class RingBufferTests: XCTestCase {
         XCTAssertEqual(drain(&buffer), [1, 2])
     }
 
+    /// A buffer of `count` (at most 8) elements `0..<count` in an 8-slot storage whose front sits `offset` slots
+    /// into it (so that, with an offset near the end, the elements wrap around).
+    private func buffer(count: Int, startingAt offset: Int) -> RingBuffer<Int> {
+        var buffer = RingBuffer<Int>()
+        for value in 0..<8 { buffer.append(-1 - value) }
+        for _ in 0..<8 { _ = buffer.popFirst() }
+        for value in 0..<offset {
+            buffer.append(-1 - value)
+            _ = buffer.popFirst()
+        }
+        for value in 0..<count { buffer.append(value) }
+        return buffer
+    }
+
+    /// `remove(at:)` at every index, with the front at every slot of an 8-slot storage (wrapped or not): the
+    /// element at the index comes back and the others stay in order, whichever side moved.
+    func testRemoveAtEveryIndexKeepsTheOthersInOrderWrappedOrNot() {
+        for count in 1...8 {
+            for offset in 0..<8 {
+                for index in 0..<count {
+                    var ring = buffer(count: count, startingAt: offset)
+                    var expected = Array(0..<count)
+                    XCTAssertEqual(ring.remove(at: index), expected.remove(at: index), "\(count) \(offset) \(index)")
+                    XCTAssertEqual(ring.count, count - 1)
+                    // Appending after the removal checks that the front and the count were left consistent.
+                    ring.append(100)
+                    expected.append(100)
+                    XCTAssertEqual(drain(&ring), expected, "count \(count), front at \(offset), index \(index)")
+                }
+            }
+        }
+    }
+
+    func testRemoveAtLeavesASharedCopyUntouched() {
+        var original = buffer(count: 5, startingAt: 3)
+        let copy = original
+        XCTAssertEqual(original.remove(at: 1), 1)
+        XCTAssertEqual(original.remove(at: 3), 4)
+        var copyToDrain = copy
+        XCTAssertEqual(drain(&copyToDrain), [0, 1, 2, 3, 4])
+        XCTAssertEqual(drain(&original), [0, 2, 3])
+    }
+
+    /// Removing from either side moves the other elements, never copies them: each is released exactly once.
+    func testRemoveAtReleasesEachElementOnce() {
+        final class Element {}
+        for index in [0, 1, 4, 6, 7] {
+            var weakElements: [() -> Element?] = []
+            do {
+                var ring = RingBuffer<Element>()
+                for _ in 0..<5 { ring.append(Element()) }
+                for _ in 0..<5 { _ = ring.popFirst() }
+                for _ in 0..<8 {
+                    let element = Element()
+                    weakElements.append { [weak element] in element }
+                    ring.append(element)
+                }
+                let removed = ring.remove(at: index)
+                XCTAssertTrue(removed === weakElements[index](), "index \(index)")
+                XCTAssertEqual(ring.count, 7)
+            }
+            XCTAssertTrue(weakElements.allSatisfy { $0() == nil }, "an element outlived its buffer (index \(index))")
+        }
+    }
+
     func testReplaceLastHandsBackTheReplacedElement() {
         var buffer = RingBuffer<String>()
         buffer.append("a")

@@ -169,9 +169,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         }
         switch critical({ $0.offer(value, on: thread, limit: limit) }) {
         case .deliverAsOwner(let downstream):
-            CalloutCheck.assertNoLockHeld("Emitter delivering a value")
-            let more = downstream.receive(value)
-            drain(returnedDemand: more, nestedInSubscriptionCallout: false)
+            deliver(value, asOwnerTo: downstream)
             return nil
         case .queuedReplacing(let dropped):
             return dropped
@@ -186,9 +184,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     func offerLocked(_ value: Downstream.Input, on thread: ThreadID) -> Bool {
         switch critical({ $0.offer(value, on: thread) }) {
         case .deliverAsOwner(let downstream):
-            CalloutCheck.assertNoLockHeld("Emitter delivering a value")
-            let more = downstream.receive(value)
-            drain(returnedDemand: more, nestedInSubscriptionCallout: false)
+            deliver(value, asOwnerTo: downstream)
             return true
         case .deliverNested(let downstream):
             CalloutCheck.assertNoLockHeld("Emitter delivering a nested value")
@@ -203,6 +199,16 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         case .dropped:
             return false
         }
+    }
+
+    /// Delivers a value the state machine answered `.deliverAsOwner` for (this thread now owns the emitter), then
+    /// what queued meanwhile.
+    @inlinable
+    @inline(__always)
+    func deliver(_ value: Downstream.Input, asOwnerTo downstream: DownstreamReference<Downstream>) {
+        CalloutCheck.assertNoLockHeld("Emitter delivering a value")
+        let more = downstream.receive(value)
+        drain(returnedDemand: more, nestedInSubscriptionCallout: false)
     }
 
     /// Queues a value without delivering it (see ``EmitterWaitingLimit`` for what is kept beyond demand): the

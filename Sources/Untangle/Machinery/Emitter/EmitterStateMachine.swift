@@ -341,17 +341,10 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
             let covered = demand.max ?? 0
             if queue.count - covered >= limit.count {
                 guard limit.count > 0, limit.overflow == .dropOldest else { return .dropped }
-                // The oldest *waiting* value is the first one demand does not cover.
-                let dropped: Input
-                if covered == 0 {
-                    dropped = queue.popFirst().unsafelyUnwrapped
-                } else {
-                    var tail = queue.truncate(keepingFirst: covered)
-                    dropped = tail.removeFirst()
-                    for element in tail {
-                        queue.append(element)
-                    }
-                }
+                // The oldest *waiting* value is the first one demand does not cover. Removed in place: the covered
+                // values in front of it (usually few: an owner is delivering them) move one place back, with no
+                // allocation, however many values wait behind it.
+                let dropped = queue.remove(at: covered)
                 queue.append(value)
                 return .queuedReplacing(dropped)
             }
