@@ -28,14 +28,19 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     // Lock order: the subject's lock may be held while a subscriber's emitter lock is taken (values are queued to
     // every subscriber under the subject's lock, which gives them all the same order); an emitter's lock is a leaf
     // and never takes the subject's lock.
-    private struct State {
-        var buffer = RingBuffer<Output>()
-        var subscriptions: [ReplayConduit<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
+    //
+    // Performance: `send(_:)` and `receive(subscriber:)` are `@inlinable`, so the client module specializes them for
+    // its concrete `Output`, `Failure` and subscriber types; unspecialized, every generic type they touch (this
+    // state, the ring buffer, the conduit list, each subscriber's emitter) cost a runtime metadata lookup per send.
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffer = RingBuffer<Output>()
+        @usableFromInline var subscriptions: [ReplayConduit<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
         var upstreams: [ReplayUpstream] = []
     }
 
-    private let state = LockedBox(tracking: State())
+    @usableFromInline let state = LockedBox(tracking: State())
     /// The number of values replayed (`Int.max` when unbounded).
     public let bufferSize: Int
 
@@ -65,11 +70,13 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     }
 
     /// What each subscriber keeps beyond its demand: the newest `bufferSize` values, like the replay buffer.
-    private var limit: EmitterWaitingLimit {
+    @inlinable
+    var limit: EmitterWaitingLimit {
         bufferSize == Int.max ? .unbounded : .newest(bufferSize)
     }
 
     /// Attaches a subscriber: it receives the buffered values (as it requests them), then live values.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let limit = self.limit
         let (conduit, completion) = state.withCriticalSection {
@@ -80,7 +87,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
             let conduit = ReplaySubscription(downstream: subscriber, limit: limit, subject: self)
             var copy = state.buffer
             while let value = copy.popFirst() {
-                _ = conduit.enqueue(value)
+                _ = conduit.emitter.enqueue(value, limit: limit)
             }
             if state.completion == nil {
                 state.subscriptions.append(conduit)
@@ -94,6 +101,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     }
 
     /// Buffers `value` for replay and sends it to every subscriber. Ignored after a completion.
+    @inlinable
     public func send(_ value: Output) {
         let bufferSize = self.bufferSize
         // Every subscriber's emitter accepts the value under the subject's lock, so all of them see one order; the
@@ -104,16 +112,23 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
             var oldest: Output?
             if bufferSize > 0 {
                 if state.buffer.count == bufferSize {
-                    oldest = state.buffer.popFirst()
+                    // A full buffer of one (the common `bufferSize: 1`) replaces its value in place: the same
+                    // result as removing the oldest and appending (replay-subject-sink: 1,082 → 1,011 instructions
+                    // per send).
+                    if bufferSize == 1 {
+                        oldest = state.buffer.replaceLast(with: value)
+                    } else {
+                        oldest = state.buffer.popFirst()
+                        state.buffer.append(value)
+                    }
+                } else {
+                    state.buffer.append(value)
                 }
-                state.buffer.append(value)
             }
             var dropped: [Output] = []
             // Performance: when this thread owns every subscriber's emitter (the usual case: nobody else is
             // delivering), the list itself is returned, retained rather than copied into a new array. Only a
-            // subscriber that is not owned makes the separate list, of the owned ones in order. (A small generic
-            // inline list instead cost more than the allocation it saved: this code runs unspecialized, and every
-            // generic type it touches is a runtime metadata lookup per send.)
+            // subscriber that is not owned makes the separate list, of the owned ones in order.
             var owned: [ReplayConduit<Output, Failure>] = []
             var ownedPrefix = 0
             var everyOneOwned = true
@@ -179,7 +194,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         }
     }
 
-    fileprivate func remove(_ conduit: ReplayConduit<Output, Failure>) {
+    func remove(_ conduit: ReplayConduit<Output, Failure>) {
         let removed = state.withCriticalSection { state -> ReplayConduit<Output, Failure>? in
             guard let index = state.subscriptions.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.subscriptions.remove(at: index)
@@ -189,24 +204,40 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
 }
 
 /// One subscriber's connection, as the subject sees it (without the subscriber's type).
-private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
-    /// Queues a value for the subscriber without delivering it (takes only its emitter's leaf lock); call under
-    /// the subject's lock. Returns the older value the subscriber's limit dropped to make room, to release outside
-    /// the locks.
-    func enqueue(_ value: Output) -> Output? {
-        preconditionFailure("ReplayConduit.enqueue is abstract")
+///
+/// Performance: the per-send entry points (`accept(_:dropped:)`, `deliverAccepted(_:)`) are stored closures, not
+/// overridden methods, as in the core's `SubjectConduit`: an override of a generic class runs the subclass's
+/// unspecialized code (a runtime metadata lookup for every generic type it touches, per call). The closures are
+/// formed in `ReplaySubscription`'s `@inlinable` initializer, which the client specializes for the concrete
+/// subscriber; they capture nothing, so they cost no allocation.
+@usableFromInline
+class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
+    /// Accepts a value for the conduit passed as the first argument (see `accept(_:dropped:)`).
+    @usableFromInline let acceptEntry: (ReplayConduit, Output, inout [Output]) -> Bool
+    /// Delivers an accepted value for the conduit passed as the first argument (see `deliverAccepted(_:)`).
+    @usableFromInline let deliverEntry: (ReplayConduit, Output) -> Void
+
+    @inlinable
+    init(
+        acceptEntry: @escaping (ReplayConduit, Output, inout [Output]) -> Bool,
+        deliverEntry: @escaping (ReplayConduit, Output) -> Void
+    ) {
+        self.acceptEntry = acceptEntry
+        self.deliverEntry = deliverEntry
     }
 
     /// Accepts a value (takes only the subscriber's leaf lock); call under the subject's lock. Returns true when
-    /// the caller must deliver it with ``deliverAccepted(_:)`` after leaving that lock; appends the older value the
+    /// the caller must deliver it with `deliverAccepted(_:)` after leaving that lock; appends the older value the
     /// subscriber's limit dropped to make room, if any, to `dropped`.
-    func accept(_ value: Output, dropped: inout [Output]) -> Bool {
-        preconditionFailure("ReplayConduit.accept is abstract")
+    @inlinable
+    final func accept(_ value: Output, dropped: inout [Output]) -> Bool {
+        acceptEntry(self, value, &dropped)
     }
 
-    /// Delivers a value ``accept(_:dropped:)`` returned true for; call after leaving the subject's lock.
-    func deliverAccepted(_ value: Output) {
-        preconditionFailure("ReplayConduit.deliverAccepted is abstract")
+    /// Delivers a value `accept(_:dropped:)` returned true for; call after leaving the subject's lock.
+    @inlinable
+    final func deliverAccepted(_ value: Output) {
+        deliverEntry(self, value)
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -214,61 +245,65 @@ private class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-private final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream.Input, Downstream.Failure>,
+@usableFromInline
+final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    let emitter: Emitter<Downstream>
+    @usableFromInline let emitter: Emitter<Downstream>
     /// What this subscriber keeps beyond its demand (the subject's `bufferSize` newest values).
-    let limit: EmitterWaitingLimit
+    @usableFromInline let limit: EmitterWaitingLimit
     // Weak: the subject keeps its subscriptions, not the other way round.
-    weak var subject: ReplaySubject<Downstream.Input, Downstream.Failure>?
+    @usableFromInline weak var subject: ReplaySubject<Downstream.Input, Downstream.Failure>?
 
+    @inlinable
     init(
         downstream: Downstream, limit: EmitterWaitingLimit, subject: ReplaySubject<Downstream.Input, Downstream.Failure>
     ) {
-        // Only `enqueue` and `accept` feed this emitter, with the limit above: its own policy is never consulted.
+        // Only the subject's `enqueue` and `accept` calls feed this emitter, with the limit above: its own policy is
+        // never consulted.
         emitter = Emitter(downstream: downstream, policy: .unbounded)
         self.limit = limit
+        // The first argument is always this class (a conduit calls its entries with itself), so the downcast is
+        // safe; passing it in keeps the closures capture-free.
+        super.init(
+            acceptEntry: { conduit, value, dropped in
+                let subscription = RawReference.downcast(conduit, to: ReplaySubscription.self)
+                var old: Downstream.Input?
+                let owned = subscription.emitter.accept(value, limit: subscription.limit, dropped: &old)
+                if let old {
+                    dropped.append(old)
+                }
+                return owned
+            },
+            deliverEntry: { conduit, value in
+                RawReference.downcast(conduit, to: ReplaySubscription.self).emitter.deliverAccepted(value)
+            })
         self.subject = subject
-    }
-
-    override func enqueue(_ value: Downstream.Input) -> Downstream.Input? {
-        emitter.enqueue(value, limit: limit)
-    }
-
-    override func accept(_ value: Downstream.Input, dropped: inout [Downstream.Input]) -> Bool {
-        var old: Downstream.Input?
-        let owned = emitter.accept(value, limit: limit, dropped: &old)
-        if let old {
-            dropped.append(old)
-        }
-        return owned
-    }
-
-    override func deliverAccepted(_ value: Downstream.Input) {
-        emitter.deliverAccepted(value)
     }
 
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         emitter.complete(completion, order: .afterQueuedValues)
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
         if emitter.cancel() {
             subject?.remove(self)
         }
     }
 
+    @usableFromInline
     var description: String { "ReplaySubject" }
 }
 
 /// A replay subject's reference to an upstream subscription: weak for classes, strong for value types.
-private struct ReplayUpstream {
+struct ReplayUpstream {
     weak var object: AnyObject?
     let value: Subscription?
 

@@ -18,6 +18,28 @@ final class ReplaySubjectTests: XCTestCase {
         XCTAssertEqual(subject.bufferSize, 2)
     }
 
+    // Each subscription dispatches a send through entry points made for its own subscriber type: subscribers of
+    // different types on one subject must each get their own replay and every live value, in order.
+    func testSubscribersOfDifferentTypesEachGetTheReplayAndEverySend() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+        subject.send(1)
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(recorder)
+        var sunk: [Int] = []
+        let cancellable = subject.sink { sunk.append($0) }
+        let mapped = Recorder<String, Never>()
+        subject.map(String.init).subscribe(mapped)
+        subject.send(2)
+        subject.send(3)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertEqual(sunk, [1, 2, 3])
+        XCTAssertEqual(mapped.values, ["1", "2", "3"])
+        cancellable.cancel()
+        subject.send(4)
+        XCTAssertEqual(sunk, [1, 2, 3], "nothing after cancel")
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4])
+    }
+
     func testUnboundedReplaysEverything() {
         let subject = ReplaySubject<Int, Never>.unbounded()
         (0..<1_000).forEach(subject.send)

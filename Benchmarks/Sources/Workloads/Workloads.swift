@@ -219,6 +219,20 @@ func memoryPerSubscription(_ n: Int) -> Int {
     }
 #endif
 
+#if !OPENCOMBINE
+    /// ReplaySubject(bufferSize: 1) → sink (UntangleExtras; OpenCombine has no ReplaySubject); one event = one send.
+    func replaySubjectSink(_ n: Int) -> Int {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+        let total = Total()
+        let cancellable = subject.sink { total.value &+= $0 }
+        for i in 0..<n {
+            subject.send(i)
+        }
+        cancellable.cancel()
+        return total.value
+    }
+#endif
+
 #if OPENCOMBINE || UNTANGLE_HAS_ZIP
     /// zip of two subjects, sends alternating; one event = one send.
     func zip2(_ n: Int) -> Int {
@@ -282,6 +296,9 @@ let allWorkloads: [Workload] = {
     #endif
     #if !OPENCOMBINE && UNTANGLE_HAS_COMBINELATEST
         list.append(Workload("combinelatest-2", events: 2_000_000, unit: "send", run: combineLatest2))
+    #endif
+    #if !OPENCOMBINE
+        list.append(Workload("replay-subject-sink", events: 1_000_000, unit: "send", run: replaySubjectSink))
     #endif
     #if OPENCOMBINE || UNTANGLE_HAS_ZIP
         list.append(Workload("zip-2", events: 2_000_000, unit: "send", run: zip2))

@@ -135,6 +135,19 @@ func merge8(_ n: Int) -> Int {
     return total.value
 }
 
+/// A "subject" that keeps its latest value (a replay buffer of one) with one handler.
+func replaySubjectSink(_ n: Int) -> Int {
+    let subject = Broadcaster()
+    let total = Total()
+    let latest = Total()
+    _ = subject.subscribe(opaque { total.value &+= $0 })
+    for i in 0..<n {
+        latest.value = i
+        subject.send(i)
+    }
+    return total.value
+}
+
 func combineLatest2(_ n: Int) -> Int {
     let a = Broadcaster()
     let b = Broadcaster()
@@ -375,6 +388,9 @@ benchMain(
         Workload("merge-8-flatmap", events: 1_000_000, unit: "send", run: merge8),
         Workload("combinelatest-2", events: 2_000_000, unit: "send", run: combineLatest2),
         Workload("zip-2", events: 2_000_000, unit: "send", run: zip2),
+        // A replay subject (bufferSize 1) with one sink: the same work as a subject with one handler (the replay
+        // buffer's copy of the latest value is an assignment).
+        Workload("replay-subject-sink", events: 1_000_000, unit: "send", run: replaySubjectSink),
         Workload(
             "receive-on-serial", events: 1_000_000, unit: "send", singleThreaded: false, run: receiveOnSerialQueue),
         Workload("demand-max1", events: 1_000_000, unit: "element", run: demandOneByOne),
