@@ -22,7 +22,7 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
     /// A relay never fails.
     public typealias Failure = Never
 
-    private let subject: CurrentValueSubject<Output, Never>
+    @usableFromInline let subject: CurrentValueSubject<Output, Never>
 
     /// Creates a relay holding `value`.
     public init(_ value: Output) {
@@ -30,16 +30,19 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
     }
 
     /// The current value (the last one accepted).
+    @inlinable
     public var value: Output {
         subject.value
     }
 
     /// Makes `value` current and sends it to subscribers.
+    @inlinable
     public func accept(_ value: Output) {
         subject.send(value)
     }
 
     /// Attaches a subscriber; it receives the current value on its first request.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }

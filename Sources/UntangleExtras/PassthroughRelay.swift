@@ -19,17 +19,19 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
     /// A relay never fails.
     public typealias Failure = Never
 
-    private let subject = PassthroughSubject<Output, Never>()
+    @usableFromInline let subject = PassthroughSubject<Output, Never>()
 
     /// Creates a relay with no subscribers.
     public init() {}
 
     /// Sends `value` to every subscriber that has outstanding demand.
+    @inlinable
     public func accept(_ value: Output) {
         subject.send(value)
     }
 
     /// Attaches a subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }

@@ -33,11 +33,15 @@ extension AnyPublisher {
     /// downstream's `receive` (value n sends n + 1) is delivered after that `receive` returns, not nested inside it,
     /// so a producer that answers each value with the next one runs in constant stack depth however long the chain.
     /// `body` and the returned cancellable run with no library lock held.
+    @inlinable
     public static func create(
         bufferingPolicy: Publishers.Create<Output, Failure>.BufferingPolicy = .unbounded,
         _ body: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
     ) -> AnyPublisher<Output, Failure> {
-        Publishers.Create(bufferingPolicy: bufferingPolicy, body).eraseToAnyPublisher()
+        // Performance: `@inlinable` so that the eraser is made in the client, where `AnyPublisher` forms its subscribe
+        // path specialized for `Publishers.Create` (see `PublisherBox`): that path reaches `Publishers.Create`'s
+        // specialized `receive(subscriber:)`, and the producer's `send` runs specialized code.
+        return Publishers.Create(bufferingPolicy: bufferingPolicy, body).eraseToAnyPublisher()
     }
 }
 
@@ -102,9 +106,14 @@ extension Publishers {
         /// the downstream's `receive`, in which case the value is delivered after that `receive` returns); no call
         /// waits for another thread's delivery.
         public struct Subscriber: @unchecked Sendable {
-            let sink: CreateSink<Output, Failure>
+            @usableFromInline let sink: CreateSink<Output, Failure>
+
+            init(sink: CreateSink<Output, Failure>) {
+                self.sink = sink
+            }
 
             /// Sends a value (delivered now if the subscriber has demand, otherwise buffered).
+            @inlinable
             public func send(_ value: Output) {
                 sink.send(value)
             }
@@ -117,7 +126,7 @@ extension Publishers {
 
         /// What to keep of the values sent beyond demand.
         public let bufferingPolicy: BufferingPolicy
-        let body: (Subscriber) -> any Cancellable
+        @usableFromInline let body: (Subscriber) -> any Cancellable
 
         /// Creates the publisher; `body` runs once per subscription.
         public init(
@@ -133,24 +142,54 @@ extension Publishers {
             self.body = body
         }
 
-        /// Starts a producer for `subscriber`.
-        public func receive<S: Untangle.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let limit: EmitterWaitingLimit
+        /// What the subscriber's emitter keeps beyond demand, per `bufferingPolicy`.
+        @usableFromInline
+        var waitingLimit: EmitterWaitingLimit {
             switch bufferingPolicy {
-            case .unbounded: limit = .unbounded
-            case .bufferingNewest(let n): limit = .newest(n)
-            case .bufferingOldest(let n): limit = .oldest(n)
+            case .unbounded: return .unbounded
+            case .bufferingNewest(let n): return .newest(n)
+            case .bufferingOldest(let n): return .oldest(n)
             }
-            let subscription = CreateSubscription(downstream: subscriber, limit: limit)
+        }
+
+        /// Starts a producer for `subscriber`.
+        @inlinable
+        public func receive<S: Untangle.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // Performance: `receive(subscriber:)` is `@inlinable` so that the producer's per-value entry (see
+            // `CreateSink`) is formed here, in the client's code specialized for the concrete subscriber: the
+            // producer's `send` then runs specialized code (no runtime metadata lookup per value). The closure captures
+            // nothing (it gets its subscription as the first argument), so it costs no allocation.
+            let subscription = CreateSubscription(
+                downstream: subscriber, limit: waitingLimit,
+                sendEntry: { sink, value in
+                    // The first argument is always this subscription (a sink calls its entry with itself).
+                    let subscription = RawReference.downcast(sink, to: CreateSubscription<S>.self)
+                    let dropped = subscription.emitter.offer(value, limit: subscription.limit)
+                    withExtendedLifetime(dropped) {}
+                })
             subscription.run(body)
         }
     }
 }
 
 /// The type-erased face of a `Create` subscription that the producer's ``Publishers/Create/Subscriber`` calls.
+///
+/// Performance: the per-value entry is a stored closure, not an overridden method (as in the core's
+/// `SubjectConduit`): an override in a generic subclass runs that subclass's unspecialized code, a runtime metadata
+/// lookup for every generic type it touches, per value. The closure is formed in `Publishers.Create`'s
+/// `@inlinable` `receive(subscriber:)`, which the client specializes for the concrete subscriber.
+@usableFromInline
 class CreateSink<Output, Failure: Error>: @unchecked Sendable {
-    func send(_ value: Output) {
-        preconditionFailure("CreateSink.send is abstract")
+    /// Sends a value to the sink passed as the first argument (see `send(_:)`).
+    @usableFromInline let sendEntry: (CreateSink, Output) -> Void
+
+    init(sendEntry: @escaping (CreateSink, Output) -> Void) {
+        self.sendEntry = sendEntry
+    }
+
+    @inlinable
+    final func send(_ value: Output) {
+        sendEntry(self, value)
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
@@ -159,7 +198,8 @@ class CreateSink<Output, Failure: Error>: @unchecked Sendable {
 }
 
 /// One subscriber's connection to a `Create` producer.
-private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
+@usableFromInline
+final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
     /// The producer's teardown, as it travels between `body` returning it and the end of the subscription.
@@ -205,20 +245,27 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         }
     }
 
-    private let emitter: Emitter<Downstream>
+    @usableFromInline let emitter: Emitter<Downstream>
     /// What is kept beyond demand (the publisher's `bufferingPolicy`).
-    private let limit: EmitterWaitingLimit
+    @usableFromInline let limit: EmitterWaitingLimit
     private let state = LockedBox(tracking: State.running)
 
-    init(downstream: Downstream, limit: EmitterWaitingLimit) {
-        // Only `offer(_:limit:)` feeds this emitter, with the limit above: its own policy is never consulted.
+    @usableFromInline
+    init(
+        downstream: Downstream, limit: EmitterWaitingLimit,
+        sendEntry: @escaping (CreateSink<Downstream.Input, Downstream.Failure>, Downstream.Input) -> Void
+    ) {
+        // Only `offer(_:limit:)` (in `sendEntry`) feeds this emitter, with the limit above: its own policy is never
+        // consulted.
         emitter = Emitter(downstream: downstream, policy: .unbounded)
         self.limit = limit
+        super.init(sendEntry: sendEntry)
     }
 
     // The downstream gets its subscription before the producer starts, so a producer that sends synchronously
     // finds the demand the downstream asked for in `receive(subscription:)`. A downstream that cancelled in there
     // never starts the producer.
+    @usableFromInline
     func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
         emitter.start(subscription: self)
         guard !state.withCriticalSection({ $0.isEnded }) else { return }
@@ -229,16 +276,12 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         runNow?.cancel()
     }
 
-    // The trampoline: a send from inside the downstream's `receive` (on the delivering thread) is queued, not
-    // delivered nested, and the delivering thread's loop delivers it once that `receive` returned (see
-    // `Emitter.offer(_:limit:)`): stack depth stays constant however long a chain of sends answering values. Values
-    // are queued under the emitter's lock, so concurrent sends keep the order in which they were queued, and a
-    // completion sent after them never overtakes them.
-    override func send(_ value: Downstream.Input) {
-        let dropped = emitter.offer(value, limit: limit)
-        withExtendedLifetime(dropped) {}
-    }
-
+    // Values (`sendEntry`, formed in `Publishers.Create.receive(subscriber:)`) go through the trampoline: a send from
+    // inside the downstream's `receive` (on the delivering thread) is queued, not delivered nested, and the
+    // delivering thread's loop delivers it once that `receive` returned (see `Emitter.offer(_:limit:)`): stack depth
+    // stays constant however long a chain of sends answering values. Values are queued under the emitter's lock, so
+    // concurrent sends keep the order in which they were queued, and a completion sent after them never overtakes
+    // them.
     override func send(completion: Subscribers.Completion<Downstream.Failure>) {
         emitter.complete(completion, order: .afterQueuedValues)
         let teardown = state.withCriticalSection { $0.end() }
@@ -246,11 +289,13 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         teardown?.cancel()
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
         emitter.cancel()
         let teardown = state.withCriticalSection { $0.end() }
@@ -258,5 +303,6 @@ private final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downs
         teardown?.cancel()
     }
 
+    @usableFromInline
     var description: String { "Create" }
 }

@@ -46,6 +46,36 @@ final class CreateTests: XCTestCase {
             [.subscription("Create"), .value(1), .value(2), .value(3), .value(4), .value(5), .completion(.finished)])
     }
 
+    /// Each subscription forms its own per-value entry for its subscriber's type (the producer's `send` runs code
+    /// specialized for it): subscribers of different types on one publisher must each get exactly their producer's
+    /// values.
+    func testSubscribersOfDifferentTypesEachGetTheirOwnProducersValues() {
+        var producers: [Publishers.Create<Int, TestError>.Subscriber] = []
+        let publisher = Publishers.Create<Int, TestError> { subscriber in
+            producers.append(subscriber)
+            return AnyCancellable {}
+        }
+        let recorder = Recorder<Int, TestError>()
+        publisher.subscribe(recorder)
+        let mapped = Recorder<String, TestError>()
+        publisher.map { "\($0)" }.subscribe(mapped)
+        var sunk: [Int] = []
+        let cancellable = publisher.sink(receiveCompletion: { _ in }, receiveValue: { sunk.append($0) })
+        XCTAssertEqual(producers.count, 3)
+        for (index, producer) in producers.enumerated() {
+            producer.send(index * 10 + 1)
+            producer.send(index * 10 + 2)
+        }
+        producers[0].send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(mapped.values, ["11", "12"])
+        XCTAssertEqual(sunk, [21, 22])
+        cancellable.cancel()
+        producers[2].send(23)
+        XCTAssertEqual(sunk, [21, 22], "nothing after cancel")
+        XCTAssertEqual(mapped.values, ["11", "12"])
+    }
+
     func testZeroInitialDemandThenLaterRequest() {
         let teardowns = Counter()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)

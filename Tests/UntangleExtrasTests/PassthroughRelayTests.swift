@@ -20,6 +20,22 @@ final class PassthroughRelayTests: XCTestCase {
         XCTAssertEqual(lazy.events, [.subscription("PassthroughSubject"), .value(1), .value(3)])
     }
 
+    /// `accept` and `receive(subscriber:)` run specialized in the client (`@inlinable`): a sink (the subject's fast
+    /// path) and a recorder on one relay must each get every accepted value, and nothing after cancel.
+    func testSinkAndRecorderOnOneRelayEachGetEveryAcceptedValue() {
+        let relay = PassthroughRelay<Int>()
+        var sunk: [Int] = []
+        let cancellable = relay.sink { sunk.append($0) }
+        let recorder = Recorder<Int, Never>()
+        relay.subscribe(recorder)
+        relay.accept(1)
+        relay.accept(2)
+        cancellable.cancel()
+        relay.accept(3)
+        XCTAssertEqual(sunk, [1, 2], "nothing after cancel")
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3)])
+    }
+
     func testSubscribingARelayForwardsValuesButNeverTheCompletion() {
         let relay = PassthroughRelay<Int>()
         let recorder = Recorder<Int, Never>()

@@ -233,6 +233,38 @@ func memoryPerSubscription(_ n: Int) -> Int {
     }
 #endif
 
+#if !OPENCOMBINE
+    /// `AnyPublisher.create` → sink (UntangleExtras): the producer's subscriber, captured, sends in a loop; one
+    /// event = one value sent by the producer.
+    func createSink(_ n: Int) -> Int {
+        var producer: Publishers.Create<Int, Never>.Subscriber?
+        let total = Total()
+        let cancellable = AnyPublisher<Int, Never>.create { subscriber in
+            producer = subscriber
+            return AnyCancellable {}
+        }.sink { total.value &+= $0 }
+        if let producer {
+            for i in 0..<n {
+                producer.send(i)
+            }
+        }
+        cancellable.cancel()
+        return total.value
+    }
+
+    /// PassthroughRelay → sink (UntangleExtras); one event = one `accept`.
+    func passthroughRelaySink(_ n: Int) -> Int {
+        let relay = PassthroughRelay<Int>()
+        let total = Total()
+        let cancellable = relay.sink { total.value &+= $0 }
+        for i in 0..<n {
+            relay.accept(i)
+        }
+        cancellable.cancel()
+        return total.value
+    }
+#endif
+
 #if OPENCOMBINE || UNTANGLE_HAS_ZIP
     /// zip of two subjects, sends alternating; one event = one send.
     func zip2(_ n: Int) -> Int {
@@ -299,6 +331,8 @@ let allWorkloads: [Workload] = {
     #endif
     #if !OPENCOMBINE
         list.append(Workload("replay-subject-sink", events: 1_000_000, unit: "send", run: replaySubjectSink))
+        list.append(Workload("create-sink", events: 1_000_000, unit: "send", run: createSink))
+        list.append(Workload("passthrough-relay-sink", events: 1_000_000, unit: "accept", run: passthroughRelaySink))
     #endif
     #if OPENCOMBINE || UNTANGLE_HAS_ZIP
         list.append(Workload("zip-2", events: 2_000_000, unit: "send", run: zip2))

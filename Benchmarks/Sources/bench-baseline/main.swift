@@ -135,6 +135,16 @@ func merge8(_ n: Int) -> Int {
     return total.value
 }
 
+/// A producer (or relay) calling one handler per value.
+func plainHandler(_ n: Int) -> Int {
+    let total = Total()
+    let handler: (Int) -> Void = opaque { total.value &+= $0 }
+    for i in 0..<n {
+        handler(i)
+    }
+    return total.value
+}
+
 /// A "subject" that keeps its latest value (a replay buffer of one) with one handler.
 func replaySubjectSink(_ n: Int) -> Int {
     let subject = Broadcaster()
@@ -391,6 +401,9 @@ benchMain(
         // A replay subject (bufferSize 1) with one sink: the same work as a subject with one handler (the replay
         // buffer's copy of the latest value is an assignment).
         Workload("replay-subject-sink", events: 1_000_000, unit: "send", run: replaySubjectSink),
+        // A create producer with one sink, and a relay with one sink: a plain handler call each.
+        Workload("create-sink", events: 1_000_000, unit: "send", run: plainHandler),
+        Workload("passthrough-relay-sink", events: 1_000_000, unit: "accept", run: plainHandler),
         Workload(
             "receive-on-serial", events: 1_000_000, unit: "send", singleThreaded: false, run: receiveOnSerialQueue),
         Workload("demand-max1", events: 1_000_000, unit: "element", run: demandOneByOne),
