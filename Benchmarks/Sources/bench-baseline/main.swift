@@ -386,6 +386,69 @@ func handOffHandler(threads: Int, _ n: Int) -> Int {
     return shared.count
 }
 
+/// `handOffHandler` behind a subscriber list, the least a subject keeping the contract adds: subscribers come and
+/// go from any thread, so each send reads the list under its lock (and keeps the array it read) before handing the
+/// value to each subscriber's own hand-off (one subscriber here). Same checksum.
+func handOffThroughList(threads: Int, _ n: Int) -> Int {
+    final class Subscriber {
+        let lock = NSLock()
+        var count = 0
+        var sum = 0
+        var delivering = false
+        var queue: [Int] = []
+        let handler: (Subscriber, Int) -> Void = opaque { subscriber, value in
+            subscriber.count &+= 1
+            subscriber.sum &+= value
+        }
+
+        func send(_ value: Int, batch: inout [Int]) {
+            lock.lock()
+            if delivering {
+                queue.append(value)
+                lock.unlock()
+                return
+            }
+            delivering = true
+            lock.unlock()
+            handler(self, value)
+            while true {
+                lock.lock()
+                if queue.isEmpty {
+                    delivering = false
+                    lock.unlock()
+                    return
+                }
+                swap(&batch, &queue)
+                lock.unlock()
+                for queued in batch {
+                    handler(self, queued)
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+    final class List {
+        let lock = NSLock()
+        var subscribers: [Subscriber] = []
+    }
+    let list = List()
+    let subscriber = Subscriber()
+    list.subscribers = [subscriber]
+    let perThread = n / threads
+    runOnThreads(threads) { _ in
+        var batch: [Int] = []
+        for i in 0..<perThread {
+            list.lock.lock()
+            let subscribers = list.subscribers
+            list.lock.unlock()
+            for each in subscribers {
+                each.send(i, batch: &batch)
+            }
+        }
+    }
+    return subscriber.count
+}
+
 benchMain(
     library: "baseline",
     workloads: [
@@ -451,6 +514,15 @@ benchMain(
         Workload(
             "handoff-8-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
             run: { handOffHandler(threads: 8, $0) }),
+        Workload(
+            "handoff-list-2-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffThroughList(threads: 2, $0) }),
+        Workload(
+            "handoff-list-4-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffThroughList(threads: 4, $0) }),
+        Workload(
+            "handoff-list-8-senders", events: 2_000_000, unit: "delivery", singleThreaded: false,
+            run: { handOffThroughList(threads: 8, $0) }),
         // The isolation check's workloads (Untangle only): the same closures as subject-map-filter-sink, unchecked.
         Workload("isolation-mainactor-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
         Workload("isolation-none-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
