@@ -335,104 +335,73 @@ func lockedHandler(threads: Int, _ n: Int) -> Int {
     return counter.count
 }
 
-/// The least a serializer that keeps the threading contract has to do, written by hand with no library around it:
-/// `threads` threads deliver to one handler that never runs under the lock (the contract's second rule), never twice
-/// at once, and no sender waits for another's delivery (the third): a sender that finds the handler busy appends its
-/// value to a queue and returns; the thread delivering takes the queue in batches (one swap under the lock per
-/// batch) until it is empty. No subscriber list and no demand: what remains above this in a subject → sink is the
-/// library's own cost; what this costs above `lockedHandler` is the price of the contract. Same checksum.
-func handOffHandler(threads: Int, _ n: Int) -> Int {
-    final class Shared {
-        var count = 0
-        var sum = 0
-        var delivering = false
-        var queue: [Int] = []
-    }
-    let shared = Shared()
+/// The least a serializer that keeps the threading contract has to do, written by hand with no library around it: the
+/// handler never runs under the lock (the contract's second rule), never twice at once, and no sender waits for
+/// another's delivery (the third): a sender that finds the handler busy appends its value to a queue and returns; the
+/// thread delivering takes the queue in batches (one swap under the lock per batch) until it is empty. No demand.
+final class HandOff {
     let lock = NSLock()
-    let handler: (Int) -> Void = opaque { value in
-        shared.count &+= 1
-        shared.sum &+= value
+    var count = 0
+    var sum = 0
+    var delivering = false
+    var queue: [Int] = []
+    let handler: (HandOff, Int) -> Void = opaque { handOff, value in
+        handOff.count &+= 1
+        handOff.sum &+= value
     }
+
+    /// Delivers `value`, or queues it for the thread delivering; `batch` is the calling thread's spare storage.
+    func send(_ value: Int, batch: inout [Int]) {
+        lock.lock()
+        if delivering {
+            queue.append(value)
+            lock.unlock()
+            return
+        }
+        delivering = true
+        lock.unlock()
+        handler(self, value)
+        while true {
+            lock.lock()
+            if queue.isEmpty {
+                delivering = false
+                lock.unlock()
+                return
+            }
+            swap(&batch, &queue)
+            lock.unlock()
+            for queued in batch {
+                handler(self, queued)
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// `threads` threads deliver to one ``HandOff``: what this costs above `lockedHandler` is the price of the contract,
+/// and what a subject → sink costs above it is the library's own. Same checksum as the other contention workloads.
+func handOffHandler(threads: Int, _ n: Int) -> Int {
+    let handOff = HandOff()
     let perThread = n / threads
     runOnThreads(threads) { _ in
         var batch: [Int] = []
         for i in 0..<perThread {
-            lock.lock()
-            if shared.delivering {
-                shared.queue.append(i)
-                lock.unlock()
-                continue
-            }
-            shared.delivering = true
-            lock.unlock()
-            handler(i)
-            while true {
-                lock.lock()
-                if shared.queue.isEmpty {
-                    shared.delivering = false
-                    lock.unlock()
-                    break
-                }
-                swap(&batch, &shared.queue)
-                lock.unlock()
-                for value in batch {
-                    handler(value)
-                }
-                batch.removeAll(keepingCapacity: true)
-            }
+            handOff.send(i, batch: &batch)
         }
     }
-    return shared.count
+    return handOff.count
 }
 
-/// `handOffHandler` behind a subscriber list, the least a subject keeping the contract adds: subscribers come and
-/// go from any thread, so each send reads the list under its lock (and keeps the array it read) before handing the
-/// value to each subscriber's own hand-off (one subscriber here). Same checksum.
+/// The hand-off behind a subscriber list, the least a subject keeping the contract adds: subscribers come and go from
+/// any thread, so each send reads the list under its lock (and keeps the array it read) before handing the value to
+/// each subscriber's own hand-off (one subscriber here). Same checksum.
 func handOffThroughList(threads: Int, _ n: Int) -> Int {
-    final class Subscriber {
-        let lock = NSLock()
-        var count = 0
-        var sum = 0
-        var delivering = false
-        var queue: [Int] = []
-        let handler: (Subscriber, Int) -> Void = opaque { subscriber, value in
-            subscriber.count &+= 1
-            subscriber.sum &+= value
-        }
-
-        func send(_ value: Int, batch: inout [Int]) {
-            lock.lock()
-            if delivering {
-                queue.append(value)
-                lock.unlock()
-                return
-            }
-            delivering = true
-            lock.unlock()
-            handler(self, value)
-            while true {
-                lock.lock()
-                if queue.isEmpty {
-                    delivering = false
-                    lock.unlock()
-                    return
-                }
-                swap(&batch, &queue)
-                lock.unlock()
-                for queued in batch {
-                    handler(self, queued)
-                }
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-    }
     final class List {
         let lock = NSLock()
-        var subscribers: [Subscriber] = []
+        var subscribers: [HandOff] = []
     }
     let list = List()
-    let subscriber = Subscriber()
+    let subscriber = HandOff()
     list.subscribers = [subscriber]
     let perThread = n / threads
     runOnThreads(threads) { _ in
