@@ -11,6 +11,23 @@
 // linter parses exactly the language the toolchain compiles.
 import PackageDescription
 
+// The two modules whose public API takes user closures, Untangle and UntangleExtras, are compiled in Swift 5 language
+// mode, as Apple's Combine is seen by its clients. That is what makes the compiler treat a closure the same way for
+// both libraries (ThreadSafety.md, "Actor isolation"): a Swift 6 client's closure formed on an actor gets Swift's own
+// isolation check (it stops the program when called off that actor), a Swift 5 client's or a `@Sendable` closure
+// gets none. The library code itself keeps Swift 6's checking: complete strict concurrency and every feature the
+// Swift 6 mode enables are turned on, and CI builds with warnings as errors, so a data-race diagnostic fails CI as it
+// would in Swift 6 mode.
+let swift6CheckedInSwift5Mode: [SwiftSetting] =
+    [.swiftLanguageMode(.v5)]
+    + [
+        "ConciseMagicFile", "ForwardTrailingClosures", "StrictConcurrency", "BareSlashRegexLiterals",
+        "DeprecateApplicationMain", "ImportObjcForwardDeclarations", "DisableOutwardActorInference",
+        "IsolatedDefaultValues", "GlobalConcurrency", "InferSendableFromCaptures", "ImplicitOpenExistentials",
+        "RegionBasedIsolation", "DynamicActorIsolation", "NonfrozenEnumExhaustivity",
+        "GlobalActorIsolatedTypesUsability",
+    ].map { .enableUpcomingFeature($0) }
+
 let package = Package(
     name: "Untangle",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
@@ -27,8 +44,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "UntangleSync"),
-        .target(name: "Untangle", dependencies: ["UntangleSync"]),
-        .target(name: "UntangleExtras", dependencies: ["Untangle", "UntangleSync"]),
+        .target(name: "Untangle", dependencies: ["UntangleSync"], swiftSettings: swift6CheckedInSwift5Mode),
+        .target(
+            name: "UntangleExtras", dependencies: ["Untangle", "UntangleSync"], swiftSettings: swift6CheckedInSwift5Mode
+        ),
         .target(name: "UntangleTesting", dependencies: ["Untangle", "UntangleSync"]),
         .executableTarget(
             name: "untangle",

@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 //
-// A Swift 6 client of Untangle written as app code is written (issue 19 part 4): `@MainActor` view models with
+// A Swift 6 client of Untangle written as app code is written (issues 19 and 29): `@MainActor` view models with
 // `@Published`, `sink`, `assign`, `store(in:)`, `values` in a task, subjects sent from task groups. Built with
-// warnings as errors by Scripts/check-swift6-client.sh; its tests run the probe executable in a child process to show
-// the isolation check stopping the unsafe pattern and staying silent on the safe ones.
+// warnings as errors by Scripts/check-swift6-client.sh; its tests run the probe executable in child processes to show
+// Swift's own isolation check stopping main-actor closures run off the main actor (as with Apple's Combine), and
+// nothing stopping `@Sendable`, nonisolated or post-hop closures. Examples/Swift5Client is its Swift 5 counterpart.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
@@ -14,8 +15,11 @@ let package = Package(
     dependencies: [.package(name: "Untangle", path: "../..")],
     targets: [
         .target(
-            name: "Swift6Client", dependencies: [.product(name: "Untangle", package: "Untangle")], swiftSettings: strict
-        ),
+            name: "Swift6Client",
+            dependencies: [
+                .product(name: "Untangle", package: "Untangle"), .product(name: "UntangleExtras", package: "Untangle"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "Swift6ClientProbe", dependencies: ["Swift6Client", .product(name: "Untangle", package: "Untangle")],
             swiftSettings: strict),

@@ -74,12 +74,9 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = save.mapError { AppError.storage($0) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
         -> Completable<E>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Completable.mapError")
         return Completable<E>(unchecked: upstream.mapError(transform))
     }
 
@@ -88,12 +85,9 @@ public struct Completable<Failure: Error>: Publisher {
     /// ```swift
     /// let tolerant = save.catch { _ in Completable<Never>.empty }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func `catch`<E: Error>(
-        _ handler: @escaping (Failure) -> Completable<E>, isolation: (any Actor)? = #isolation
+        _ handler: @escaping (Failure) -> Completable<E>
     ) -> Completable<E> {
-        let handler = IsolationCheck(isolation).wrapping(handler, "Completable.catch")
         return Completable<E>(unchecked: upstream.catch(handler))
     }
 
@@ -164,12 +158,9 @@ extension Publisher {
     ///
     /// **Demand:** as ``asCompletable()``.
     /// **Thread safety:** as ``asCompletable()``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func asCompletable(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+    public func asCompletable(violation: @escaping (TraitViolation) -> Failure)
         -> Completable<Failure>
     {
-        let violation = IsolationCheck(isolation).wrapping(violation, "Completable.asCompletable")
         return Completable(unchecked: TraitSupport.noValue(self, mapFailure: { $0 }, violation: violation))
     }
 }

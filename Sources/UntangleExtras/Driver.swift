@@ -5,7 +5,7 @@ import Untangle
 /// and shares one subscription to its source among all subscribers, replaying the latest value to each new one.
 ///
 /// Make one with `asDriver(onErrorJustReturn:)`, `asDriver(onErrorDriveWith:)`, `asDriver(onErrorRecover:)`, or
-/// `asDriver()` for a publisher that cannot fail; consume it with ``drive(_:isolation:)`` (or any subscriber).
+/// `asDriver()` for a publisher that cannot fail; consume it with ``drive(_:)`` (or any subscriber).
 ///
 /// ```swift
 /// let title: Driver<String> = viewModel.title.asDriver(onErrorJustReturn: "")
@@ -67,12 +67,9 @@ public struct Driver<Output>: Publisher {
     ///
     /// **Demand:** `.unlimited`.
     /// **Thread safety:** may be called from any thread; `receiveValue` runs on the main queue.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func drive(_ receiveValue: @escaping (Output) -> Void, isolation: (any Actor)? = #isolation)
+    public func drive(_ receiveValue: @escaping (Output) -> Void)
         -> AnyCancellable
     {
-        let receiveValue = IsolationCheck(isolation).wrapping(receiveValue, "drive")
         return sink(receiveValue: receiveValue)
     }
 }
@@ -110,12 +107,9 @@ extension Publisher {
     ///
     /// **Demand:** see ``Driver``.
     /// **Thread safety:** see ``Driver``; `recover` runs on the thread that delivered the failure.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func asDriver(
-        onErrorRecover recover: @escaping (Failure) -> Driver<Output>, isolation: (any Actor)? = #isolation
+        onErrorRecover recover: @escaping (Failure) -> Driver<Output>
     ) -> Driver<Output> {
-        let recover = IsolationCheck(isolation).wrapping(recover, "asDriver")
         return Driver(self.catch(recover))
     }
 }

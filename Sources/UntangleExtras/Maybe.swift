@@ -81,11 +81,7 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let name = cachedUser.map(\.name)
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Maybe<T, Failure>
-    {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.map")
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Maybe<T, Failure> {
         return Maybe<T, Failure>(unchecked: upstream.map(transform))
     }
 
@@ -94,12 +90,9 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = maybe.mapError { AppError.storage($0) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
         -> Maybe<Output, E>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.mapError")
         return Maybe<Output, E>(unchecked: upstream.mapError(transform))
     }
 
@@ -108,12 +101,9 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let avatar = cachedUser.flatMap { cachedImage($0.avatarURL) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMap<T>(_ transform: @escaping (Output) -> Maybe<T, Failure>, isolation: (any Actor)? = #isolation)
+    public func flatMap<T>(_ transform: @escaping (Output) -> Maybe<T, Failure>)
         -> Maybe<T, Failure>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Maybe.flatMap")
         return Maybe<T, Failure>(
             unchecked: TraitSupport.chain(upstream, next: { transform($0).eraseToAnyPublisher() }, onEmpty: { nil }))
     }
@@ -123,12 +113,9 @@ public struct Maybe<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let user = cachedUser.catch { _ in Maybe.empty }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func `catch`<E: Error>(
-        _ handler: @escaping (Failure) -> Maybe<Output, E>, isolation: (any Actor)? = #isolation
+        _ handler: @escaping (Failure) -> Maybe<Output, E>
     ) -> Maybe<Output, E> {
-        let handler = IsolationCheck(isolation).wrapping(handler, "Maybe.catch")
         return Maybe<Output, E>(unchecked: upstream.catch(handler))
     }
 
@@ -195,12 +182,9 @@ extension Publisher {
     ///
     /// **Demand:** as ``asMaybe()``.
     /// **Thread safety:** as ``asMaybe()``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func asMaybe(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+    public func asMaybe(violation: @escaping (TraitViolation) -> Failure)
         -> Maybe<Output, Failure>
     {
-        let violation = IsolationCheck(isolation).wrapping(violation, "Maybe.asMaybe")
         return Maybe(
             unchecked: TraitSupport.atMostOneValue(
                 self, name: "AsMaybe", valueRequired: false, mapFailure: { $0 }, violation: violation))

@@ -27,29 +27,27 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** requests `.unlimited` (as `assign(to:on:)`).
     /// **Thread safety:** the assignment runs on the delivering thread, one value at a time (signals are
-    /// serialized); the returned cancellable may be cancelled from any thread. Called on an actor (`isolation`, the
-    /// caller's `#isolation`), each assignment is checked to run on that actor, as in `assign(to:on:)`.
+    /// serialized); the returned cancellable may be cancelled from any thread. As with `assign(to:on:)`, nothing
+    /// checks the actor the property belongs to: deliver on the object's thread first.
     //
-    // Disfavored: `assign(to:on:)` with two arguments must keep meaning Untangle's own (both now have a defaulted
-    // trailing argument, which made the call ambiguous).
+    // Disfavored: `assign(to:on:)` with two arguments must keep meaning Untangle's own.
     @_disfavoredOverload
     public func assign<Root: AnyObject>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: ObjectOwnership = .strong,
-        isolation: (any Actor)? = #isolation
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: ObjectOwnership = .strong
     ) -> AnyCancellable {
         switch ownership {
         case .strong:
-            return assign(to: keyPath, on: object, isolation: isolation)
+            return assign(to: keyPath, on: object)
         case .weak:
             return sink(
                 receiveValue: { [weak object] value in
                     object?[keyPath: keyPath] = value
-                }, isolation: isolation)
+                })
         case .unowned:
             return sink(
                 receiveValue: { [unowned object] value in
                     object[keyPath: keyPath] = value
-                }, isolation: isolation)
+                })
         }
     }
 }

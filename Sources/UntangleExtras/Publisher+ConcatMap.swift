@@ -22,65 +22,53 @@ extension Publisher {
     /// downstream's demand is), as `flatMap` asks its inners.
     /// **Thread safety:** as `flatMap`: publishers may deliver on any threads, the downstream receives one signal
     /// at a time. `transform` runs on this publisher's delivering thread.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Self>
     where P.Failure == Failure {
-        let transform = IsolationCheck(isolation).wrapping(transform, "concatMap")
         return flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``Untangle/Publisher/concatMap(_:isolation:)-72nql`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/concatMap(_:)-72nql`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingIDs.concatMap { Just($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "concatMap")
         return flatMap(maxPublishers: .max(1), transform)
     }
 }
 
 extension Publisher where Failure == Never {
-    /// ``Untangle/Publisher/concatMap(_:isolation:)-72nql`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/concatMap(_:)-72nql`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = files.concatMap { api.upload($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "concatMap")
         return flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``Untangle/Publisher/concatMap(_:isolation:)-72nql`` when neither side can fail.
+    /// ``Untangle/Publisher/concatMap(_:)-72nql`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher.concatMap { Just($0) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:isolation:)-72nql``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Self>
     where P.Failure == Never {
-        let transform = IsolationCheck(isolation).wrapping(transform, "concatMap")
         return flatMap(maxPublishers: .max(1), transform)
     }
 }

@@ -20,67 +20,55 @@ extension Publisher {
     /// **Thread safety:** as `switchToLatest()`: publishers may deliver on any threads, the downstream receives one
     /// signal at a time, and no value of a replaced inner is delivered after the switch is decided. `transform` runs
     /// on this publisher's delivering thread.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapLatest")
         return map(transform).switchToLatest()
     }
 
-    /// ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingIDs.flatMapLatest { id in Just(id * 2) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<
             Publishers.SetFailureType<P, Failure>, Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>
         > where P.Failure == Never
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapLatest")
         return map { transform($0).setFailureType(to: Failure.self) }.switchToLatest()
     }
 }
 
 extension Publisher where Failure == Never {
-    /// ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = searchText.flatMapLatest { api.search($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Publishers.SetFailureType<Self, P.Failure>, P>>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapLatest")
         return setFailureType(to: P.Failure.self).map(transform).switchToLatest()
     }
 
-    /// ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8`` when neither side can fail.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = ids.flatMapLatest { Just($0 * 2) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:isolation:)-3s3m8``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Never
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapLatest")
         return map(transform).switchToLatest()
     }
 }

@@ -19,16 +19,11 @@ extension Publisher {
     /// the failing attempt's thread.
     ///
     /// - Precondition: `retries >= 0`.
-    ///
-    /// `shouldRetry` (every failure is retried when nil) formed on an actor (`isolation`, the caller's `#isolation`:
-    /// leave the default) stops the program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func retry<Context: Scheduler>(
         _ retries: Int, backoff: RetryBackoff, scheduler: Context, options: Context.SchedulerOptions? = nil,
-        shouldRetry: ((Failure) -> Bool)? = nil,
-        isolation: (any Actor)? = #isolation
+        shouldRetry: ((Failure) -> Bool)? = nil
     ) -> Publishers.RetryWhen<Self, AnyPublisher<Void, Failure>> {
-        // Only a closure the caller wrote is checked: a default formed here would belong to no actor.
-        let shouldRetry = shouldRetry.map { IsolationCheck(isolation).wrapping($0, "retry") } ?? { _ in true }
+        let shouldRetry = shouldRetry ?? { _ in true }
         precondition(retries >= 0, "retry(_:backoff:scheduler:): retries must not be negative (got \(retries))")
         return retry(when: { errors in
             errors

@@ -5,7 +5,7 @@ import Untangle
 ///
 /// The replacement for hand-written retry loops (`asyncAfter` recursion that cannot be cancelled, a counter shared
 /// between threads without a lock, a completion called twice). The publisher equivalent is
-/// ``Untangle/Publisher/retry(_:backoff:scheduler:options:shouldRetry:isolation:)``.
+/// ``Untangle/Publisher/retry(_:backoff:scheduler:options:shouldRetry:)``.
 ///
 /// ```swift
 /// let task = retry(maxAttempts: 4, backoff: .exponential(initial: 0.5, jitter: 1), scheduler: DispatchQueue.global(),

@@ -84,11 +84,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let length = Single<String, Never>("abc").map(\.count)
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Single<T, Failure>
-    {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Single.map")
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Single<T, Failure> {
         return Single<T, Failure>(unchecked: upstream.map(transform))
     }
 
@@ -97,12 +93,9 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let parsed = text.tryMap { try JSONDecoder().decode(User.self, from: Data($0.utf8)) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation) -> Single<
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Single<
         T, any Error
     > {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Single.tryMap")
         return Single<T, any Error>(unchecked: upstream.tryMap(transform))
     }
 
@@ -111,12 +104,9 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let wrapped = single.mapError { AppError.network($0) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
         -> Single<Output, E>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Single.mapError")
         return Single<Output, E>(unchecked: upstream.mapError(transform))
     }
 
@@ -125,12 +115,9 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let avatar = fetchUser(id).flatMap { user in fetchImage(user.avatarURL) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMap<T>(_ transform: @escaping (Output) -> Single<T, Failure>, isolation: (any Actor)? = #isolation)
+    public func flatMap<T>(_ transform: @escaping (Output) -> Single<T, Failure>)
         -> Single<T, Failure>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "Single.flatMap")
         return Single<T, Failure>(
             unchecked: TraitSupport.chain(upstream, next: { transform($0).eraseToAnyPublisher() }, onEmpty: { nil }))
     }
@@ -140,12 +127,9 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let user = fetchUser(id).catch { _ in Single(User.guest) }
     /// ```
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func `catch`<E: Error>(
-        _ handler: @escaping (Failure) -> Single<Output, E>, isolation: (any Actor)? = #isolation
+        _ handler: @escaping (Failure) -> Single<Output, E>
     ) -> Single<Output, E> {
-        let handler = IsolationCheck(isolation).wrapping(handler, "Single.catch")
         return Single<Output, E>(unchecked: upstream.catch(handler))
     }
 
@@ -216,12 +200,9 @@ extension Publisher {
     ///
     /// **Demand:** as ``asSingle()``.
     /// **Thread safety:** as ``asSingle()``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func asSingle(violation: @escaping (TraitViolation) -> Failure, isolation: (any Actor)? = #isolation)
+    public func asSingle(violation: @escaping (TraitViolation) -> Failure)
         -> Single<Output, Failure>
     {
-        let violation = IsolationCheck(isolation).wrapping(violation, "Single.asSingle")
         return Single(
             unchecked: TraitSupport.atMostOneValue(
                 self, name: "AsSingle", valueRequired: true, mapFailure: { $0 }, violation: violation))

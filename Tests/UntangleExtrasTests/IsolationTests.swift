@@ -6,10 +6,11 @@ import UntangleSync
 import UntangleTesting
 import XCTest
 
-/// The Swift 6 isolation check on UntangleExtras' closure-taking operators (issue 19): each takes the caller's
-/// `#isolation` and passes its closure through the same check as `map` and `sink`. The firing side stops the
-/// process (tested in child processes by Examples/Swift6Client); these tests show that correct code sees nothing:
-/// closures formed on the main actor and called on the main thread, and nonisolated closures called anywhere.
+/// Actor isolation on UntangleExtras' closure-taking operators (issue 29): UntangleExtras is compiled in Swift 5 mode,
+/// as Untangle is, so a closure formed on the main actor in this Swift 6 test target carries Swift's own isolation
+/// check. The firing side stops the process (tested in child processes by Examples/Swift6Client); these tests show
+/// that correct code sees nothing: closures formed on the main actor and called on the main thread, and nonisolated
+/// closures called anywhere.
 final class IsolationTests: XCTestCase {
     func testMainActorOperatorsFedOnTheMainThreadAreSilent() {
         MainActor.assumeIsolated {

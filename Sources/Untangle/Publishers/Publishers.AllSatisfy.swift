@@ -15,12 +15,9 @@ extension Publisher {
     /// **Thread safety:** the predicate runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread, also while the upstream completes; the answer goes
     /// downstream exactly once.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func allSatisfy(_ predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func allSatisfy(_ predicate: @escaping (Output) -> Bool)
         -> Publishers.AllSatisfy<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "allSatisfy")
         return Publishers.AllSatisfy(upstream: self, predicate: predicate)
     }
 
@@ -38,15 +35,12 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // failure(NegativeValue())
     /// ```
     ///
-    /// **Demand:** as ``Publisher/allSatisfy(_:isolation:)``.
-    /// **Thread safety:** as ``Publisher/allSatisfy(_:isolation:)``; after a throw nothing but the failure reaches the
+    /// **Demand:** as ``Publisher/allSatisfy(_:)``.
+    /// **Thread safety:** as ``Publisher/allSatisfy(_:)``; after a throw nothing but the failure reaches the
     /// subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryAllSatisfy<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryAllSatisfy")
         return Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
     }
 }
@@ -55,8 +49,8 @@ extension Publishers {
     /// A publisher that publishes a single Boolean value that indicates whether all received elements pass a given
     /// predicate.
     ///
-    /// **Demand:** see ``Publisher/allSatisfy(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/allSatisfy(_:isolation:)``.
+    /// **Demand:** see ``Publisher/allSatisfy(_:)``.
+    /// **Thread safety:** see ``Publisher/allSatisfy(_:)``.
     public struct AllSatisfy<Upstream: Publisher>: Publisher {
         /// Whether every element passed.
         public typealias Output = Bool
@@ -93,8 +87,8 @@ extension Publishers {
     /// A publisher that publishes a single Boolean value that indicates whether all received elements pass a given
     /// error-throwing predicate.
     ///
-    /// **Demand:** see ``Publisher/tryAllSatisfy(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryAllSatisfy(_:isolation:)``.
+    /// **Demand:** see ``Publisher/tryAllSatisfy(_:)``.
+    /// **Thread safety:** see ``Publisher/tryAllSatisfy(_:)``.
     public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
         /// Whether every element passed.
         public typealias Output = Bool

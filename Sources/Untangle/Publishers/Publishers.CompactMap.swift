@@ -11,12 +11,9 @@ extension Publisher {
     /// `.max(1)` to the upstream, one more value in its place.
     /// **Thread safety:** as the upstream; the closure runs on the thread that delivers each upstream value, with no
     /// lock held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation)
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?)
         -> Publishers.CompactMap<Self, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "compactMap")
         return Publishers.CompactMap(upstream: self, transform: transform)
     }
 
@@ -34,15 +31,12 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 1, then failure
     /// ```
     ///
-    /// **Demand:** as ``Publisher/compactMap(_:isolation:)``.
-    /// **Thread safety:** as ``Publisher/compactMap(_:isolation:)``; after a throw the upstream is cancelled exactly once and
+    /// **Demand:** as ``Publisher/compactMap(_:)``.
+    /// **Thread safety:** as ``Publisher/compactMap(_:)``; after a throw the upstream is cancelled exactly once and
     /// nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation)
+    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?)
         -> Publishers.TryCompactMap<Self, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "tryCompactMap")
         return Publishers.TryCompactMap(upstream: self, transform: transform)
     }
 }
@@ -50,8 +44,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that republishes all non-nil results of calling a closure with each received element.
     ///
-    /// **Demand:** see ``Publisher/compactMap(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/compactMap(_:isolation:)``.
+    /// **Demand:** see ``Publisher/compactMap(_:)``.
+    /// **Thread safety:** see ``Publisher/compactMap(_:)``.
     public struct CompactMap<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
@@ -79,8 +73,8 @@ extension Publishers {
     /// A publisher that republishes all non-nil results of calling an error-throwing closure with each received
     /// element.
     ///
-    /// **Demand:** see ``Publisher/tryCompactMap(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryCompactMap(_:isolation:)``.
+    /// **Demand:** see ``Publisher/tryCompactMap(_:)``.
+    /// **Thread safety:** see ``Publisher/tryCompactMap(_:)``.
     public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
         /// Any error: the upstream's or the one the closure threw.
         public typealias Failure = Error
@@ -113,23 +107,17 @@ extension Publishers {
 
 extension Publishers.CompactMap {
     /// Fuses two compact maps into one stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation)
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?)
         -> Publishers.CompactMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "compactMap")
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
 
     /// Fuses a compact map followed by a map into one stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation)
+    public func map<T>(_ transform: @escaping (Output) -> T)
         -> Publishers.CompactMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "map")
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
     }
@@ -137,12 +125,9 @@ extension Publishers.CompactMap {
 
 extension Publishers.TryCompactMap {
     /// Fuses two throwing compact maps into one throwing stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation)
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?)
         -> Publishers.TryCompactMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "compactMap")
         let first = self.transform
         return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
     }

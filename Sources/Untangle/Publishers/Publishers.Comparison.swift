@@ -45,12 +45,9 @@ extension Publisher {
     /// **Demand:** as ``Publisher/min()``.
     /// **Thread safety:** as ``Publisher/min()``; the closure runs on the thread that delivers each upstream value,
     /// with no lock held. Of equal elements, the first one received wins.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool)
         -> Publishers.Comparison<Self>
     {
-        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "min(by:)")
         return Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
     }
 
@@ -69,15 +66,12 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/min(by:isolation:)``; after a throw nothing but the failure reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    /// **Thread safety:** as ``Publisher/min(by:)``; after a throw nothing but the failure reaches the subscriber.
     public func tryMin(
-        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
     )
         -> Publishers.TryComparison<Self>
     {
-        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "tryMin(by:)")
         return Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
@@ -90,13 +84,10 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/min(by:isolation:)``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+    /// **Thread safety:** as ``Publisher/min(by:)``.
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool)
         -> Publishers.Comparison<Self>
     {
-        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "max(by:)")
         return Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 
@@ -115,15 +106,12 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/min()``.
-    /// **Thread safety:** as ``Publisher/tryMin(by:isolation:)``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
+    /// **Thread safety:** as ``Publisher/tryMin(by:)``.
     public func tryMax(
-        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
     )
         -> Publishers.TryComparison<Self>
     {
-        let areInIncreasingOrder = IsolationCheck(isolation).wrapping(areInIncreasingOrder, "tryMax(by:)")
         return Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
@@ -134,7 +122,7 @@ extension Publishers {
     /// `areInIncreasingOrder` (min operators pass the reversed order).
     ///
     /// **Demand:** see ``Publisher/min()``.
-    /// **Thread safety:** see ``Publisher/min(by:isolation:)``.
+    /// **Thread safety:** see ``Publisher/min(by:)``.
     public struct Comparison<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -180,7 +168,7 @@ extension Publishers {
     /// from the previously-published item, and fails if the ordering logic throws an error.
     ///
     /// **Demand:** see ``Publisher/min()``.
-    /// **Thread safety:** see ``Publisher/tryMin(by:isolation:)``.
+    /// **Thread safety:** see ``Publisher/tryMin(by:)``.
     public struct TryComparison<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -31,12 +31,9 @@ extension Publisher {
     /// **Demand:** as ``Publisher/contains(_:)``.
     /// **Thread safety:** as ``Publisher/contains(_:)``; the predicate runs on the thread that delivers each
     /// upstream value, with no lock held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func contains(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func contains(where predicate: @escaping (Output) -> Bool)
         -> Publishers.ContainsWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "contains(where:)")
         return Publishers.ContainsWhere(upstream: self, predicate: predicate)
     }
 
@@ -54,14 +51,11 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/contains(_:)``.
-    /// **Thread safety:** as ``Publisher/contains(where:isolation:)``; after a throw nothing but the failure reaches the
+    /// **Thread safety:** as ``Publisher/contains(where:)``; after a throw nothing but the failure reaches the
     /// subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryContains(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryContainsWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryContains(where:)")
         return Publishers.TryContainsWhere(upstream: self, predicate: predicate)
     }
 }
@@ -106,8 +100,8 @@ extension Publishers {
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the predicate closure.
     ///
-    /// **Demand:** see ``Publisher/contains(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/contains(where:isolation:)``.
+    /// **Demand:** see ``Publisher/contains(where:)``.
+    /// **Thread safety:** see ``Publisher/contains(where:)``.
     public struct ContainsWhere<Upstream: Publisher>: Publisher {
         /// Whether a matching element was seen.
         public typealias Output = Bool
@@ -144,8 +138,8 @@ extension Publishers {
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing predicate
     /// closure.
     ///
-    /// **Demand:** see ``Publisher/tryContains(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryContains(where:isolation:)``.
+    /// **Demand:** see ``Publisher/tryContains(where:)``.
+    /// **Thread safety:** see ``Publisher/tryContains(where:)``.
     public struct TryContainsWhere<Upstream: Publisher>: Publisher {
         /// Whether a matching element was seen.
         public typealias Output = Bool

@@ -11,12 +11,9 @@ extension Publisher {
     /// **Demand:** passed through; each value dropped asks the upstream for one more in its place.
     /// **Thread safety:** the predicate runs on the thread that delivers each upstream value (only until it first
     /// returns false), with no lock held; `request`/`cancel` may be called from any thread.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func drop(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func drop(while predicate: @escaping (Output) -> Bool)
         -> Publishers.DropWhile<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "drop(while:)")
         return Publishers.DropWhile(upstream: self, predicate: predicate)
     }
 
@@ -34,15 +31,12 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // failure(ZeroValue())
     /// ```
     ///
-    /// **Demand:** as ``Publisher/drop(while:isolation:)``.
-    /// **Thread safety:** as ``Publisher/drop(while:isolation:)``; after a throw the upstream is cancelled exactly once and
+    /// **Demand:** as ``Publisher/drop(while:)``.
+    /// **Thread safety:** as ``Publisher/drop(while:)``; after a throw the upstream is cancelled exactly once and
     /// nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryDrop(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryDrop(while predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryDropWhile<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryDrop(while:)")
         return Publishers.TryDropWhile(upstream: self, predicate: predicate)
     }
 }
@@ -50,8 +44,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that omits elements from an upstream publisher until a given closure returns false.
     ///
-    /// **Demand:** see ``Publisher/drop(while:isolation:)``.
-    /// **Thread safety:** see ``Publisher/drop(while:isolation:)``.
+    /// **Demand:** see ``Publisher/drop(while:)``.
+    /// **Thread safety:** see ``Publisher/drop(while:)``.
     public struct DropWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -90,8 +84,8 @@ extension Publishers {
     /// A publisher that omits elements from an upstream publisher until a given error-throwing closure returns
     /// false.
     ///
-    /// **Demand:** see ``Publisher/tryDrop(while:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryDrop(while:isolation:)``.
+    /// **Demand:** see ``Publisher/tryDrop(while:)``.
+    /// **Thread safety:** see ``Publisher/tryDrop(while:)``.
     public struct TryDropWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -10,21 +10,16 @@ extension Publisher {
     /// **Demand:** passed through; each value filtered out asks the upstream for one more in its place, so the
     /// downstream receives as many values as it requested if the upstream has them.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held.
-    /// Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), the operator checks
-    /// before each call that it runs on that actor and stops the program with a message naming the fix
-    /// (`.receive(on: DispatchQueue.main)` before `filter`) if not; pass `isolation: nil` to opt out.
     @inlinable
-    public func filter(
-        _ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
-    ) -> Publishers.Filter<Self> {
-        Publishers.Filter(upstream: self, isIncluded: isIncluded, check: IsolationCheck(isolation))
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
 }
 
 extension Publishers {
     /// A publisher that republishes all elements that match a provided closure.
     ///
-    /// **Demand:** see ``Publisher/filter(_:isolation:)``.
+    /// **Demand:** see ``Publisher/filter(_:)``.
     /// **Thread safety:** as the upstream; the predicate runs with no lock held.
     public struct Filter<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
@@ -38,30 +33,11 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) -> Bool
 
-        // The actor the closure was formed on (see IsolationCheck), checked before each call.
-        @usableFromInline let isolation: IsolationCheck
-
-        /// Creates the publisher. `isolation` is the caller's actor (leave the default): created on an actor, the
-        /// publisher checks before each call of `isIncluded` that it runs on that actor.
+        /// Creates a publisher that republishes the upstream's elements for which `isIncluded` returns true.
         @inlinable
-        public init(
-            upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation
-        ) {
-            self.init(upstream: upstream, isIncluded: isIncluded, check: IsolationCheck(isolation))
-        }
-
-        @inlinable
-        init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, check: IsolationCheck) {
-            self.init(upstream: upstream, checkedIsIncluded: check.wrapping(isIncluded, "filter"), recorded: check)
-        }
-
-        // `checkedIsIncluded` already makes its checks (see IsolationCheck.wrapping); `recorded` is what `isolation`
-        // reports.
-        @inlinable
-        init(upstream: Upstream, checkedIsIncluded: @escaping (Upstream.Output) -> Bool, recorded: IsolationCheck) {
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
-            self.isIncluded = checkedIsIncluded
-            self.isolation = recorded
+            self.isIncluded = isIncluded
         }
 
         /// Attaches the subscriber through a filtering wrapper (a struct: no allocation per subscription).
@@ -75,17 +51,11 @@ extension Publishers {
 }
 
 extension Publishers.Filter {
-    /// Fuses two filters into one stage (each closure keeps its own isolation check; `isolation` reports the later
-    /// closure's actor if it has one, else the earlier's).
+    /// Fuses two filters into one stage.
     @inlinable
-    public func filter(
-        _ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
-    ) -> Publishers.Filter<Upstream> {
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
-        let check = IsolationCheck(isolation)
-        let second = check.wrapping(isIncluded, "filter")
-        return Publishers.Filter(
-            upstream: upstream, checkedIsIncluded: { first($0) && second($0) }, recorded: self.isolation.then(check))
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }
 
     // Transparent like Map's: the downstream talks to the upstream's own subscription.

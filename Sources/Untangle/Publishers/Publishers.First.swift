@@ -29,12 +29,9 @@ extension Publisher {
     /// **Demand:** as ``Publisher/first()``.
     /// **Thread safety:** as ``Publisher/first()``; the predicate runs on the thread that delivers each upstream
     /// value, with no lock held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func first(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func first(where predicate: @escaping (Output) -> Bool)
         -> Publishers.FirstWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "first(where:)")
         return Publishers.FirstWhere(upstream: self, predicate: predicate)
     }
 
@@ -52,14 +49,11 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/first()``.
-    /// **Thread safety:** as ``Publisher/first(where:isolation:)``; after a throw nothing but the failure reaches the
+    /// **Thread safety:** as ``Publisher/first(where:)``; after a throw nothing but the failure reaches the
     /// subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryFirst(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryFirst(where predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryFirstWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryFirst(where:)")
         return Publishers.TryFirstWhere(upstream: self, predicate: predicate)
     }
 }
@@ -97,8 +91,8 @@ extension Publishers {
 
     /// A publisher that only publishes the first element of a stream to satisfy a predicate closure.
     ///
-    /// **Demand:** see ``Publisher/first(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/first(where:isolation:)``.
+    /// **Demand:** see ``Publisher/first(where:)``.
+    /// **Thread safety:** see ``Publisher/first(where:)``.
     public struct FirstWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -132,8 +126,8 @@ extension Publishers {
 
     /// A publisher that only publishes the first element of a stream to satisfy a throwing predicate closure.
     ///
-    /// **Demand:** see ``Publisher/tryFirst(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryFirst(where:isolation:)``.
+    /// **Demand:** see ``Publisher/tryFirst(where:)``.
+    /// **Thread safety:** see ``Publisher/tryFirst(where:)``.
     public struct TryFirstWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

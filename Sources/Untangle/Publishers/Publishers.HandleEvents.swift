@@ -19,22 +19,16 @@ extension Publisher {
     /// `receiveCancel` on the thread that requests or cancels (possibly concurrently with delivery).
     /// `receiveCancel` runs at most once; after the completion or `cancel()` the subscriber is released and hears
     /// nothing more.
-    ///
-    /// Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), each closure is
-    /// checked before it runs: off that actor the program stops with a message naming the fix (deliver on the actor
-    /// first, e.g. `.receive(on: DispatchQueue.main)` before `handleEvents`). Pass `isolation: nil` to opt out.
     public func handleEvents(
         receiveSubscription: ((Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
         receiveCancel: (() -> Void)? = nil,
-        receiveRequest: ((Subscribers.Demand) -> Void)? = nil,
-        isolation: (any Actor)? = #isolation
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
     ) -> Publishers.HandleEvents<Self> {
         Publishers.HandleEvents(
             upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest,
-            isolation: isolation)
+            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
     }
 }
 
@@ -42,7 +36,7 @@ extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** see ``Publisher/handleEvents(receiveSubscription:receiveOutput:receiveCompletion:receiveCancel:receiveRequest:isolation:)``.
+    /// **Thread safety:** see ``Publisher/handleEvents(receiveSubscription:receiveOutput:receiveCompletion:receiveCancel:receiveRequest:)``.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher.
         public typealias Output = Upstream.Output
@@ -62,28 +56,21 @@ extension Publishers {
         /// A closure that executes when the publisher receives a request for more elements.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
-        /// Creates the publisher. `isolation` is the caller's actor (leave the default): created on an actor, the
-        /// publisher checks before each call of a closure that it runs on that actor.
+        /// Creates a publisher that runs the given closures on the events they observe.
         public init(
             upstream: Upstream,
             receiveSubscription: ((Subscription) -> Void)? = nil,
             receiveOutput: ((Output) -> Void)? = nil,
             receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
             receiveCancel: (() -> Void)? = nil,
-            receiveRequest: ((Subscribers.Demand) -> Void)?,
-            isolation: (any Actor)? = #isolation
+            receiveRequest: ((Subscribers.Demand) -> Void)?
         ) {
-            // Formed on an actor, each closure is wrapped in the check here (see IsolationCheck.wrapping); formed in
-            // nonisolated code, the closures are stored as they are and nothing about isolation is stored.
-            let check = IsolationCheck(isolation)
             self.upstream = upstream
-            self.receiveSubscription = receiveSubscription.map {
-                check.wrapping($0, "handleEvents(receiveSubscription:)")
-            }
-            self.receiveOutput = receiveOutput.map { check.wrapping($0, "handleEvents(receiveOutput:)") }
-            self.receiveCompletion = receiveCompletion.map { check.wrapping($0, "handleEvents(receiveCompletion:)") }
-            self.receiveCancel = receiveCancel.map { check.wrapping($0, "handleEvents(receiveCancel:)") }
-            self.receiveRequest = receiveRequest.map { check.wrapping($0, "handleEvents(receiveRequest:)") }
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
         }
 
         /// Attaches the subscriber.

@@ -30,12 +30,9 @@ extension Publisher {
     /// **Demand:** as ``Publisher/last()``.
     /// **Thread safety:** as ``Publisher/last()``; the predicate runs on the thread that delivers each upstream
     /// value, with no lock held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func last(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func last(where predicate: @escaping (Output) -> Bool)
         -> Publishers.LastWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "last(where:)")
         return Publishers.LastWhere(upstream: self, predicate: predicate)
     }
 
@@ -54,14 +51,11 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** as ``Publisher/last()``.
-    /// **Thread safety:** as ``Publisher/last(where:isolation:)``; after a throw nothing but the failure reaches the
+    /// **Thread safety:** as ``Publisher/last(where:)``; after a throw nothing but the failure reaches the
     /// subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryLast(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryLast(where predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryLastWhere<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryLast(where:)")
         return Publishers.TryLastWhere(upstream: self, predicate: predicate)
     }
 }
@@ -108,8 +102,8 @@ extension Publishers {
     /// A publisher that waits until after the stream finishes and then publishes the last element of the stream
     /// that satisfies a predicate closure.
     ///
-    /// **Demand:** see ``Publisher/last(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/last(where:isolation:)``.
+    /// **Demand:** see ``Publisher/last(where:)``.
+    /// **Thread safety:** see ``Publisher/last(where:)``.
     public struct LastWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -152,8 +146,8 @@ extension Publishers {
     /// A publisher that waits until after the stream finishes and then publishes the last element of the stream
     /// that satisfies an error-throwing predicate closure.
     ///
-    /// **Demand:** see ``Publisher/tryLast(where:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryLast(where:isolation:)``.
+    /// **Demand:** see ``Publisher/tryLast(where:)``.
+    /// **Thread safety:** see ``Publisher/tryLast(where:)``.
     public struct TryLastWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -9,14 +9,10 @@ extension Publisher {
     ///
     /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, one value at a time, with
-    /// no lock held. Called on an actor (`isolation`, the caller's `#isolation`, e.g. in `@MainActor` code), the
-    /// operator checks before each call that it runs on that actor and stops the program with a message naming the
-    /// fix (`.receive(on: DispatchQueue.main)` before `map`) if not; pass `isolation: nil` to opt out.
+    /// no lock held.
     @inlinable
-    public func map<T>(
-        _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
-    ) -> Publishers.Map<Self, T> {
-        Publishers.Map(upstream: self, transform: transform, check: IsolationCheck(isolation))
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
     }
 }
 
@@ -35,33 +31,11 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
-        // The actor the closure was formed on (see IsolationCheck), checked before each call.
-        @usableFromInline let isolation: IsolationCheck
-
         /// Creates a publisher that transforms all elements from the upstream publisher with a provided closure.
-        ///
-        /// `isolation` is the caller's actor (leave the default): created on an actor, the publisher checks before
-        /// each call of `transform` that it runs on that actor.
         @inlinable
-        public init(
-            upstream: Upstream, transform: @escaping (Upstream.Output) -> Output,
-            isolation: (any Actor)? = #isolation
-        ) {
-            self.init(upstream: upstream, transform: transform, check: IsolationCheck(isolation))
-        }
-
-        @inlinable
-        init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output, check: IsolationCheck) {
-            self.init(upstream: upstream, checkedTransform: check.wrapping(transform, "map"), recorded: check)
-        }
-
-        // `checkedTransform` already makes its checks (see IsolationCheck.wrapping); `recorded` is what `isolation`
-        // reports.
-        @inlinable
-        init(upstream: Upstream, checkedTransform: @escaping (Upstream.Output) -> Output, recorded: IsolationCheck) {
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
-            self.transform = checkedTransform
-            self.isolation = recorded
+            self.transform = transform
         }
 
         /// Attaches the subscriber through a transforming wrapper (a struct: no allocation per subscription).
@@ -84,26 +58,18 @@ extension Publishers {
 }
 
 extension Publishers.Map {
-    /// Fuses two maps into one stage (each closure keeps its own isolation check; `isolation` reports the later
-    /// closure's actor if it has one, else the earlier's).
+    /// Fuses two maps into one stage.
     @inlinable
-    public func map<T>(
-        _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
-    ) -> Publishers.Map<Upstream, T> {
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
-        let check = IsolationCheck(isolation)
-        let second = check.wrapping(transform, "map")
-        return Publishers.Map(
-            upstream: upstream, checkedTransform: { second(first($0)) }, recorded: self.isolation.then(check))
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
 
-    /// Fuses a map followed by a throwing map into one throwing stage (each closure keeps its own isolation check:
-    /// `isolation` is the caller's actor for `transform`, as for `Publisher.tryMap(_:isolation:)`).
+    /// Fuses a map followed by a throwing map into one throwing stage.
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation)
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T)
         -> Publishers.TryMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "tryMap")
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
     }

@@ -10,12 +10,9 @@ extension Publisher {
     /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
     /// **Thread safety:** as the upstream; the closure runs on the thread that delivers the failure, with no lock
     /// held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation)
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
         -> Publishers.MapError<Self, E>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "mapError")
         return Publishers.MapError(upstream: self, transform)
     }
 }
@@ -24,7 +21,7 @@ extension Publishers {
     /// A publisher that converts any failure from the upstream publisher into a new error.
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** see ``Publisher/mapError(_:isolation:)``.
+    /// **Thread safety:** see ``Publisher/mapError(_:)``.
     public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -13,12 +13,9 @@ extension Publisher {
     /// **Demand:** passed through unchanged.
     /// **Thread safety:** the predicate runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func prefix(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func prefix(while predicate: @escaping (Output) -> Bool)
         -> Publishers.PrefixWhile<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "prefix(while:)")
         return Publishers.PrefixWhile(upstream: self, predicate: predicate)
     }
 
@@ -36,13 +33,10 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** as ``Publisher/prefix(while:isolation:)``; after a throw nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    /// **Thread safety:** as ``Publisher/prefix(while:)``; after a throw nothing more reaches the subscriber.
+    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool)
         -> Publishers.TryPrefixWhile<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryPrefix(while:)")
         return Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
     }
 }
@@ -50,8 +44,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that republishes elements while a predicate closure indicates publishing should continue.
     ///
-    /// **Demand:** see ``Publisher/prefix(while:isolation:)``.
-    /// **Thread safety:** see ``Publisher/prefix(while:isolation:)``.
+    /// **Demand:** see ``Publisher/prefix(while:)``.
+    /// **Thread safety:** see ``Publisher/prefix(while:)``.
     public struct PrefixWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -85,8 +79,8 @@ extension Publishers {
     /// A publisher that republishes elements while an error-throwing predicate closure indicates publishing should
     /// continue.
     ///
-    /// **Demand:** see ``Publisher/tryPrefix(while:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryPrefix(while:isolation:)``.
+    /// **Demand:** see ``Publisher/tryPrefix(while:)``.
+    /// **Thread safety:** see ``Publisher/tryPrefix(while:)``.
     public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

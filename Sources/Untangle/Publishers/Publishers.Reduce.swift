@@ -12,14 +12,11 @@ extension Publisher {
     /// else on its first request. A failure is forwarded at once.
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread, also while the upstream completes.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func reduce<T>(
-        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
     )
         -> Publishers.Reduce<Self, T>
     {
-        let nextPartialResult = IsolationCheck(isolation).wrapping(nextPartialResult, "reduce")
         return Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -37,17 +34,14 @@ extension Publisher {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // failure(DivisionByZero())
     /// ```
     ///
-    /// **Demand:** as ``Publisher/reduce(_:_:isolation:)``.
-    /// **Thread safety:** as ``Publisher/reduce(_:_:isolation:)``; after a throw the upstream is cancelled exactly once and
+    /// **Demand:** as ``Publisher/reduce(_:_:)``.
+    /// **Thread safety:** as ``Publisher/reduce(_:_:)``; after a throw the upstream is cancelled exactly once and
     /// only the failure reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func tryReduce<T>(
-        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     )
         -> Publishers.TryReduce<Self, T>
     {
-        let nextPartialResult = IsolationCheck(isolation).wrapping(nextPartialResult, "tryReduce")
         return Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 }
@@ -56,8 +50,8 @@ extension Publishers {
     /// A publisher that applies a closure to all received elements and produces an accumulated value when the
     /// upstream publisher finishes.
     ///
-    /// **Demand:** see ``Publisher/reduce(_:_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/reduce(_:_:isolation:)``.
+    /// **Demand:** see ``Publisher/reduce(_:_:)``.
+    /// **Thread safety:** see ``Publisher/reduce(_:_:)``.
     public struct Reduce<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
@@ -108,8 +102,8 @@ extension Publishers {
     /// A publisher that applies an error-throwing closure to all received elements and produces an accumulated
     /// value when the upstream publisher finishes.
     ///
-    /// **Demand:** see ``Publisher/tryReduce(_:_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryReduce(_:_:isolation:)``.
+    /// **Demand:** see ``Publisher/tryReduce(_:_:)``.
+    /// **Thread safety:** see ``Publisher/tryReduce(_:_:)``.
     public struct TryReduce<Upstream: Publisher, Output>: Publisher {
         /// Any error: the upstream's or the one the closure threw.
         public typealias Failure = Error

@@ -29,12 +29,9 @@ extension Publisher {
     ///
     /// **Demand:** as ``Publisher/removeDuplicates()``.
     /// **Thread safety:** as ``Publisher/removeDuplicates()``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
         -> Publishers.RemoveDuplicates<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "removeDuplicates(by:)")
         return Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 
@@ -55,14 +52,11 @@ extension Publisher {
     /// **Demand:** as ``Publisher/removeDuplicates()``.
     /// **Thread safety:** as ``Publisher/removeDuplicates()``; after a throw the upstream is cancelled exactly once
     /// and nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func tryRemoveDuplicates(
-        by predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation
+        by predicate: @escaping (Output, Output) throws -> Bool
     )
         -> Publishers.TryRemoveDuplicates<Self>
     {
-        let predicate = IsolationCheck(isolation).wrapping(predicate, "tryRemoveDuplicates(by:)")
         return Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
     }
 }
@@ -70,8 +64,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that publishes only elements that don't match the previous element.
     ///
-    /// **Demand:** see ``Publisher/removeDuplicates(by:isolation:)``.
-    /// **Thread safety:** see ``Publisher/removeDuplicates(by:isolation:)``.
+    /// **Demand:** see ``Publisher/removeDuplicates(by:)``.
+    /// **Thread safety:** see ``Publisher/removeDuplicates(by:)``.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -112,8 +106,8 @@ extension Publishers {
     /// A publisher that publishes only elements that don't match the previous element, as evaluated by a provided
     /// error-throwing closure.
     ///
-    /// **Demand:** see ``Publisher/tryRemoveDuplicates(by:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryRemoveDuplicates(by:isolation:)``.
+    /// **Demand:** see ``Publisher/tryRemoveDuplicates(by:)``.
+    /// **Thread safety:** see ``Publisher/tryRemoveDuplicates(by:)``.
     public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

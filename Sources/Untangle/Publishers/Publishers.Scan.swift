@@ -13,14 +13,11 @@ extension Publisher {
     /// **Demand:** passed through unchanged: the downstream's subscription is the upstream's own.
     /// **Thread safety:** as the upstream; the closure runs on the thread that delivers each upstream value, with no
     /// lock held.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func scan<T>(
-        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
     )
         -> Publishers.Scan<Self, T>
     {
-        let nextPartialResult = IsolationCheck(isolation).wrapping(nextPartialResult, "scan")
         return Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -39,16 +36,13 @@ extension Publisher {
     /// ```
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** as ``Publisher/scan(_:_:isolation:)``; after a throw the upstream is cancelled exactly once and
+    /// **Thread safety:** as ``Publisher/scan(_:_:)``; after a throw the upstream is cancelled exactly once and
     /// nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func tryScan<T>(
-        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     )
         -> Publishers.TryScan<Self, T>
     {
-        let nextPartialResult = IsolationCheck(isolation).wrapping(nextPartialResult, "tryScan")
         return Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 }
@@ -57,8 +51,8 @@ extension Publishers {
     /// A publisher that transforms elements by applying a closure that receives its previous return value and the
     /// next element from the upstream publisher.
     ///
-    /// **Demand:** see ``Publisher/scan(_:_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/scan(_:_:isolation:)``.
+    /// **Demand:** see ``Publisher/scan(_:_:)``.
+    /// **Thread safety:** see ``Publisher/scan(_:_:)``.
     public struct Scan<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
@@ -92,8 +86,8 @@ extension Publishers {
     /// A publisher that transforms elements by applying an error-throwing closure that receives its previous
     /// return value and the next element from the upstream publisher.
     ///
-    /// **Demand:** see ``Publisher/tryScan(_:_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryScan(_:_:isolation:)``.
+    /// **Demand:** see ``Publisher/tryScan(_:_:)``.
+    /// **Thread safety:** see ``Publisher/tryScan(_:_:)``.
     public struct TryScan<Upstream: Publisher, Output>: Publisher {
         /// Any error: the upstream's or the one the closure threw.
         public typealias Failure = Error

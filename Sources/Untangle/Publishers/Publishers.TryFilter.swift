@@ -16,12 +16,9 @@ extension Publisher {
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread; after a throw the upstream is cancelled exactly once and
     /// nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
         -> Publishers.TryFilter<Self>
     {
-        let isIncluded = IsolationCheck(isolation).wrapping(isIncluded, "tryFilter")
         return Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
     }
 }
@@ -29,8 +26,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that republishes all elements that match a provided error-throwing closure.
     ///
-    /// **Demand:** see ``Publisher/tryFilter(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/tryFilter(_:isolation:)``.
+    /// **Demand:** see ``Publisher/tryFilter(_:)``.
+    /// **Thread safety:** see ``Publisher/tryFilter(_:)``.
     public struct TryFilter<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -65,12 +62,9 @@ extension Publishers {
 
 extension Publishers.Filter {
     /// Fuses a filter followed by a throwing filter into one throwing stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
         -> Publishers.TryFilter<Upstream>
     {
-        let isIncluded = IsolationCheck(isolation).wrapping(isIncluded, "tryFilter")
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
@@ -78,23 +72,17 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     /// Fuses a throwing filter followed by a filter into one throwing stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation)
+    public func filter(_ isIncluded: @escaping (Output) -> Bool)
         -> Publishers.TryFilter<Upstream>
     {
-        let isIncluded = IsolationCheck(isolation).wrapping(isIncluded, "filter")
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 
     /// Fuses two throwing filters into one throwing stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation)
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool)
         -> Publishers.TryFilter<Upstream>
     {
-        let isIncluded = IsolationCheck(isolation).wrapping(isIncluded, "tryFilter")
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }

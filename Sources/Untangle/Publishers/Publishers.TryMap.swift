@@ -16,12 +16,9 @@ extension Publisher {
     /// **Thread safety:** the closure runs on the thread that delivers each upstream value, with no lock held;
     /// `request`/`cancel` may be called from any thread; after a throw the upstream is cancelled exactly once and
     /// nothing more reaches the subscriber.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation)
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T)
         -> Publishers.TryMap<Self, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "tryMap")
         return Publishers.TryMap(upstream: self, transform: transform)
     }
 }
@@ -30,7 +27,7 @@ extension Publishers {
     /// A publisher that transforms all elements from the upstream publisher with a provided error-throwing closure.
     ///
     /// **Demand:** passed through unchanged.
-    /// **Thread safety:** see ``Publisher/tryMap(_:isolation:)``.
+    /// **Thread safety:** see ``Publisher/tryMap(_:)``.
     public struct TryMap<Upstream: Publisher, Output>: Publisher {
         /// Any error: the upstream's or the one the closure threw.
         public typealias Failure = Error
@@ -63,23 +60,17 @@ extension Publishers {
 
 extension Publishers.TryMap {
     /// Fuses a throwing map followed by a map into one throwing stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation)
+    public func map<T>(_ transform: @escaping (Output) -> T)
         -> Publishers.TryMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "map")
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
     }
 
     /// Fuses two throwing maps into one stage.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation)
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T)
         -> Publishers.TryMap<Upstream, T>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "tryMap")
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
     }

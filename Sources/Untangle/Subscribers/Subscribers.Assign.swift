@@ -15,14 +15,13 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** `.unlimited`.
     /// **Thread safety:** the property is set on whatever thread the upstream delivers on, one value at a time;
-    /// `cancel()` may be called from any thread. Called on an actor (`isolation`, the caller's `#isolation`, e.g. in
-    /// `@MainActor` code), the subscriber checks before each assignment that it runs on that actor and stops the
-    /// program with a message naming the fix (`.receive(on: DispatchQueue.main)` before `assign`) if not; pass
-    /// `isolation: nil` to opt out.
+    /// `cancel()` may be called from any thread. A key path takes no closure, so nothing checks the actor the
+    /// property belongs to, as with Apple's Combine: deliver on the object's thread first (for example
+    /// `.receive(on: DispatchQueue.main)` before assigning to a `@MainActor` object).
     public func assign<Root>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, isolation: (any Actor)? = #isolation
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
     ) -> AnyCancellable {
-        let assign = Subscribers.Assign(object: object, keyPath: keyPath, isolation: isolation)
+        let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
         return AnyCancellable(assign)
     }
@@ -60,21 +59,10 @@ extension Subscribers {
             state.withCriticalSection { $0.object }
         }
 
-        // The isolation check made before each assignment (see IsolationCheck): nil for a subscriber created in
-        // nonisolated code, which stores nothing else about isolation and checks nothing per value.
-        private let checkIsolation: (() -> Void)?
-
         /// Creates a subscriber to assign the value of a property indicated by a key path.
-        ///
-        /// `isolation` is the caller's actor (leave the default): created on an actor, the subscriber checks before
-        /// each assignment that it runs on that actor.
-        public init(
-            object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>, isolation: (any Actor)? = #isolation
-        ) {
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             state = LockedBox(tracking: State(object: object))
             self.keyPath = keyPath
-            let check = IsolationCheck(isolation)
-            checkIsolation = check.isActive ? { check.check("assign(to:on:)") } : nil
         }
 
         /// Requests `.unlimited` from the first subscription; cancels any later one.
@@ -91,7 +79,6 @@ extension Subscribers {
                 return state.object
             }
             if let object {
-                checkIsolation?()
                 object[keyPath: keyPath] = value
             }
             return .none

@@ -16,9 +16,6 @@ extension Publisher {
     /// **Thread safety:** the closures are called one at a time (never concurrently), on whatever thread the upstream
     /// delivers on; `cancel()` may be called from any thread.
     ///
-    /// **Actor isolation:** `isolation` is the caller's actor (leave the default, `#isolation`). A sink made on an
-    /// actor, above all in `@MainActor` code, has closures that may touch that actor's state, so the sink checks
-    /// before each call that it runs on the actor, and stops the program with a message naming the fix if not:
     ///
     /// ```swift
     /// @MainActor final class ViewModel {
@@ -26,25 +23,21 @@ extension Publisher {
     ///     var cancellables = Set<AnyCancellable>()
     ///     init(events: PassthroughSubject<Int, Never>) {   // sent from any thread
     ///         events
-    ///             .receive(on: DispatchQueue.main)         // without this hop: stops when a value arrives off main
+    ///             .receive(on: DispatchQueue.main)         // deliver on the main actor's thread
     ///             .sink { [weak self] in self?.count += $0 }
     ///             .store(in: &cancellables)
     ///     }
     /// }
     /// ```
-    ///
-    /// A sink made in nonisolated code, or with `isolation: nil` (a closure that touches no actor state), is not
-    /// checked.
     @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void,
-        isolation: (any Actor)? = #isolation
+        receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         // @inlinable (as the operators are): subscribing from the caller's module specializes the whole chain for
         // the concrete publisher, instead of running Untangle's generic code, with runtime type lookups, per value.
         let sink = Subscribers.Sink<Output, Failure>(
-            receiveCompletion: receiveCompletion, receiveValue: receiveValue, isolation: isolation)
+            receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
         return AnyCancellable(sink)
     }
@@ -58,17 +51,11 @@ extension Publisher where Failure == Never {
     /// ```
     ///
     /// **Demand:** `.unlimited`.
-    /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``, including the check of
-    /// `isolation` (the caller's actor) before each value.
+    /// **Thread safety:** as ``Publisher/sink(receiveCompletion:receiveValue:)``.
     @inlinable
-    public func sink(
-        receiveValue: @escaping (Output) -> Void, isolation: (any Actor)? = #isolation
-    ) -> AnyCancellable {
-        // The completion closure is the library's own no-op: only the values are checked.
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(
-            closures: SinkClosures(
-                receiveValue: receiveValue, receiveCompletion: { _ in }, checking: IsolationCheck(isolation),
-                checksCompletion: false))
+            closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: { _ in }))
         subscribe(sink)
         return AnyCancellable(sink)
     }
@@ -135,21 +122,15 @@ extension Subscribers {
         @exclusivity(unchecked) @usableFromInline var upstreamType: any Cancellable.Type
 
         /// Initializes a sink with the provided closures.
-        ///
-        /// `isolation` is the caller's actor (leave the default): a sink created on an actor checks before each call
-        /// of a closure that it runs on that actor (see ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``).
         //
         // Performance: inlinable, so that the caller's module creates the sink with its metadata known statically
         // instead of looking it up (a hash-table search) on every subscribe.
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-            receiveValue: @escaping (Input) -> Void,
-            isolation: (any Actor)? = #isolation
+            receiveValue: @escaping (Input) -> Void
         ) {
-            closures = SinkClosures(
-                receiveValue: receiveValue, receiveCompletion: receiveCompletion, checking: IsolationCheck(isolation),
-                checksCompletion: true)
+            closures = SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
             upstream = AtomicWord(SinkUpstream.awaiting)
             upstreamType = Sink.self  // unused until a reference is in `upstream`
         }
@@ -277,33 +258,6 @@ struct SinkClosures<Input, Failure: Error>: ~Copyable {
     ) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
-    }
-
-    /// The closures, each wrapped in the isolation check when the sink was made on an actor (see IsolationCheck).
-    //
-    // Memory: the check lives in the wrapping closures' context, allocated only for a sink made on an actor; a sink
-    // made in nonisolated code stores the user's closures as they are and stays 72 bytes (an 80-byte allocation).
-    // `checksCompletion` is false when the completion closure is the library's own no-op (`sink(receiveValue:)`).
-    @inlinable
-    init(
-        receiveValue: @escaping (Input) -> Void,
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        checking check: IsolationCheck, checksCompletion: Bool
-    ) {
-        guard check.isActive else {
-            self.init(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            return
-        }
-        self.init(
-            receiveValue: { value in
-                check.check("sink")
-                receiveValue(value)
-            },
-            receiveCompletion: checksCompletion
-                ? { completion in
-                    check.check("sink(receiveCompletion:)")
-                    receiveCompletion(completion)
-                } : receiveCompletion)
     }
 
     @inlinable

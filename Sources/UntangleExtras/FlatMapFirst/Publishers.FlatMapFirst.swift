@@ -19,65 +19,53 @@ extension Publisher {
     /// **Thread safety:** publishers may deliver on any threads; the downstream receives one signal at a time.
     /// `transform` runs on this publisher's delivering thread, outside every lock. `request`/`cancel` may be called
     /// from any thread.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<P, Self> where P.Failure == Failure
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
         return Publishers.FlatMapFirst(upstream: self, transform: transform)
     }
 
-    /// The first `flatMapFirst(_:isolation:)`, for inner publishers that cannot fail.
+    /// The first `flatMapFirst(_:)`, for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingTaps.flatMapFirst { _ in Just(1) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
-    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for the first `flatMapFirst(_:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:)`.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
         return Publishers.FlatMapFirst(upstream: self) { transform($0).setFailureType(to: Failure.self) }
     }
 }
 
 extension Publisher where Failure == Never {
-    /// The first `flatMapFirst(_:isolation:)`, for an upstream that cannot fail and inner publishers that can.
+    /// The first `flatMapFirst(_:)`, for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in api.reload() }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
-    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for the first `flatMapFirst(_:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:)`.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<P, Publishers.SetFailureType<Self, P.Failure>>
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
         return Publishers.FlatMapFirst(upstream: setFailureType(to: P.Failure.self), transform: transform)
     }
 
-    /// The first `flatMapFirst(_:isolation:)`, when neither side can fail.
+    /// The first `flatMapFirst(_:)`, when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = taps.flatMapFirst { _ in Just(1) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for the first `flatMapFirst(_:isolation:)`.
-    /// **Thread safety:** as for the first `flatMapFirst(_:isolation:)`.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as for the first `flatMapFirst(_:)`.
+    /// **Thread safety:** as for the first `flatMapFirst(_:)`.
+    public func flatMapFirst<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMapFirst<P, Self> where P.Failure == Never
     {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMapFirst")
         return Publishers.FlatMapFirst(upstream: self, transform: transform)
     }
 }
@@ -92,7 +80,7 @@ extension Publishers {
     ///
     /// **Demand:** the upstream is asked for `.unlimited`; the downstream's outstanding demand goes to the active
     /// inner and carries over to the next.
-    /// **Thread safety:** see the first `flatMapFirst(_:isolation:)`.
+    /// **Thread safety:** see the first `flatMapFirst(_:)`.
     public struct FlatMapFirst<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The kind of values published by this publisher.

@@ -4,7 +4,7 @@ import UntangleSync
 /// The subscription of a groupBy: the subscriber it gives the upstream and the subscription it gives the outer
 /// downstream, which receives the groups through one `Emitter`.
 ///
-/// **Demand:** see ``GroupByStateMachine`` and ``Publisher/groupBy(_:isolation:)``.
+/// **Demand:** see ``GroupByStateMachine`` and ``Publisher/groupBy(_:)``.
 /// **Thread safety:** the upstream delivers serially on any thread; group subscribers and the outer subscriber may
 /// request and cancel from any thread. No lock is held while calling the key selector, the upstream, a group's
 /// emitter or the downstream.

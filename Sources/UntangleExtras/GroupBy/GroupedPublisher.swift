@@ -1,7 +1,7 @@
 import Untangle
 import UntangleSync
 
-/// One group of a ``Untangle/Publisher/groupBy(_:isolation:)``: the values of the upstream whose key is ``key``.
+/// One group of a ``Untangle/Publisher/groupBy(_:)``: the values of the upstream whose key is ``key``.
 ///
 /// A group accepts one subscriber. It buffers its values from the moment it is created until that subscriber
 /// requests them, so nothing is lost between the outer publisher delivering the group and the subscription to it.

@@ -26,12 +26,9 @@ extension Publisher {
     /// **Thread safety:** `keySelector` runs on the upstream's delivering thread, outside every lock. The outer
     /// subscriber and each group's subscriber receive one signal at a time; groups are independent and may be
     /// delivered to concurrently on different threads.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
-    public func groupBy<Key: Hashable>(_ keySelector: @escaping (Output) -> Key, isolation: (any Actor)? = #isolation)
+    public func groupBy<Key: Hashable>(_ keySelector: @escaping (Output) -> Key)
         -> Publishers.GroupBy<Self, Key>
     {
-        let keySelector = IsolationCheck(isolation).wrapping(keySelector, "groupBy")
         return Publishers.GroupBy(upstream: self, keySelector: keySelector)
     }
 }
@@ -43,8 +40,8 @@ extension Publishers {
     /// let byRoom = Publishers.GroupBy(upstream: messages) { $0.room }
     /// ```
     ///
-    /// **Demand:** see ``Publisher/groupBy(_:isolation:)``.
-    /// **Thread safety:** see ``Publisher/groupBy(_:isolation:)``.
+    /// **Demand:** see ``Publisher/groupBy(_:)``.
+    /// **Thread safety:** see ``Publisher/groupBy(_:)``.
     public struct GroupBy<Upstream: Publisher, Key: Hashable>: Publisher {
         /// The groups.
         public typealias Output = GroupedPublisher<Key, Upstream.Output, Upstream.Failure>

@@ -5,7 +5,7 @@ extension Publisher {
     ///
     /// Values of this publisher that arrive before `other` has sent anything are dropped. The result finishes or
     /// fails when this publisher does, and fails when `other` fails; `other` finishing changes nothing (its latest
-    /// value keeps being used). Like RxSwift's `withLatestFrom(_:resultSelector:isolation:)`.
+    /// value keeps being used). Like RxSwift's `withLatestFrom(_:resultSelector:)`.
     ///
     /// ```swift
     /// let cancellable = submitTaps
@@ -18,13 +18,9 @@ extension Publisher {
     /// **Thread safety:** both publishers may deliver on any threads; the downstream receives one signal at a time.
     /// `resultSelector` runs on this publisher's delivering thread, outside every lock; `request`/`cancel` may be
     /// called from any thread.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
     public func withLatestFrom<Other: Publisher, Result>(
-        _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result,
-        isolation: (any Actor)? = #isolation
+        _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
     ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
-        let resultSelector = IsolationCheck(isolation).wrapping(resultSelector, "withLatestFrom")
         return Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: resultSelector)
     }
 
@@ -34,8 +30,8 @@ extension Publisher {
     /// let cancellable = refreshTaps.withLatestFrom(currentUser).sink { user in reload(user) }
     /// ```
     ///
-    /// **Demand:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
-    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
+    /// **Demand:** as for ``withLatestFrom(_:resultSelector:)``.
+    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:)``.
     public func withLatestFrom<Other: Publisher>(_ other: Other)
         -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure
     {
@@ -53,17 +49,13 @@ extension Publisher {
     ///     .sink { save($0) }
     /// ```
     ///
-    /// **Demand:** as for ``withLatestFrom(_:resultSelector:isolation:)``; both others are asked for `.unlimited`.
-    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    /// **Demand:** as for ``withLatestFrom(_:resultSelector:)``; both others are asked for `.unlimited`.
+    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:)``.
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Result>(
         _ other1: Other1, _ other2: Other2,
-        resultSelector: @escaping (Output, (Other1.Output, Other2.Output)) -> Result,
-        isolation: (any Actor)? = #isolation
+        resultSelector: @escaping (Output, (Other1.Output, Other2.Output)) -> Result
     ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, Result>
     where Other1.Failure == Failure, Other2.Failure == Failure {
-        let resultSelector = IsolationCheck(isolation).wrapping(resultSelector, "withLatestFrom")
         return Publishers.WithLatestFrom(
             upstream: self, other: other1.combineLatest(other2), resultSelector: resultSelector)
     }
@@ -74,8 +66,8 @@ extension Publisher {
     /// let cancellable = taps.withLatestFrom(name, email).sink { name, email in print(name, email) }
     /// ```
     ///
-    /// **Demand:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
-    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
+    /// **Demand:** as for ``withLatestFrom(_:resultSelector:)``.
+    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:)``.
     public func withLatestFrom<Other1: Publisher, Other2: Publisher>(_ other1: Other1, _ other2: Other2)
         -> Publishers.WithLatestFrom<
             Self, Publishers.CombineLatest<Other1, Other2>, (Other1.Output, Other2.Output)
@@ -92,17 +84,13 @@ extension Publisher {
     ///     .sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``withLatestFrom(_:resultSelector:isolation:)``; the others are asked for `.unlimited`.
-    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
-    /// Formed on an actor (`isolation`, the caller's `#isolation`: leave the default), the closure stops the
-    /// program when called off that actor; see "Actor isolation" in ThreadSafety.
+    /// **Demand:** as for ``withLatestFrom(_:resultSelector:)``; the others are asked for `.unlimited`.
+    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:)``.
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher, Result>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3,
-        resultSelector: @escaping (Output, (Other1.Output, Other2.Output, Other3.Output)) -> Result,
-        isolation: (any Actor)? = #isolation
+        resultSelector: @escaping (Output, (Other1.Output, Other2.Output, Other3.Output)) -> Result
     ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest3<Other1, Other2, Other3>, Result>
     where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure {
-        let resultSelector = IsolationCheck(isolation).wrapping(resultSelector, "withLatestFrom")
         return Publishers.WithLatestFrom(
             upstream: self, other: other1.combineLatest(other2, other3), resultSelector: resultSelector)
     }
@@ -113,8 +101,8 @@ extension Publisher {
     /// let cancellable = taps.withLatestFrom(a, b, c).sink { a, b, c in print(a, b, c) }
     /// ```
     ///
-    /// **Demand:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
-    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:isolation:)``.
+    /// **Demand:** as for ``withLatestFrom(_:resultSelector:)``.
+    /// **Thread safety:** as for ``withLatestFrom(_:resultSelector:)``.
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3
     )
@@ -135,7 +123,7 @@ extension Publishers {
     ///
     /// **Demand:** the downstream's demand goes upstream; `other` is asked for `.unlimited`. An upstream value
     /// that arrives before `other` has sent anything is dropped and replaced by a request for one more.
-    /// **Thread safety:** see ``Publisher/withLatestFrom(_:resultSelector:isolation:)``.
+    /// **Thread safety:** see ``Publisher/withLatestFrom(_:resultSelector:)``.
     public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
     where Upstream.Failure == Other.Failure {
         /// The kind of errors this publisher might publish.

@@ -1,5 +1,6 @@
 import Dispatch
 import Untangle
+import UntangleExtras
 
 /// A service that publishes from any thread: its subject is `Sendable`, and `burst` sends from a task group's child
 /// tasks, which run on the global executor, never on the main actor.
@@ -79,8 +80,31 @@ public final class Counter: Sendable {
     public var value: Int { queue.sync { stored } }
 }
 
-/// The unsafe pattern of issue 19: a `@MainActor` view model sinks a subject that other threads send into, with no
-/// hop. Swift 6 compiles it; Untangle stops the program at the first value delivered off the main thread.
+/// A `@MainActor` model whose chain runs its closures off the main actor on purpose: each is `@Sendable`, so it is not
+/// main-actor isolated and touches no main-actor state. Swift 6 inserts no check into it; the values are counted by
+/// the thread-safe `seen` and reach main-actor state only after the hop.
+@MainActor
+public final class SendableClosuresModel {
+    public private(set) var total = 0
+    public let seen = Counter()
+    private var cancellables = Set<AnyCancellable>()
+
+    public init(service: CounterService) {
+        let seen = self.seen
+        service.events
+            .map { @Sendable value in value * 2 }
+            .filter { @Sendable value in value > 0 }
+            .handleEvents(receiveOutput: { @Sendable _ in seen.increment() })
+            .receive(on: DispatchQueue.main)
+            .sink { [weak self] in self?.total += $0 / 2 }
+            .store(in: &cancellables)
+    }
+}
+
+/// The unsafe patterns: a `@MainActor` view model whose closures run before any hop, on the threads that send. Swift 6
+/// compiles them; because Untangle is a Swift 5-mode module (as Apple's Combine is), the compiler put its own isolation
+/// check into each of these main-actor closures, and it stops the program at the first value delivered off the main
+/// thread, exactly as with Apple's Combine.
 @MainActor
 public final class UnsafeViewModel: ObservableObject {
     @Published public private(set) var total = 0
@@ -88,7 +112,7 @@ public final class UnsafeViewModel: ObservableObject {
     private var cancellables = Set<AnyCancellable>()
 
     public enum Pattern: String, Sendable, CaseIterable {
-        case sink, map, assign, handleEvents, compactMap, scan, tryMap
+        case sink, map, pureMap, handleEvents, compactMap, scan, tryMap, flatMapLatest, withLatestFrom
     }
 
     public init(service: CounterService, pattern: Pattern) {
@@ -103,9 +127,12 @@ public final class UnsafeViewModel: ObservableObject {
                 .receive(on: DispatchQueue.main)  // too late: `map`'s closure runs before the hop
                 .sink { [weak self] in self?.label = $0 }
                 .store(in: &cancellables)
-        case .assign:
+        case .pureMap:
+            // Captures nothing and touches no state, but formed in `@MainActor` code it is main-actor isolated.
             service.events
-                .assign(to: \.total, on: self)
+                .map { $0 * 2 }
+                .receive(on: DispatchQueue.main)
+                .sink { [weak self] in self?.total += $0 }
                 .store(in: &cancellables)
         case .handleEvents:
             service.events
@@ -136,6 +163,25 @@ public final class UnsafeViewModel: ObservableObject {
                 }
                 .receive(on: DispatchQueue.main)
                 .sink(receiveCompletion: { _ in }, receiveValue: { [weak self] in self?.label = $0 })
+                .store(in: &cancellables)
+        case .flatMapLatest:
+            // UntangleExtras is a Swift 5-mode module too.
+            service.events
+                .flatMapLatest { [weak self] value -> Just<Int> in
+                    self?.label = "latest"
+                    return Just(value)
+                }
+                .receive(on: DispatchQueue.main)
+                .sink { [weak self] in self?.total += $0 }
+                .store(in: &cancellables)
+        case .withLatestFrom:
+            service.events
+                .withLatestFrom(Just(1)) { [weak self] value, other -> Int in
+                    self?.label = "combined"
+                    return value + other
+                }
+                .receive(on: DispatchQueue.main)
+                .sink { [weak self] in self?.total += $0 }
                 .store(in: &cancellables)
         }
     }

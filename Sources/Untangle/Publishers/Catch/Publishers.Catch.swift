@@ -18,12 +18,9 @@ extension Publisher {
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the handler runs with no lock held, on
     /// the thread that delivered the failure; a cancel while it runs means no replacement is subscribed; values
     /// from the failed upstream after the switch are ignored; nothing is delivered after a cancel or completion.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P, isolation: (any Actor)? = #isolation)
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P)
         -> Publishers.Catch<Self, P>
     where Output == P.Output {
-        let handler = IsolationCheck(isolation).wrapping(handler, "catch")
         return Publishers.Catch(upstream: self, handler: handler)
     }
 
@@ -39,14 +36,11 @@ extension Publisher {
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
     /// ```
     ///
-    /// **Demand:** as ``Publisher/catch(_:isolation:)``.
-    /// **Thread safety:** as ``Publisher/catch(_:isolation:)``; a thrown error ends the stream with that error.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
-    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P, isolation: (any Actor)? = #isolation)
+    /// **Demand:** as ``Publisher/catch(_:)``.
+    /// **Thread safety:** as ``Publisher/catch(_:)``; a thrown error ends the stream with that error.
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P)
         -> Publishers.TryCatch<Self, P>
     where Output == P.Output {
-        let handler = IsolationCheck(isolation).wrapping(handler, "tryCatch")
         return Publishers.TryCatch(upstream: self, handler: handler)
     }
 }
@@ -56,7 +50,7 @@ extension Publishers {
     /// publisher.
     ///
     /// **Demand:** outstanding demand carries over to the replacement exactly.
-    /// **Thread safety:** see ``Publisher/catch(_:isolation:)``.
+    /// **Thread safety:** see ``Publisher/catch(_:)``.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher.
@@ -98,7 +92,7 @@ extension Publishers {
     /// another publisher or producing a new error.
     ///
     /// **Demand:** outstanding demand carries over to the replacement exactly.
-    /// **Thread safety:** see ``Publisher/tryCatch(_:isolation:)``.
+    /// **Thread safety:** see ``Publisher/tryCatch(_:)``.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher.

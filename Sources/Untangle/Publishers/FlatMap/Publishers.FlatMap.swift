@@ -22,13 +22,9 @@ extension Publisher {
     /// **Thread safety:** the transform runs on the thread delivering each upstream value, with no lock held; inner
     /// publishers may deliver concurrently on any threads and the downstream still receives one signal at a time;
     /// `request`/`cancel` may be called from any thread, and cancel cancels the upstream and every inner.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<T, P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
-        isolation: (any Actor)? = #isolation
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, P: Publisher, Failure == P.Failure {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
         return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 
@@ -43,13 +39,9 @@ extension Publisher {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
-        isolation: (any Actor)? = #isolation
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P: Publisher, P.Failure == Never {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
         return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
             transform($0).setFailureType(to: Failure.self)
         }
@@ -68,13 +60,9 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
-        isolation: (any Actor)? = #isolation
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> where P: Publisher {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
         return Publishers.FlatMap(
             upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
     }
@@ -90,13 +78,9 @@ extension Publisher where Failure == Never {
     ///
     /// **Demand:** as for ``Publishers/FlatMap``.
     /// **Thread safety:** as for ``Publishers/FlatMap``.
-    /// **Actor isolation:** the closure is checked against the caller's actor (`isolation`) as in
-    /// ``Publisher/map(_:isolation:)``; nonisolated code pays nothing; `isolation: nil` opts out.
     public func flatMap<P>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
-        isolation: (any Actor)? = #isolation
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where P: Publisher, P.Failure == Never {
-        let transform = IsolationCheck(isolation).wrapping(transform, "flatMap")
         return Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 }

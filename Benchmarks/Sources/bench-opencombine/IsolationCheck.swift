@@ -1,1 +1,0 @@
-../Workloads/IsolationCheck.swift

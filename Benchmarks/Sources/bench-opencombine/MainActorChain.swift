@@ -1,0 +1,1 @@
+../Workloads/MainActorChain.swift
