@@ -28,14 +28,14 @@ extension Publisher {
         return flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``Untangle/Publisher/concatMap(_:)-72nql`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingIDs.concatMap { Just($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
     {
@@ -44,28 +44,28 @@ extension Publisher {
 }
 
 extension Publisher where Failure == Never {
-    /// ``Untangle/Publisher/concatMap(_:)-72nql`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = files.concatMap { api.upload($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
     {
         return flatMap(maxPublishers: .max(1), transform)
     }
 
-    /// ``Untangle/Publisher/concatMap(_:)-72nql`` when neither side can fail.
+    /// ``Untangle/Publisher/concatMap(_:)-8nbq7`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher.concatMap { Just($0) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
-    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-72nql``.
+    /// **Demand:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
+    /// **Thread safety:** as for ``Untangle/Publisher/concatMap(_:)-8nbq7``.
     public func concatMap<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.FlatMap<P, Self>
     where P.Failure == Never {

@@ -26,14 +26,14 @@ extension Publisher {
         return map(transform).switchToLatest()
     }
 
-    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` for inner publishers that cannot fail.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-26cg0`` for inner publishers that cannot fail.
     ///
     /// ```swift
     /// let cancellable = failingIDs.flatMapLatest { id in Just(id * 2) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<
             Publishers.SetFailureType<P, Failure>, Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>
@@ -44,28 +44,28 @@ extension Publisher {
 }
 
 extension Publisher where Failure == Never {
-    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` for an upstream that cannot fail and inner publishers that can.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-26cg0`` for an upstream that cannot fail and inner publishers that can.
     ///
     /// ```swift
     /// let cancellable = searchText.flatMapLatest { api.search($0) }.sink(receiveCompletion: { _ in }) { _ in }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Publishers.SetFailureType<Self, P.Failure>, P>>
     {
         return setFailureType(to: P.Failure.self).map(transform).switchToLatest()
     }
 
-    /// ``Untangle/Publisher/flatMapLatest(_:)-3s3m8`` when neither side can fail.
+    /// ``Untangle/Publisher/flatMapLatest(_:)-26cg0`` when neither side can fail.
     ///
     /// ```swift
     /// let cancellable = ids.flatMapLatest { Just($0 * 2) }.sink { print($0) }
     /// ```
     ///
-    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
-    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-3s3m8``.
+    /// **Demand:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
+    /// **Thread safety:** as for ``Untangle/Publisher/flatMapLatest(_:)-26cg0``.
     public func flatMapLatest<P: Publisher>(_ transform: @escaping (Output) -> P)
         -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Never
     {
