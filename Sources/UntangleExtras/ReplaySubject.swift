@@ -20,7 +20,8 @@ import UntangleSync
 /// delivered after those values (so a subscriber that never requests again never receives it).
 ///
 /// **Demand:** per subscriber: replayed and live values are delivered only within its demand; values beyond it
-/// are kept as described above. `send(subscription:)` requests `.unlimited` upstream.
+/// are kept as described above. `send(subscription:)` requests `.unlimited` upstream at once; the subject keeps
+/// every upstream subscription, as Apple's subjects do (see ``send(subscription:)``).
 /// **Thread safety:** `send`, `send(completion:)`, `subscribe` and every subscription's `request`/`cancel` may be
 /// called from any thread, concurrently. Replayed and live values are delivered outside every lock, one signal at a
 /// time per subscriber, and no thread waits for another thread's delivery.
@@ -37,7 +38,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         @usableFromInline var buffer = RingBuffer<Output>()
         @usableFromInline var subscriptions: [ReplayConduit<Output, Failure>] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        var upstreams: [ReplayUpstream] = []
+        var upstreams = SubjectUpstreams()
     }
 
     @usableFromInline let state = LockedBox(tracking: State())
@@ -63,9 +64,9 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     }
 
     deinit {
-        let upstreams = state.withCriticalSection { $0.upstreams }
+        let upstreams = state.withCriticalSection { $0.upstreams.takeAll() }
         for upstream in upstreams {
-            upstream.subscription?.cancel()
+            upstream.cancel()
         }
     }
 
@@ -161,37 +162,29 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     /// Sends a completion to every subscriber (after the values waiting for its demand); the first one wins.
     /// Later subscribers receive the buffered values, then this completion.
     public func send(completion: Subscribers.Completion<Failure>) {
-        let (subscriptions, upstreams) = state.withCriticalSection {
-            state -> ([ReplayConduit<Output, Failure>], [ReplayUpstream]) in
-            guard state.completion == nil else { return ([], []) }
+        // Upstream subscriptions stay with the subject (as with Combine's subjects) until it goes away and cancels
+        // them; their values are ignored from now on.
+        let subscriptions = state.withCriticalSection { state -> [ReplayConduit<Output, Failure>] in
+            guard state.completion == nil else { return [] }
             state.completion = completion
-            defer {
-                state.subscriptions = []
-                state.upstreams = []
-            }
-            return (state.subscriptions, state.upstreams)
+            defer { state.subscriptions = [] }
+            return state.subscriptions
         }
-        // Upstream connections are released, not cancelled, as with Combine's subjects.
-        withExtendedLifetime(upstreams) {}
         for subscription in subscriptions {
             subscription.finish(completion)
         }
     }
 
-    /// Requests `.unlimited` from an upstream subscription; after a completion it is cancelled instead.
+    /// Requests `.unlimited` from an upstream subscription, at once.
+    ///
+    /// As Apple's subjects do, the subject keeps every subscription it is handed (once per hand-over), also after its
+    /// completion (values arriving then are ignored) and also one handed over after it, until the subject goes away
+    /// and cancels each. A connection made by `subscribe(_:)` that has ended is let go when the next one arrives.
     public func send(subscription: Subscription) {
-        let accepted = state.withCriticalSection { state -> Bool in
-            guard state.completion == nil else { return false }
-            state.upstreams.removeAll { $0.isGone }
-            state.upstreams.append(ReplayUpstream(subscription))
-            return true
-        }
+        let dropped = state.withCriticalSection { $0.upstreams.add(subscription) }
+        withExtendedLifetime(dropped) {}
         CalloutCheck.assertNoLockHeld("a replay subject requesting from an upstream subscription")
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        subscription.request(.unlimited)
     }
 
     func remove(_ conduit: ReplayConduit<Output, Failure>) {
@@ -300,26 +293,4 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream
 
     @usableFromInline
     var description: String { "ReplaySubject" }
-}
-
-/// A replay subject's reference to an upstream subscription: weak for classes, strong for value types.
-struct ReplayUpstream {
-    weak var object: AnyObject?
-    let value: Subscription?
-
-    init(_ subscription: Subscription) {
-        if type(of: subscription) is AnyClass {
-            object = subscription as AnyObject
-            value = nil
-        } else {
-            object = nil
-            value = subscription
-        }
-    }
-
-    var subscription: Subscription? {
-        value ?? (object as? Subscription)
-    }
-
-    var isGone: Bool { value == nil && object == nil }
 }

@@ -226,6 +226,13 @@ final class ReplaySubjectTests: XCTestCase {
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1, 2, 3])
     }
+
+    /// Regression (Apple's subjects' behaviour, issue 29): the subject keeps every subscription it is handed (asking
+    /// each for `.unlimited` at once), through its completion, and also one handed over after it, until the subject
+    /// goes away and cancels each.
+    func testUpstreamSubscriptionsAreKeptAliveAfterTheCompletionUntilTheSubjectGoes() {
+        assertAsksAtOnceAndKeepsUpstreamsUntilItGoes { ReplaySubject<Int, Never>(bufferSize: 1) }
+    }
 }
 
 final class ReplaySubjectConcurrencyTests: XCTestCase {

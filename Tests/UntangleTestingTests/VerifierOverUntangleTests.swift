@@ -431,15 +431,17 @@ extension VerifiedPublishers {
             .cold("switchToLatest (outer may fail)", .atLeast(1)) {
                 hundred.publisher.setFailureType(to: TestFailure.self).map { Just($0) }.switchToLatest()
             },
-            .cold("buffer(keepFull, dropNewest)", .exactly(100)) {
+            // As Apple's, buffer's `.finished` waits for demand once the queue is drained (`pulls`).
+            .cold("buffer(keepFull, dropNewest)", .exactly(100), pulls: true) {
                 hundred.publisher.buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest)
             },
             // `.byRequest` asks for `.unlimited` before its subscriber is subscribed (Apple's order): the whole
-            // sequence arrives at once and the buffer keeps the last 10, then finishes once they are delivered.
-            .cold("buffer(byRequest, dropOldest)", .exactly(10)) {
+            // sequence arrives at once and the buffer keeps the last 10, then finishes once they are delivered and
+            // more is requested.
+            .cold("buffer(byRequest, dropOldest)", .exactly(10), pulls: true) {
                 hundred.publisher.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest)
             },
-            .cold("buffer(keepFull, customError)", .exactly(100)) {
+            .cold("buffer(keepFull, customError)", .exactly(100), pulls: true) {
                 hundred.publisher.setFailureType(to: TestFailure.self).buffer(
                     size: 10, prefetch: .keepFull, whenFull: .customError { TestFailure() })
             },
@@ -522,10 +524,11 @@ extension VerifiedPublishers {
                         withExtendedLifetime(connection) {}
                     })
             },
-            .hot("buffer(byRequest, dropOldest) over a subject") {
+            // As Apple's, buffer's `.finished` waits for one unit of demand when nothing was requested (`pulls`).
+            .hot("buffer(byRequest, dropOldest) over a subject", pulls: true) {
                 $0.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest)
             },
-            .hot("buffer(keepFull, dropNewest) over a subject") {
+            .hot("buffer(keepFull, dropNewest) over a subject", pulls: true) {
                 $0.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest)
             },
         ]
@@ -589,7 +592,11 @@ extension VerifiedPublishers {
             .hot("timeout over a subject") { $0.timeout(.seconds(60), scheduler: queue) },
             .hot("measureInterval over a subject") { $0.measureInterval(using: queue) },
             .hot("collect(byTime) over a subject") { $0.collect(.byTime(queue, oneMillisecond)) },
-            .hot("collect(byTimeOrCount) over a subject") { $0.collect(.byTimeOrCount(queue, oneMillisecond, 2)) },
+            // As Apple's since iOS 13.3: demand the subscriber returns from a group the timer cut asks the subject
+            // for nothing, so a subscriber that only returns `.max(1)` starves once the timer cuts the groups.
+            .hot("collect(byTimeOrCount) over a subject", notApplicable: [.demandReturnedFromReceive]) {
+                $0.collect(.byTimeOrCount(queue, oneMillisecond, 2))
+            },
         ]
     }
 

@@ -105,11 +105,14 @@ final class AnySubscriberTests: XCTestCase {
             ])
     }
 
-    func testWrappingACompletedSubjectCancelsTheUpstream() {
-        let subject = PassthroughSubject<Int, Never>()
-        subject.send(completion: .finished)
+    /// As Apple's (issue 29): a completed subject keeps the upstream, unrequested, until the subject goes.
+    func testWrappingACompletedSubjectKeepsTheUpstreamUntilTheSubjectGoes() {
+        var subject: PassthroughSubject<Int, Never>? = PassthroughSubject()
+        subject?.send(completion: .finished)
         let upstream = ManualPublisher<Int, Never>()
-        upstream.subscribe(AnySubscriber(subject))
+        upstream.subscribe(AnySubscriber(subject!))
+        XCTAssertEqual(upstream.history, [])
+        subject = nil
         XCTAssertEqual(upstream.history, [.cancel])
     }
 

@@ -127,11 +127,14 @@ final class SubscribeSubjectTests: XCTestCase {
         withExtendedLifetime(connection) {}
     }
 
-    func testACompletedSubjectCancelsTheNewUpstream() {
-        let subject = PassthroughSubject<Int, Never>()
-        subject.send(completion: .finished)
+    /// As Apple's (issue 29): a completed subject keeps a new upstream, unrequested (nobody asked), until it goes.
+    func testACompletedSubjectKeepsTheNewUpstreamUntilItGoes() {
+        var subject: PassthroughSubject<Int, Never>? = PassthroughSubject()
+        subject?.send(completion: .finished)
         let upstream = ManualPublisher<Int, Never>()
-        let connection = upstream.subscribe(subject)
+        let connection = upstream.subscribe(subject!)
+        XCTAssertEqual(upstream.history, [])
+        subject = nil
         XCTAssertEqual(upstream.history, [.cancel])
         withExtendedLifetime(connection) {}
     }
@@ -188,15 +191,19 @@ final class SubscribeSubjectTests: XCTestCase {
     }
 
     /// Regression: the subject used to keep every upstream subscription until it completed, so connect/cancel
-    /// cycles on a long-lived subject grew without bound.
-    func testACancelledConnectionIsNotKeptAliveByALongLivedSubject() throws {
+    /// cycles on a long-lived subject grew without bound. It keeps them as Apple's does (issue 29), but lets go of a
+    /// connection that ended when the next one arrives.
+    func testCancelledConnectionsDoNotAccumulateInALongLivedSubject() throws {
         let subject = PassthroughSubject<Int, Never>()
-        let upstream = SubscriberCapturingPublisher<Int, Never>()
-        let connection = upstream.subscribe(subject)
-        XCTAssertNotNil(upstream.subscriber)
-        connection.cancel()
-        XCTAssertNil(upstream.subscriber, "the subject still retains the cancelled connection")
-        withExtendedLifetime(subject) {}
+        let first = SubscriberCapturingPublisher<Int, Never>()
+        let firstConnection = first.subscribe(subject)
+        XCTAssertNotNil(first.subscriber)
+        firstConnection.cancel()
+        let second = SubscriberCapturingPublisher<Int, Never>()
+        let secondConnection = second.subscribe(subject)
+        XCTAssertNil(first.subscriber, "the subject still retains the cancelled connection")
+        XCTAssertNotNil(second.subscriber, "the live connection is kept")
+        withExtendedLifetime((subject, secondConnection)) {}
     }
 }
 

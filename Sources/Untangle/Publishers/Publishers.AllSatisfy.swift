@@ -12,7 +12,8 @@ extension Publisher {
     ///
     /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
     /// subscription); the answer is delivered when known if the downstream has requested, else on its first request.
-    /// **Thread safety:** the predicate runs on the thread that delivers each upstream value, with no lock held;
+    /// **Thread safety:** the predicate runs on the thread that delivers each upstream value, with no lock held; a
+    /// subscriber that cancels while receiving the answer gets no `.finished`;
     /// `request`/`cancel` may be called from any thread, also while the upstream completes; the answer goes
     /// downstream exactly once.
     public func allSatisfy(_ predicate: @escaping (Output) -> Bool)

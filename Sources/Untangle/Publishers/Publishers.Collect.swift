@@ -15,7 +15,7 @@ extension Publisher {
     /// subscription); the array is delivered when the upstream finishes if the downstream has requested, else on its
     /// first request. A failure is forwarded at once.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// array goes downstream exactly once.
+    /// array goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
     }

@@ -16,7 +16,8 @@ extension Publisher {
     /// **Demand:** a downstream request for `n` arrays asks the upstream for `n * count` elements; demand returned
     /// from receiving an array is multiplied the same way.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; once `cancel()` returns nothing more is
-    /// delivered and the subscriber is released; it is released after the completion too. As in Combine, a
+    /// delivered (a cancel made while receiving the partial array keeps the `.finished` from the subscriber) and the
+    /// subscriber is released; it is released after the completion too. As in Combine, a
     /// `cancel()` before the upstream's subscription arrived makes that subscription be ignored.
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
@@ -74,6 +75,9 @@ where Downstream.Input == [Element] {
     enum Phase {
         case awaiting(Downstream)
         case subscribed(Subscription, Downstream)
+        /// The upstream finished and the last, partial array is going downstream; the `.finished` follows unless
+        /// the downstream cancels while receiving it (a cancel moves the phase on, taking the subscriber).
+        case finishing(Downstream)
         /// The upstream completed: the subscriber was released (Combine keeps it, and passes a second completion on;
         /// Untangle's contract releases the subscriber after the completion).
         case completed
@@ -110,7 +114,7 @@ where Downstream.Input == [Element] {
                 return .deliver(downstream)
             case .cancelledEarly:
                 return .ignore
-            case .subscribed, .completed, .cancelled:
+            case .subscribed, .finishing, .completed, .cancelled:
                 return .cancel
             }
         }
@@ -141,21 +145,35 @@ where Downstream.Input == [Element] {
 
     // The partial array was requested: its elements came from a downstream request for one more array. As in Combine,
     // a completion is passed on even before the subscription arrived (the subscriber then gets no subscription).
+    // While the partial array goes downstream the phase is `.finishing`: the `.finished` goes only if no `cancel()`
+    // (made inside that `receive`, or from another thread) moved it on meanwhile.
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let deliver = state.withCriticalSection { state -> ([Element], Downstream)? in
             switch state.phase {
             case .awaiting(let downstream), .subscribed(_, let downstream):
-                state.phase = .completed
                 defer { state.buffer = [] }
-                return (state.buffer, downstream)
-            case .completed, .cancelledEarly, .cancelled:
+                var rest: [Element] = []
+                if case .finished = completion { rest = state.buffer }
+                state.phase = rest.isEmpty ? .completed : .finishing(downstream)
+                return (rest, downstream)
+            case .finishing, .completed, .cancelledEarly, .cancelled:
                 return nil
             }
         }
         guard let (rest, downstream) = deliver else { return }
         CalloutCheck.assertNoLockHeld("collect(_:) passing on the completion")
-        if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
-        downstream.receive(completion: completion)
+        guard !rest.isEmpty else {
+            downstream.receive(completion: completion)
+            return
+        }
+        _ = downstream.receive(rest)
+        let finishing = state.withCriticalSection { state -> Downstream? in
+            guard case .finishing(let downstream) = state.phase else { return nil }
+            state.phase = .completed
+            return downstream
+        }
+        CalloutCheck.assertNoLockHeld("collect(_:) finishing")
+        finishing?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -174,7 +192,7 @@ where Downstream.Input == [Element] {
             let previous = (state.phase, state.buffer)
             switch state.phase {
             case .awaiting: state.phase = .cancelledEarly
-            case .subscribed, .completed: state.phase = .cancelled
+            case .subscribed, .finishing, .completed: state.phase = .cancelled
             case .cancelledEarly, .cancelled: return previous
             }
             state.buffer = []
@@ -194,7 +212,7 @@ where Downstream.Input == [Element] {
             switch state.phase {
             case .awaiting(let downstream): return (downstream, nil, state.buffer)
             case .subscribed(let subscription, let downstream): return (downstream, subscription, state.buffer)
-            case .completed, .cancelledEarly, .cancelled: return (nil, nil, state.buffer)
+            case .finishing, .completed, .cancelledEarly, .cancelled: return (nil, nil, state.buffer)
             }
         }
         let children: [Mirror.Child] = [

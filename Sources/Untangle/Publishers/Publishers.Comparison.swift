@@ -12,7 +12,7 @@ extension Publisher where Output: Comparable {
     /// first request. An upstream that finishes without values gives a bare completion, which also waits for the
     /// first request; a failure is forwarded at once.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// value goes downstream exactly once.
+    /// value goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func min() -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
     }

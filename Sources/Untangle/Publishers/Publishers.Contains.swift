@@ -13,7 +13,7 @@ extension Publisher where Output: Equatable {
     /// **Demand:** as soon as it is subscribed it asks the upstream for `.unlimited` (after handing the subscriber its
     /// subscription); the answer is delivered when known if the downstream has requested, else on its first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// answer goes downstream exactly once.
+    /// answer goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func contains(_ output: Output) -> Publishers.Contains<Self> {
         Publishers.Contains(upstream: self, output: output)
     }

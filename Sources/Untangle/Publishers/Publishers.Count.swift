@@ -11,7 +11,7 @@ extension Publisher {
     /// subscription); the count is delivered when the upstream finishes if the downstream has requested, else on its
     /// first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// count goes downstream exactly once.
+    /// count goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func count() -> Publishers.Count<Self> {
         Publishers.Count(upstream: self)
     }

@@ -13,7 +13,7 @@ extension Publisher {
     /// subscription); on the first value it cancels the upstream, then delivers the value and finishes once the
     /// downstream has requested. An empty upstream's `.finished` also waits for the first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once
-    /// and the value goes downstream exactly once.
+    /// and the value goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
     }

@@ -14,7 +14,7 @@ extension Publisher {
     /// subscription); the value (or, for an empty upstream, the bare `.finished`) is delivered when the upstream
     /// finishes if the downstream has requested, else on its first request.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// value goes downstream exactly once.
+    /// value goes downstream exactly once; a subscriber that cancels while receiving it gets no `.finished`.
     public func last() -> Publishers.Last<Self> {
         Publishers.Last(upstream: self)
     }

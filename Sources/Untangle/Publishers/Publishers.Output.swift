@@ -50,7 +50,8 @@ extension Publisher {
     /// for one more in its place, so the downstream receives as many in-range elements as it requested. The last
     /// in-range element returns the subscriber's demand to the upstream, as in Combine, although the upstream is
     /// cancelled right after.
-    /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once.
+    /// **Thread safety:** `request`/`cancel` may be called from any thread; the upstream is cancelled exactly once; a
+    /// subscriber that cancels while receiving the last in-range element gets no `.finished`.
     /// As in Combine, a value or completion that arrives before the upstream's subscription is ignored, and so is a
     /// `request` or `cancel` made on the operator before it.
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {

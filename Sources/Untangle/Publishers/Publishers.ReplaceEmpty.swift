@@ -15,7 +15,7 @@ extension Publisher {
     /// replacement element waits for downstream demand: if the upstream finishes empty before the downstream
     /// requested anything, it is delivered on the first request. `request(.none)` traps, as in Combine.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream completes; the
-    /// replacement goes downstream at most once.
+    /// replacement goes downstream at most once; a subscriber that cancels while receiving it gets no `.finished`.
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
         Publishers.ReplaceEmpty(upstream: self, output: output)
     }

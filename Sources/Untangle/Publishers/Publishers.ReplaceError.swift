@@ -13,7 +13,7 @@ extension Publisher {
     /// fails while the downstream has no outstanding demand, it is delivered on the next request. An upstream value
     /// the downstream did not request traps, as in Combine.
     /// **Thread safety:** `request`/`cancel` may be called from any thread, also while the upstream fails; the
-    /// replacement goes downstream at most once.
+    /// replacement goes downstream at most once; a subscriber that cancels while receiving it gets no `.finished`.
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)
     }

@@ -12,7 +12,8 @@
 /// ```
 ///
 /// **Demand:** per subscriber: values within its demand are delivered in order; without demand only the latest
-/// value is kept for it. `send(subscription:)` requests `.unlimited` upstream.
+/// value is kept for it. `send(subscription:)` requests `.unlimited` upstream at once; the subject keeps every
+/// upstream subscription, as Apple's does (see ``send(subscription:)``).
 /// **Thread safety:** `value`, `send`, `send(completion:)`, `subscribe` and every subscription's `request`/`cancel`
 /// may be called from any thread, concurrently; each subscriber receives one signal at a time and no thread waits
 /// for another thread's delivery (see ``PassthroughSubject``).
@@ -53,7 +54,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Requests `.unlimited` from an upstream subscription; after a completion it is cancelled instead.
+    /// Requests `.unlimited` from an upstream subscription, at once.
+    ///
+    /// As in Apple's Combine, the subject keeps every subscription it is handed (once per hand-over), also after its
+    /// completion (values arriving then are ignored) and also one handed over after it, until the subject goes away
+    /// and cancels each. A connection made by `subscribe(_:)` that has ended is let go when the next one arrives.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

@@ -12,7 +12,9 @@
 /// ```
 ///
 /// **Demand:** each subscriber's demand is tracked separately; a value is delivered to every subscriber with
-/// outstanding demand and dropped for the others. `send(subscription:)` requests `.unlimited` upstream.
+/// outstanding demand and dropped for the others. `send(subscription:)` requests `.unlimited` upstream once a
+/// subscriber has requested something; the subject keeps every upstream subscription, as Apple's does (see
+/// ``send(subscription:)``).
 /// **Thread safety:** `send`, `send(completion:)`, `subscribe` and every subscription's `request`/`cancel` may be
 /// called from any thread, concurrently. Each subscriber receives one signal at a time, never overlapping; a thread
 /// that sends while another thread is delivering to the same subscriber hands its value over and returns without
@@ -44,7 +46,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Requests `.unlimited` from an upstream subscription (used when the subject subscribes to a publisher) once
     /// any subscriber has requested something (right away if one has; as in Combine, a subject without demanding
-    /// subscribers lets its upstream wait); after a completion the upstream subscription is cancelled instead.
+    /// subscribers lets its upstream wait).
+    ///
+    /// As in Apple's Combine, the subject keeps every subscription it is handed (once per hand-over), also after its
+    /// completion (values arriving then are ignored) and also one handed over after it, until the subject goes away
+    /// and cancels each. A connection made by `subscribe(_:)` that has ended is let go when the next one arrives.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

@@ -24,7 +24,7 @@ extension Publisher {
 
 /// Subscribes a subject to a publisher; it is also the subscription the subject sees, so the subject's requests
 /// and cancellations reach the real upstream through it.
-final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, CustomStringConvertible,
+final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, SubjectConnection, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     typealias Input = Target.Output
@@ -36,6 +36,11 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
     }
 
     private let state: LockedBox<State>
+    /// Set once the connection ended (cancelled, or completed by the publisher): the subject keeps
+    /// its upstream subscriptions, as Apple's do, but drops the ended connections (``SubjectUpstreams``).
+    private let ended = AtomicWord(0)
+
+    var hasEnded: Bool { ended.load() != 0 }
 
     init(subject: Target) {
         state = LockedBox(tracking: State(subject: subject))
@@ -67,7 +72,9 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
             defer { state = State() }
             return state
         }
-        ended?.subject?.send(completion: completion)
+        guard let ended else { return }
+        _ = self.ended.exchange(1)
+        ended.subject?.send(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -79,6 +86,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
             defer { state = State() }
             return state
         }
+        _ = self.ended.exchange(1)
         ended.upstream?.cancel()
     }
 

@@ -138,7 +138,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     struct State {
         @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams: [UpstreamReference] = []
+        @usableFromInline var upstreams = SubjectUpstreams()
         /// The latest value, for CurrentValueSubject; nil for PassthroughSubject.
         @usableFromInline var current: Output?
         /// The conduit entries made so far, one per subscriber type (see `entries(for:in:)`).
@@ -181,11 +181,11 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                 state.current = nil
                 state.entries = []
             }
-            return (state.upstreams, state.conduits, state.current, state.entries)
+            return (state.upstreams.takeAll(), state.conduits, state.current, state.entries)
         }
         withExtendedLifetime((conduits, current, entries)) {}
         for upstream in upstreams {
-            upstream.subscription?.cancel()
+            upstream.cancel()
         }
     }
 
@@ -266,7 +266,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     static func takeFirstDemand(_ state: inout State) -> [Subscription] {
         guard !state.downstreamDemanded else { return [] }
         state.downstreamDemanded = true
-        return state.upstreams.compactMap(\.subscription)
+        return state.upstreams.all
     }
 
     @inlinable
@@ -359,43 +359,33 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    // Upstream subscriptions are neither cancelled nor released: as in Apple's Combine, they stay with the subject
+    // (their values are ignored from now on) until it goes away and cancels them.
     @inlinable
     package func send(completion: Subscribers.Completion<Failure>) {
-        let (conduits, upstreams) = state.withCriticalSection {
-            state -> ([SubjectConduit<Output, Failure>], [Subscription]) in
-            guard state.completion == nil else { return ([], []) }
+        let conduits = state.withCriticalSection { state -> [SubjectConduit<Output, Failure>] in
+            guard state.completion == nil else { return [] }
             state.completion = completion
-            defer {
-                state.conduits = []
-                state.upstreams = []
-            }
-            return (state.conduits, state.upstreams.compactMap(\.subscription))
+            defer { state.conduits = [] }
+            return state.conduits
         }
-        // Upstream subscriptions are released, not cancelled: a completion sent by hand does not stop them in
-        // Apple's Combine either, and their values are ignored from now on.
-        withExtendedLifetime(upstreams) {}
         for conduit in conduits {
             conduit.finish(completion)
         }
     }
 
+    // As in Apple's Combine, every subscription handed over is kept (strongly, also after the completion, also one
+    // handed over after it) until the subject goes away and cancels it; a PassthroughSubject asks for `.unlimited`
+    // only once a subscriber has asked for something, and asks the subscriptions it received before then
+    // (`takeFirstDemand`). Connections made by `subscribe(_:)` that have ended are dropped (`SubjectUpstreams`).
     @inlinable
     package func send(subscription: Subscription) {
-        // A PassthroughSubject asks for `.unlimited` only once a subscriber has asked for something (as in Combine);
-        // the subscriptions it received before are asked then (`takeFirstDemand`).
-        let (accepted, demanded) = state.withCriticalSection { state -> (Bool, Bool) in
-            guard state.completion == nil else { return (false, false) }
-            // Class-based subscriptions (every Untangle one) are held weakly: a connection cancelled elsewhere must
-            // not stay alive in a long-lived subject. Dead entries are pruned here, so the list stays as long as
-            // the number of live connections.
-            state.upstreams.removeAll { $0.isGone }
-            state.upstreams.append(UpstreamReference(subscription))
-            return (true, state.downstreamDemanded)
+        let (demanded, dropped) = state.withCriticalSection { state -> (Bool, [Subscription]) in
+            (state.downstreamDemanded, state.upstreams.add(subscription))
         }
-        CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
-        if !accepted {
-            subscription.cancel()
-        } else if demanded {
+        withExtendedLifetime(dropped) {}
+        if demanded {
+            CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
             subscription.request(.unlimited)
         }
     }
@@ -555,33 +545,6 @@ package enum SubjectKind: UInt8, Sendable {
     /// Whether the subscription's mirror shows the subject and the demand (only the subscriber otherwise).
     @inlinable
     var mirrorsSubject: Bool { self != .observableObjectPublisher }
-}
-
-/// A subject's reference to an upstream subscription it was given with `send(subscription:)`: weak for classes (so
-/// cancelled connections are not kept alive), strong for value types (which nothing else would keep).
-@usableFromInline
-struct UpstreamReference {
-    @usableFromInline weak var object: AnyObject?
-    @usableFromInline let value: Subscription?
-
-    @inlinable
-    init(_ subscription: Subscription) {
-        if type(of: subscription) is AnyClass {
-            object = subscription as AnyObject
-            value = nil
-        } else {
-            object = nil
-            value = subscription
-        }
-    }
-
-    @inlinable
-    var subscription: Subscription? {
-        value ?? (object as? Subscription)
-    }
-
-    @inlinable
-    var isGone: Bool { value == nil && object == nil }
 }
 
 /// A subject subscription's emitter state: the owner word and the state machine, inline in the subscription (an

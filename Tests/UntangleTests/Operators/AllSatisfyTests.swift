@@ -29,6 +29,16 @@ final class AllSatisfyTests: XCTestCase {
         XCTAssertTrue(recorderIsReleased(upstream.allSatisfy { _ in true }) { $0.cancel() })
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
+
+    func testCancelInsideTheAnswerGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.allSatisfy { $0 < 2 }) {
+            upstream.send(1)
+            upstream.send(2)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("AllSatisfy"), .value(false)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
 }
 
 final class TryAllSatisfyTests: XCTestCase {
@@ -56,5 +66,15 @@ final class TryAllSatisfyTests: XCTestCase {
         let failed = Recorder<Bool, Error>()
         Fail<Int, TestError>(error: TestError(4)).tryAllSatisfy { _ in true }.subscribe(failed)
         XCTAssertEqual(thrownError(failed), TestError(4))
+    }
+
+    func testCancelInsideTheAnswerGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.tryAllSatisfy { $0 < 2 }) {
+            upstream.send(1)
+            upstream.send(2)
+        }
+        XCTAssertEqual(describe(recorder), ["subscription(TryAllSatisfy)", "value(false)"])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }

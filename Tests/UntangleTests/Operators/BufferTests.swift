@@ -104,22 +104,64 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1)])
         recorder.request(.max(1))
         XCTAssertEqual(
-            recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)],
-            "the completion follows the last buffered value without waiting for more demand")
+            recorder.events, [.subscription("Buffer"), .value(1), .value(2)],
+            "as Apple's, the completion waits for demand after the last buffered value")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
         XCTAssertEqual(
             upstream.history, [.request(.max(5)), .request(.max(1)), .request(.max(1))],
-            "as Apple's, the refill is asked for even after the upstream finished")
+            "as Apple's, the refill is asked for even after the upstream finished; the last request refills nothing")
     }
 
-    /// Regression (the contract; Apple's waits for a request): a completion never needs demand.
-    func testFinishWithAnEmptyBufferIsDeliveredWithoutDemand() {
+    /// Regression (Apple's behaviour, issue 29): a subscriber that never requested anything gets `.finished` at its
+    /// first request, and values the upstream sends after that `.finished` (nobody has seen it yet) go before it.
+    func testFinishWaitsForTheNextRequestWhenNoValueWasEverRequested() throws {
+        let upstream = HoldingPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        let subscriber = try XCTUnwrap(upstream.subscriber)
+        let subscription = LoggingSubscription()
+        subscriber.receive(subscription: subscription)
+        subscriber.receive(completion: .finished)
+        subscriber.receive(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")], "held: no demand")
+        // A misbehaving upstream sends on after its `.finished`: nobody has seen that yet, so the values go first.
+        XCTAssertEqual(subscriber.receive(1), .none)
+        XCTAssertEqual(subscriber.receive(2), .none)
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
+        recorder.request(.max(1))
+        XCTAssertEqual(subscriber.receive(3), .none)
+        XCTAssertEqual(recorder.events.count, 4, "nothing after the completion")
+        XCTAssertEqual(subscription.log, ["request(unlimited)"], "a finished upstream is not cancelled")
+    }
+
+    /// As Apple's: a failure needs no demand, and it drops what is queued.
+    func testFailureIsDeliveredWithoutDemandWhileAFinishWouldWait() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        upstream.send(completion: .failure(TestError(1)))
+        upstream.send(completion: .finished)
+        XCTAssertEqual(upstream.send(1), .none)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.failure(TestError(1)))])
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.failure(TestError(1)))])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
+
+    func testFinishWithAnEmptyBufferWaitsForTheFirstRequest() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription("Buffer")])
+        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .completion(.finished)])
     }
 
-    /// Regression: with the buffer drained by demand returned from `receive(_:)` or requested from inside it, the
-    /// completion still arrives although the subscriber's demand is then zero.
+    /// With the buffer drained by demand returned from `receive(_:)` or requested from inside it, the completion
+    /// waits once the subscriber's demand is zero (as Apple's) and arrives at its next request.
     func testFinishArrivesOnceDrainedWhicheverWayDemandArrived() {
         for reentrant in [false, true] {
             for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
@@ -132,6 +174,8 @@ final class BufferTests: XCTestCase {
                     return .max(1)
                 }
                 (0..<100).publisher.buffer(size: 10, prefetch: prefetch, whenFull: .dropOldest).subscribe(recorder)
+                XCTAssertEqual(recorder.completions, [], "reentrant: \(reentrant), \(prefetch)")
+                recorder.request(.max(1))
                 XCTAssertEqual(recorder.completions, [.finished], "reentrant: \(reentrant), \(prefetch)")
             }
         }
@@ -255,8 +299,11 @@ final class BufferConcurrencyTests: XCTestCase {
             }
             // `.byRequest` asks for everything before the subscriber is subscribed: the buffer keeps what fits.
             XCTAssertEqual(recorder.values, Array(0..<(prefetch == .keepFull ? 4_000 : 5)), "\(prefetch)")
-            // `.finished` follows the last value the subscriber asked for, without waiting for more demand.
-            XCTAssertEqual(recorder.completions, [.finished])
+            // As Apple's, `.finished` needs demand: `.keepFull` used all 4,000 requests on values, so it waits for one
+            // more; `.byRequest` delivered 5 values and still has demand.
+            XCTAssertEqual(recorder.completions, prefetch == .keepFull ? [] : [.finished], "\(prefetch)")
+            recorder.request(.max(1))
+            XCTAssertEqual(recorder.completions, [.finished], "\(prefetch)")
         }
     }
 

@@ -146,4 +146,17 @@ final class CollectByCountTests: XCTestCase {
         XCTAssertEqual(values[2], "[7]")
         XCTAssertEqual(values[3], "3")
     }
+
+    func testCancelInsideThePartialArrayAtFinishGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(initialDemand: .max(2)) { recorder, array in
+            if array.count < 2 { recorder.cancel() }
+            return .none
+        }
+        upstream.collect(2).subscribe(recorder)
+        for value in 1...3 { upstream.send(value) }
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("CollectByCount"), .value([1, 2]), .value([3])])
+        XCTAssertEqual(upstream.history, [.request(.max(4))], "the upstream had finished: nothing to cancel")
+    }
 }

@@ -38,4 +38,14 @@ final class CollectTests: XCTestCase {
     func testEquatableWhenTheUpstreamIs() {
         XCTAssertEqual(Just(1).collect(), Just(1).collect())
     }
+
+    func testCancelInsideTheArrayGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.collect()) {
+            upstream.send(1)
+            upstream.send(completion: .finished)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Collect"), .value([1])])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }

@@ -47,6 +47,17 @@ final class ComparisonTests: XCTestCase {
         XCTAssertTrue(recorderIsReleased(upstream.min()) { $0.cancel() })
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
+
+    func testCancelInsideTheResultGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.max()) {
+            upstream.send(3)
+            upstream.send(1)
+            upstream.send(completion: .finished)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Comparison"), .value(3)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }
 
 final class TryComparisonTests: XCTestCase {

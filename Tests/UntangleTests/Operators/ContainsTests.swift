@@ -34,6 +34,16 @@ final class ContainsTests: XCTestCase {
         XCTAssertEqual(Just(1).contains(1), Just(1).contains(1))
         XCTAssertNotEqual(Just(1).contains(1), Just(1).contains(2))
     }
+
+    func testCancelInsideTheAnswerGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.contains(2)) {
+            upstream.send(1)
+            upstream.send(2)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Contains"), .value(true)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
 }
 
 final class ContainsWhereTests: XCTestCase {
@@ -44,6 +54,16 @@ final class ContainsWhereTests: XCTestCase {
         let no = Recorder<Bool, Never>()
         [1, 3].publisher.contains { $0.isMultiple(of: 2) }.subscribe(no)
         XCTAssertEqual(no.values, [false])
+    }
+
+    func testCancelInsideTheAnswerGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.contains { $0 > 1 }) {
+            upstream.send(1)
+            upstream.send(2)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("ContainsWhere"), .value(true)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }
 
@@ -72,5 +92,15 @@ final class TryContainsWhereTests: XCTestCase {
         let failed = Recorder<Bool, Error>()
         Fail<Int, TestError>(error: TestError(4)).tryContains { _ in true }.subscribe(failed)
         XCTAssertEqual(thrownError(failed), TestError(4))
+    }
+
+    func testCancelInsideTheAnswerGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.tryContains { $0 > 1 }) {
+            upstream.send(1)
+            upstream.send(2)
+        }
+        XCTAssertEqual(describe(recorder), ["subscription(TryContainsWhere)", "value(true)"])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }

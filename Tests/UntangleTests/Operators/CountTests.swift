@@ -34,4 +34,14 @@ final class CountTests: XCTestCase {
         XCTAssertEqual(Just(1).count() as Publishers.Count<Just<Int>>, Just(1).count())
         XCTAssertNotEqual(Just(1).count() as Publishers.Count<Just<Int>>, Just(2).count())
     }
+
+    func testCancelInsideTheCountGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.count()) {
+            upstream.send(1)
+            upstream.send(completion: .finished)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Count"), .value(1)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }

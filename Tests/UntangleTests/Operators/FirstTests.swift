@@ -54,6 +54,16 @@ final class FirstTests: XCTestCase {
     func testEquatableWhenTheUpstreamIs() {
         XCTAssertEqual(Just(1).first(), Just(1).first())
     }
+
+    func testCancelInsideTheFirstValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.first()) {
+            upstream.send(4)
+            upstream.send(5)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("First"), .value(4)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
 }
 
 final class FirstWhereTests: XCTestCase {
@@ -74,6 +84,16 @@ final class FirstWhereTests: XCTestCase {
         let recorder = Recorder<Int, Never>()
         [1, 2].publisher.eraseToAnyPublisher().first { $0 > 2 }.subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("TryFirst"), .completion(.finished)])
+    }
+
+    func testCancelInsideTheMatchingValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.first { $0 > 2 }) {
+            upstream.send(1)
+            upstream.send(3)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("TryFirst"), .value(3)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }
 
@@ -99,5 +119,15 @@ final class TryFirstWhereTests: XCTestCase {
         let failed = Recorder<Int, Error>()
         Fail<Int, TestError>(error: TestError(3)).tryFirst { _ in true }.subscribe(failed)
         XCTAssertEqual(thrownError(failed), TestError(3))
+    }
+
+    func testCancelInsideTheMatchingValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.tryFirst { $0 > 2 }) {
+            upstream.send(1)
+            upstream.send(3)
+        }
+        XCTAssertEqual(describe(recorder), ["subscription(TryFirstWhere)", "value(3)"])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }

@@ -51,6 +51,17 @@ final class LastTests: XCTestCase {
     func testEquatableWhenTheUpstreamIs() {
         XCTAssertEqual(Just(1).last(), Just(1).last())
     }
+
+    func testCancelInsideTheLastValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.last()) {
+            upstream.send(1)
+            upstream.send(2)
+            upstream.send(completion: .finished)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Last"), .value(2)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }
 
 final class LastWhereTests: XCTestCase {

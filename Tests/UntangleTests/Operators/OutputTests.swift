@@ -60,4 +60,43 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(Just(1).prefix(2), Just(1).prefix(2))
         XCTAssertNotEqual(Just(1).prefix(2), Just(1).output(at: 2))
     }
+
+    func testCancelInsideTheLastValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .unlimited) { recorder, value in
+            if value == 3 { recorder.cancel() }
+            return .none
+        }
+        upstream.prefix(2).subscribe(recorder)
+        upstream.send(2)
+        upstream.send(3)
+        XCTAssertEqual(recorder.events, [.subscription("Output"), .value(2), .value(3)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
+
+    func testOutputAtCancelInsideTheValueGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+            recorder.cancel()
+            return .max(1)
+        }
+        upstream.output(at: 1).subscribe(recorder)
+        XCTAssertEqual(upstream.send(5), .max(1))
+        XCTAssertEqual(upstream.send(6), .max(1), "the subscriber's demand is still returned, as in Combine")
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("Output"), .value(6)])
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .cancel])
+    }
+
+    func testOutputInCancelInsideTheLastInRangeGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .unlimited) { recorder, value in
+            if value == 13 { recorder.cancel() }
+            return .none
+        }
+        upstream.output(in: 1...3).subscribe(recorder)
+        for value in 10...14 { upstream.send(value) }
+        XCTAssertEqual(recorder.events, [.subscription("Output"), .value(11), .value(12), .value(13)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
+    }
 }

@@ -65,7 +65,7 @@ final class ReduceTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited)], "the upstream had completed: nothing to cancel")
     }
 
-    func testReentrantCancelFromTheResultIsHarmless() {
+    func testCancelInsideTheResultGetsNoFinished() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
             recorder.cancel()
@@ -74,7 +74,8 @@ final class ReduceTests: XCTestCase {
         }
         upstream.reduce(0, +).subscribe(recorder)
         upstream.send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription("Reduce"), .value(0), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("Reduce"), .value(0)], "nothing after its own cancel")
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
     }
 
     func testReleasesTheSubscriberAfterCancelAndAfterCompletion() {

@@ -54,4 +54,13 @@ final class ReplaceEmptyTests: XCTestCase {
         XCTAssertNotEqual(
             Just(1).replaceEmpty(with: 2) as Publishers.ReplaceEmpty<Just<Int>>, Just(1).replaceEmpty(with: 3))
     }
+
+    func testCancelInsideTheReplacementGetsNoFinished() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = recorderCancellingInsideEachValue(upstream.replaceEmpty(with: 9)) {
+            upstream.send(completion: .finished)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceEmpty"), .value(9)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }

@@ -52,4 +52,13 @@ final class ReplaceErrorTests: XCTestCase {
         XCTAssertEqual(a.replaceError(with: 2), a.replaceError(with: 2))
         XCTAssertNotEqual(a.replaceError(with: 2), a.replaceError(with: 3))
     }
+
+    func testCancelInsideTheReplacementGetsNoFinished() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = recorderCancellingInsideEachValue(upstream.replaceError(with: 9)) {
+            upstream.send(completion: .failure(TestError()))
+        }
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceError"), .value(9)])
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+    }
 }

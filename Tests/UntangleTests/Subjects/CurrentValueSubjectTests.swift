@@ -162,6 +162,13 @@ final class CurrentValueSubjectTests: XCTestCase {
         XCTAssertNil(weakMarker, "the subject's last value outlived the subject")
         kept.withLock { $0 }?.cancel()
     }
+
+    /// Regression (Apple's behaviour, issue 29): the subject keeps every subscription it is handed (asking each for
+    /// `.unlimited` at once), through its completion, and also one handed over after it, until the subject goes away
+    /// and cancels each.
+    func testUpstreamSubscriptionsAreKeptAliveAfterTheCompletionUntilTheSubjectGoes() {
+        assertAsksAtOnceAndKeepsUpstreamsUntilItGoes { CurrentValueSubject<Int, Never>(0) }
+    }
 }
 
 final class CurrentValueSubjectConcurrencyTests: XCTestCase {

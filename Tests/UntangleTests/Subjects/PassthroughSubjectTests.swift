@@ -451,6 +451,22 @@ final class PassthroughSubjectTests: XCTestCase {
         subscription?.cancel()
         XCTAssertNil(weakRecorder)
     }
+
+    /// Regression (Apple's behaviour, issue 29): the subject keeps every subscription it is handed, through its
+    /// completion, and also one handed over after it, until the subject goes away and cancels each.
+    func testUpstreamSubscriptionsAreKeptAliveAfterTheCompletionUntilTheSubjectGoes() {
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        let log = upstreamLifetimes(of: { PassthroughSubject<Int, Never>() }) { $0.subscribe(recorder) }
+        XCTAssertEqual(log.handed, [], "kept, not asked: nobody requested anything yet")
+        XCTAssertEqual(log.alive, ["first: request(unlimited)", "late: request(unlimited)"])
+        XCTAssertEqual(
+            log.gone,
+            [
+                "first: request(unlimited)", "late: request(unlimited)", "first: cancel", "late: cancel",
+                "first: released", "late: released",
+            ])
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .completion(.finished)])
+    }
 }
 
 final class PassthroughSubjectConcurrencyTests: XCTestCase {

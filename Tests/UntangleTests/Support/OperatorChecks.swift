@@ -42,3 +42,16 @@ func thrownError<Value>(_ recorder: Recorder<Value, Error>) -> TestError? {
 func describe<Value>(_ recorder: Recorder<Value, Error>) -> [String] {
     recorder.events.map(\.description)
 }
+
+/// Subscribes to `publisher` a `Recorder` that asks for `.unlimited` and cancels inside every `receive(_:)`, runs
+/// `drive` (which plays the upstream), and returns the recorder: nothing may reach it after the cancel.
+func recorderCancellingInsideEachValue<P: Publisher>(_ publisher: P, drive: () -> Void) -> Recorder<P.Output, P.Failure>
+{
+    let recorder = Recorder<P.Output, P.Failure>(initialDemand: .unlimited) { recorder, _ in
+        recorder.cancel()
+        return .none
+    }
+    publisher.subscribe(recorder)
+    drive()
+    return recorder
+}

@@ -78,6 +78,9 @@ struct ReducerState<Downstream, Final> {
         case running
         /// The upstream ended with a final signal the downstream has not requested yet.
         case pending(Final)
+        /// The final value is going downstream; its completion follows unless the downstream cancels meanwhile
+        /// (the downstream stays here so that a `cancel()` made inside that `receive` can take it).
+        case deliveringValue
         /// The final signal went (or is going) downstream, or the downstream cancelled: nothing more happens.
         case terminated
     }
@@ -92,6 +95,9 @@ struct ReducerState<Downstream, Final> {
     var demand = Subscribers.Demand.none
     @usableFromInline
     let policy: ReducerUpstreamDemand
+    /// Whether the final signal (once the upstream ended) starts with a value, set by ``finish(_:needsDemand:hasValue:)``.
+    @usableFromInline
+    var finalHasValue = false
 
     @inlinable
     init(downstream: Downstream, policy: ReducerUpstreamDemand) {
@@ -124,6 +130,27 @@ struct ReducerState<Downstream, Final> {
         return downstream
     }
 
+    /// Hands the final signal over, once: the downstream to deliver it to (nil: it cancelled). A final value keeps
+    /// the downstream in the state until ``valueDelivered()``, so that a cancel made while receiving it drops the
+    /// completion that would follow.
+    @inlinable
+    mutating func handOver() -> Downstream? {
+        guard finalHasValue, downstream != nil else {
+            phase = .terminated
+            return takeDownstream()
+        }
+        phase = .deliveringValue
+        return downstream
+    }
+
+    /// The final value was delivered: the downstream to send the completion to, nil if it cancelled meanwhile.
+    @inlinable
+    mutating func valueDelivered() -> Downstream? {
+        guard case .deliveringValue = phase else { return nil }
+        phase = .terminated
+        return takeDownstream()
+    }
+
     @usableFromInline
     enum RequestAction {
         case none
@@ -135,12 +162,11 @@ struct ReducerState<Downstream, Final> {
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
-        case .terminated:
+        case .terminated, .deliveringValue:
             return .none
         case .pending(let final):
             // The upstream already ended and its final signal waited for exactly this: hand it over, once.
-            phase = .terminated
-            guard let downstream = takeDownstream() else { return .none }
+            guard let downstream = handOver() else { return .none }
             return .deliver(downstream, final)
         case .running:
             self.demand += demand
@@ -192,13 +218,14 @@ struct ReducerState<Downstream, Final> {
 
     /// The upstream ended (or the operator ended early). `needsDemand`: the final signal may only go downstream
     /// once something was requested (a value, or a reducer's bare `.finished`); a failure needs no demand.
+    /// `hasValue`: the final signal is a value followed by the completion.
     @inlinable
-    mutating func finish(_ final: Final, needsDemand: Bool) -> FinishAction {
+    mutating func finish(_ final: Final, needsDemand: Bool, hasValue: Bool) -> FinishAction {
         var action = FinishAction(upstream: upstream.end(), deliver: nil)
         guard case .running = phase else { return action }
+        finalHasValue = hasValue
         if !needsDemand || demand > 0 {
-            phase = .terminated
-            if let downstream = takeDownstream() { action.deliver = (downstream, final) }
+            if let downstream = handOver() { action.deliver = (downstream, final) }
         } else {
             phase = .pending(final)
         }
@@ -244,7 +271,7 @@ struct ReducerState<Downstream, Final> {
         case (.awaiting, _): return "awaiting subscription"
         case (.subscribed, .running): return "subscribed"
         case (_, .pending): return "holding the result until requested"
-        case (_, .terminated), (.ended, .running): return "terminal"
+        case (_, .terminated), (_, .deliveringValue), (.ended, .running): return "terminal"
         }
     }
 }
@@ -372,8 +399,8 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     // The final signal races the downstream's request (another thread): both go through `finish`/`request` under
-    // the state lock, and only the transition to `.terminated` hands out the downstream, so exactly one of the two
-    // threads delivers, after unlocking. No other signal can overlap it: values stopped when the upstream ended.
+    // the state lock, and only the hand-over out of `.running`/`.pending` gives out the downstream, so exactly one of
+    // the two threads delivers, after unlocking. No other signal can overlap it: values stopped when the upstream ended.
     @inlinable
     func end(_ final: Final, cancellingUpstream: Bool) {
         let waits: Bool
@@ -381,15 +408,24 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         case .failure: waits = final.value != nil
         case .finished: waits = final.value != nil || bareFinishWaitsForDemand
         }
-        let action = state.withCriticalSection { $0.finish(final, needsDemand: waits) }
+        let hasValue = final.value != nil
+        let action = state.withCriticalSection { $0.finish(final, needsDemand: waits, hasValue: hasValue) }
         CalloutCheck.assertNoLockHeld("a reducer ending")
         if cancellingUpstream { action.upstream?.cancel() }
         if let (downstream, final) = action.deliver { deliver(final, to: downstream) }
     }
 
+    // A final value leaves the state in `.deliveringValue`: the completion goes only to a downstream still there
+    // after the value, so a `cancel()` made inside `receive(_:)` (which takes it) gets nothing more.
     @inlinable
     func deliver(_ final: Final, to downstream: Downstream) {
-        if let value = final.value { _ = downstream.receive(value) }
+        if let value = final.value {
+            _ = downstream.receive(value)
+            guard let downstream = state.withCriticalSection({ $0.valueDelivered() }) else { return }
+            CalloutCheck.assertNoLockHeld("a reducer finishing")
+            downstream.receive(completion: final.completion)
+            return
+        }
         downstream.receive(completion: final.completion)
     }
 

@@ -224,12 +224,16 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
             return .max(1)
         case .emitThenFinish(let value):
             phase = .ended
-            let (upstream, downstream) = state.withCriticalSection { $0.end() }
+            // The upstream ends (and is cancelled) first, but the downstream stays in the state while it receives
+            // the last value: a `cancel()` made inside that `receive` takes it, and with it the `.finished`, so
+            // nothing reaches the subscriber after its own cancel. Only the thread that takes it delivers.
+            let (upstream, live) = state.withCriticalSection { ($0.upstream.end(), $0.downstream != nil) }
             upstream?.cancel()
-            guard let downstream else { return .none }
+            guard live else { return .none }
             // The downstream's demand is returned even though the upstream is cancelled, as in Combine.
             let demand = downstream.receive(value)
-            downstream.receive(completion: .finished)
+            let (_, finishing) = state.withCriticalSection { $0.end() }
+            finishing?.receive(completion: .finished)
             return demand
         case .finish:
             phase = .ended

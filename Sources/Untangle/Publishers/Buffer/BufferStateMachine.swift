@@ -7,11 +7,11 @@
 /// the mover's loop, not the stack, delivers what it allows. The mover is also held while the downstream receives
 /// its subscription, so nothing reaches the downstream before it.
 ///
-/// `.finished` is delivered as soon as the queue is empty, whatever the downstream's demand (the threading contract:
-/// a completion never needs demand; Apple's waits for a request); as in Apple's Combine, a failure as soon as the
-/// downstream has no demand left for queued values (at once, if it has none); values arriving after `.finished` are
-/// still queued while values wait; an overflow with `.customError` stops accepting values and fails at the next
-/// delivery attempt.
+/// As in Apple's Combine: `.finished` is delivered once the queue is empty and the downstream has demand left (with
+/// none, it waits for the next request: the contract allows a completion without demand but does not require one);
+/// a failure as soon as the downstream has no demand left for queued values (at once, if it has none); values
+/// arriving after a `.finished` that has not gone downstream yet are still queued, ahead of it; an overflow with
+/// `.customError` stops accepting values and fails at the next delivery attempt.
 ///
 /// **Demand:** `.keepFull` asks the upstream for `size` values at subscription and for one more per value passed
 /// downstream; `.byRequest` asks for `.unlimited` at subscription.
@@ -152,10 +152,10 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         demand += returned
         if demand == .none || buffer.isEmpty {
             switch terminal {
-            // `.finished` never waits for demand (the contract; Reactive Streams 1.4): it follows the last queued
-            // value the downstream asked for, even when that left its demand at zero. Apple's holds it until the
-            // next request.
-            case .finished? where buffer.isEmpty, .failure?:
+            // `.finished` waits behind the queue and for demand, as Apple's: with the last queued value leaving the
+            // downstream's demand at zero, the next request delivers it (that request's mover finds the queue empty
+            // and demand above zero).
+            case .finished? where buffer.isEmpty && demand > .none, .failure?:
                 return complete(downstream)
             case .overflowing?:
                 completionBlocked = true

@@ -5,9 +5,10 @@ extension Publisher {
     /// buffer is full, `whenFull` decides: drop it, drop the oldest stored element, or fail with a custom error
     /// (cancelling the upstream; the failure follows at the next delivery attempt, after the stored elements the
     /// subscriber has demand for). As in Apple's Combine: when the upstream finishes, the stored elements are
-    /// delivered first and `.finished` follows once the subscriber has demand left; when it fails, the failure
-    /// follows the stored elements the subscriber has demand for (at once if it has none) and the rest are
-    /// discarded.
+    /// delivered first and `.finished` follows once the subscriber has demand left (a subscriber whose demand the
+    /// last element used up gets it at its next request; so does one that never requested anything); when it fails,
+    /// the failure follows the stored elements the subscriber has demand for (at once if it has none) and the rest
+    /// are discarded.
     ///
     /// ```swift
     /// let cancellable = sensorReadings
@@ -18,7 +19,8 @@ extension Publisher {
     /// **Demand:** `.keepFull` asks the upstream for `size` elements at subscription (before the subscriber receives
     /// its subscription) and one more for each element passed downstream. `.byRequest` asks for `.unlimited` at
     /// subscription, as Apple's Combine does, and forwards nothing after. `size` must not be negative; with `0`
-    /// nothing is stored and nothing passes (`.keepFull` then asks for nothing).
+    /// nothing is stored and nothing passes (`.keepFull` then asks for nothing). `.finished`, too, waits for demand
+    /// (Apple's rule); a failure does not.
     /// **Thread safety:** the upstream may deliver on one thread while the downstream requests on others; the
     /// downstream receives one signal at a time, in upstream order.
     public func buffer(

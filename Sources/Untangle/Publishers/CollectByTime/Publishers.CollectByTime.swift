@@ -8,7 +8,8 @@ extension Publisher {
     /// delivers nothing. `.byTimeOrCount(scheduler, interval, count)` also cuts a group as soon as it holds `count`
     /// values; the timer keeps its own period (it is not restarted by a group cut by count). When the upstream
     /// finishes, the values collected so far are delivered as a last (possibly shorter) group, then `.finished`; if
-    /// it fails, they are discarded and the failure is delivered.
+    /// it fails, they are discarded and the failure is delivered (after the groups already cut that the subscriber
+    /// has demand for).
     ///
     /// ```swift
     /// let cancellable = logLines
@@ -18,13 +19,18 @@ extension Publisher {
     ///
     /// - Precondition: the interval is positive and `count` is at least 1.
     ///
-    /// **Demand:** `.byTime` asks the upstream for `.unlimited` at the subscriber's first request; `.byTimeOrCount`
-    /// asks for `count * n` values when the subscriber requests `n` groups (as Apple documents). Groups beyond the
-    /// subscriber's demand wait for it.
-    /// **Thread safety:** groups cut by the timer are delivered on the scheduler; groups cut by count, the last group
-    /// and the completion on the upstream's thread. The subscriber sees one signal at a time either way; a timer group
-    /// and a count group cut at the same moment on different threads may reach it in either order.
-    /// `request`/`cancel` may be called from any thread; `cancel()` stops the timer.
+    /// **Demand:** as Apple's Combine (since iOS 13.3): `.byTime` asks the upstream for `.max(1)` at each request of
+    /// the subscriber and for one more after each value (`.max(1)` returned from `receive(_:)`), so values keep
+    /// coming one at a time; `.byTimeOrCount` asks for `count * n` values when the subscriber requests `n` groups,
+    /// and for `count * m` when it returns `.max(m)` from a group cut by count. Demand returned from a group cut by
+    /// the timer counts for the subscriber but asks the upstream for nothing. Groups beyond the subscriber's demand
+    /// wait for it; `.finished` follows the last group without needing demand.
+    /// **Thread safety:** groups and completions are delivered on the scheduler only, never from the thread that
+    /// sends the upstream's values or completion, nor from a `request`: a group cut by count, a waiting group the
+    /// subscriber now has demand for, and the completion are scheduled with `schedule(options:)`; a timer group is
+    /// delivered from the timer's action. The subscriber sees one signal at a time, in the order the groups were
+    /// cut. `request`/`cancel` may be called from any thread; `cancel()` stops the timer, and no delivery starts
+    /// after it returns.
     public func collect<S: Scheduler>(
         _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
     )
@@ -91,19 +97,21 @@ extension Publishers {
     }
 }
 
-/// The subscriber `collect(_:options:)` gives its upstream and the subscription it gives its downstream.
+/// The subscriber `collect(_:options:)` gives its upstream and the subscription it gives its downstream. Decisions
+/// live in ``CollectByTimeStateMachine`` (under one lock); this class acts on them after unlocking: it schedules the
+/// drains, runs the mover's loop on the scheduler, and makes the upstream requests.
 ///
 /// **Demand:** see ``Publisher/collect(_:options:)``.
 /// **Thread safety:** see ``Publisher/collect(_:options:)``.
 private final class CollectByTimeSubscription<Downstream: Subscriber, Context: Scheduler, Value>: Subscriber,
     Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == [Value] {
-    // @unchecked Sendable: mutable state lives in `state` (a LockedBox) and the emitter (its own lock).
+    // @unchecked Sendable: mutable state lives in `state`, a LockedBox.
     typealias Input = Value
     typealias Failure = Downstream.Failure
+    typealias Machine = CollectByTimeStateMachine<Value, Failure, Downstream>
 
-    private let state: LockedBox<CollectByTimeStateMachine<Value>>
-    private let emitter: Emitter<DemandRelay<Downstream>>
+    private let state: LockedBox<Machine>
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
     private let options: Context.SchedulerOptions?
@@ -112,20 +120,14 @@ where Downstream.Input == [Value] {
         downstream: Downstream, scheduler: Context, interval: Context.SchedulerTimeType.Stride, count: Int?,
         options: Context.SchedulerOptions?
     ) {
-        let state = LockedBox(tracking: CollectByTimeStateMachine<Value>(count: count))
-        self.state = state
-        emitter = Emitter(
-            downstream: DemandRelay(downstream: downstream) { more in
-                Self.requestUpstream(for: more, state: state)
-            },
-            policy: .unbounded)
+        state = LockedBox(tracking: Machine(downstream: downstream, count: count))
         self.scheduler = scheduler
         self.interval = interval
         self.options = options
     }
 
     func receive(subscription: Subscription) {
-        guard state.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withCriticalSection({ $0.subscribed(subscription) }) else {
             CalloutCheck.assertNoLockHeld("CollectByTime cancelling an unwanted upstream subscription")
             subscription.cancel()
             return
@@ -143,65 +145,88 @@ where Downstream.Input == [Value] {
             CalloutCheck.assertNoLockHeld("CollectByTime stopping a timer started too late")
             late.cancel()
         }
-        emitter.start(subscription: self)
+        // This thread is the mover while the downstream receives its subscription: a tick or a drain arriving
+        // meanwhile leaves its group waiting, and the drain is scheduled once the subscription is handed over.
+        CalloutCheck.assertNoLockHeld("CollectByTime passing on its subscription")
+        downstream.receive(subscription: self)
+        if state.withCriticalSection({ $0.handedOver() }) { scheduleDrain() }
     }
 
     func receive(_ input: Value) -> Subscribers.Demand {
-        if let group = state.withCriticalSection({ $0.receiveValue(input) }) {
-            emitter.offer(group)
-        }
-        return .none
-    }
-
-    private func tick() {
-        if let group = state.withCriticalSection({ $0.tick() }) {
-            emitter.offer(group)
-        }
+        let (demand, mustSchedule) = state.withCriticalSection { $0.receiveValue(input) }
+        if mustSchedule { scheduleDrain() }
+        return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let finished: Bool
-        if case .finished = completion { finished = true } else { finished = false }
-        guard let ending = state.withCriticalSection({ $0.end(finished: finished) }) else { return }
-        stop(ending)
-        if let group = ending.group {
-            emitter.offer(group)
+        guard let ending = state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
+        CalloutCheck.assertNoLockHeld("CollectByTime stopping its timer")
+        ending.timer?.cancel()
+        withExtendedLifetime(ending.dropped) {}
+        if ending.scheduleDrain { scheduleDrain() }
+    }
+
+    // On the scheduler.
+    private func tick() {
+        if state.withCriticalSection({ $0.tick() }) { move() }
+    }
+
+    // Groups and completions reach the downstream through the scheduler only, never from the thread that sent the
+    // upstream's value or completion, or made the request (Apple's order since iOS 13.3). The scheduled action holds
+    // this subscription (never the subscriber) until it runs; after a cancel it finds nothing to do.
+    private func scheduleDrain() {
+        CalloutCheck.assertNoLockHeld("CollectByTime scheduling a delivery")
+        scheduler.schedule(options: options) {
+            if self.state.withCriticalSection({ $0.drainStarts() }) { self.move() }
         }
-        emitter.complete(completion, order: finished ? .afterQueuedValues : .afterDemandedValues)
+    }
+
+    // The mover's loop: one thread at a time hands waiting groups to the downstream, in order, one per critical
+    // section (so a `cancel()` that returned stops it before the next group). A request or a group arriving while it
+    // runs only changes the state; this loop picks it up.
+    private func move() {
+        var returned = Subscribers.Demand.none
+        var lastByCount = false
+        while true {
+            let (step, refill) = state.withCriticalSection {
+                $0.nextStep(returned: returned, lastByCount: lastByCount)
+            }
+            if let (subscription, demand) = refill {
+                CalloutCheck.assertNoLockHeld("CollectByTime requesting upstream")
+                subscription.request(demand)
+            }
+            switch step {
+            case .deliver(let downstream, let group, let byCount):
+                CalloutCheck.assertNoLockHeld("CollectByTime delivering a group")
+                returned = downstream.receive(group)
+                lastByCount = byCount
+            case .complete(let downstream, let completion, let discarded):
+                withExtendedLifetime(discarded) {}
+                CalloutCheck.assertNoLockHeld("CollectByTime delivering its completion")
+                downstream.receive(completion: completion)
+                return
+            case .stop:
+                return
+            }
+        }
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
-        Self.requestUpstream(for: demand, state: state)
+        let (upstream, mustSchedule) = state.withCriticalSection { $0.request(demand) }
+        if let (subscription, upstreamDemand) = upstream {
+            CalloutCheck.assertNoLockHeld("CollectByTime requesting upstream")
+            subscription.request(upstreamDemand)
+        }
+        if mustSchedule { scheduleDrain() }
     }
 
     func cancel() {
-        guard let ending = state.withCriticalSection({ $0.end(finished: false) }) else {
-            emitter.cancel()
-            return
-        }
-        emitter.cancel()
-        stop(ending)
-        if case .subscribed(let subscription) = ending.upstream {
-            CalloutCheck.assertNoLockHeld("CollectByTime cancelling upstream")
-            subscription.cancel()
-        }
-    }
-
-    private func stop(_ ending: CollectByTimeStateMachine<Value>.Ending) {
-        CalloutCheck.assertNoLockHeld("CollectByTime stopping its timer")
-        ending.timer?.cancel()
-    }
-
-    private static func requestUpstream(
-        for demand: Subscribers.Demand, state: LockedBox<CollectByTimeStateMachine<Value>>
-    ) {
-        guard let (subscription, upstreamDemand) = state.withCriticalSection({ $0.upstreamRequest(for: demand) }) else {
-            return
-        }
-        CalloutCheck.assertNoLockHeld("CollectByTime requesting upstream")
-        subscription.request(upstreamDemand)
+        guard let cancellation = state.withCriticalSection({ $0.cancel() }) else { return }
+        CalloutCheck.assertNoLockHeld("CollectByTime cancelling upstream")
+        cancellation.timer?.cancel()
+        cancellation.upstream?.cancel()
+        withExtendedLifetime(cancellation.released) {}
     }
 
     var description: String { "CollectByTime" }
