@@ -1,0 +1,30 @@
+// What the families leave that still names RxSwift or RxCocoa gets a reason: RxCocoa's reactive extensions
+// (`button.rx.tap`, `textField.rx.text`), which have no Untangle counterpart (UIKit controls publish nothing by
+// themselves), and RxSwift test helpers (`toBlocking()`).
+
+import SwiftSyntax
+
+final class LeftoverRules: MigrationRule {
+    override class var id: String { "leftovers" }
+
+    override func rewrite(_ node: MemberAccessExprSyntax, original: MemberAccessExprSyntax) -> ExprSyntax? {
+        guard let base = original.base else { return nil }
+        let name = original.declName.baseName.text
+        if name == "rx", let outer = original.parent?.as(MemberAccessExprSyntax.self) {
+            // A binder given to bind(to:)/drive/emit(to:) is the subscribe rules' (they rewrite or mark it).
+            if let call = outer.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+                ["bind", "drive", "emit"].contains(call.calledName ?? "")
+            {
+                return nil
+            }
+            let property = outer.declName.baseName.text
+            spot(
+                original,
+                "RxCocoa's \(base.trimmedDescription).rx.\(property): no Untangle counterpart; publish it yourself "
+                    + "(a relay fed by the control's target-action or delegate)")
+        } else if name == "toBlocking" {
+            spot(original, "RxBlocking's toBlocking(): wait on the publisher's values or use UntangleTesting")
+        }
+        return nil
+    }
+}
