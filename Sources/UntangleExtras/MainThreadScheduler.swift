@@ -3,15 +3,19 @@ import Untangle
 import UntangleSync
 
 /// A scheduler for the main queue that runs an action at once when it is asked on the main queue and nothing it
-/// scheduled is still waiting or running: RxSwift's `MainScheduler.instance`.
+/// queued earlier is still waiting there: RxSwift's `MainScheduler.instance`.
 ///
 /// `receive(on: DispatchQueue.main)` always defers: a value sent on the main thread reaches the subscriber on a later
 /// turn of the main queue, so a label set from `viewDidLoad` stays empty for a frame, and a synchronous test of a view
 /// model sees nothing. `receive(on: MainThreadScheduler.shared)` delivers such a value in line, as RxSwift's
 /// `observe(on: MainScheduler.instance)` does, and still hops to the main queue when the value comes from another
-/// thread. Actions it queued run in the order they were scheduled, and an action scheduled while earlier ones are
-/// queued (or while one runs, from inside it) waits behind them, so the order never inverts and an action never runs
-/// nested inside another.
+/// thread. Actions it queued run in the order they were scheduled, and an action scheduled on the main queue while
+/// earlier ones wait there is queued behind them, so the order never inverts.
+///
+/// One difference from RxSwift's: an action scheduled from inside an action already running (in line, or from the
+/// queue once its turn came) with nothing waiting runs in line too, nested, as a subject delivers synchronously.
+/// RxSwift defers it to a later turn. This keeps a chain of drivers in line: RxSwift's `driver.map { }` is a Driver
+/// without a second hop, while Untangle's `asDriver()` on it adds a hop, which must not defer the value.
 ///
 /// ```swift
 /// let cancellable = viewModel.title
@@ -24,8 +28,8 @@ import UntangleSync
 /// from the main queue (or on the main thread before it runs its loop), as `DispatchQueue.getSpecific` reports it.
 ///
 /// **Demand:** not applicable (a scheduler).
-/// **Thread safety:** every method may be called from any thread, concurrently. The count of actions queued and
-/// running is one atomic counter; no lock is held while an action runs.
+/// **Thread safety:** every method may be called from any thread, concurrently. The count of actions waiting on the
+/// main queue is one atomic counter; no lock is held while an action runs.
 public final class MainThreadScheduler: Scheduler, Sendable {
     /// The main queue's time.
     public typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
@@ -40,12 +44,13 @@ public final class MainThreadScheduler: Scheduler, Sendable {
     /// ```
     public static let shared = MainThreadScheduler()
 
-    // Actions scheduled with `schedule(options:_:)` that have not finished: the one running in line and those queued
-    // on the main queue. An action may run in line only when its own increment found zero: then nothing scheduled
-    // earlier is waiting (it would have counted), and no action of ours is running further up this thread's stack
-    // (it would count until it returns). Each path decrements after its action returned, so the count is zero again
-    // only when everything scheduled so far has run. This is RxSwift's MainScheduler rule, with one counter.
-    private let pending = AtomicCounter(0)
+    // Actions scheduled with `schedule(options:_:)` that wait on the main queue: incremented before an action is
+    // queued, decremented when its turn comes, before it runs. An action may run in line only on the main queue with
+    // the count at zero: then nothing scheduled earlier still waits, since it would have counted from before this
+    // call (a thread that queues increments first). Once zero is read on the main queue, an action scheduled later
+    // by another thread queues behind this one, which runs now: order is kept. Reading zero from inside a running
+    // action lets a nested action run in line (see the type's documentation).
+    private let waiting = AtomicCounter(0)
 
     private init() {}
 
@@ -78,21 +83,21 @@ public final class MainThreadScheduler: Scheduler, Sendable {
         DispatchQueue.main.minimumTolerance
     }
 
-    /// Runs `action` now if called on the main queue with nothing of this scheduler queued or running, otherwise
-    /// queues it on the main queue, behind what was queued before.
+    /// Runs `action` now if called on the main queue with nothing of this scheduler waiting there, otherwise queues
+    /// it on the main queue, behind what was queued before.
     ///
     /// ```swift
     /// MainThreadScheduler.shared.schedule { label.text = "done" }
     /// ```
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        if pending.increment() == 1 && Self.isOnMainQueue {
+        if Self.isOnMainQueue && waiting.load() == 0 {
             action()
-            pending.decrement()
             return
         }
-        DispatchQueue.main.schedule(options: options) { [pending] in
+        waiting.increment()
+        DispatchQueue.main.schedule(options: options) { [waiting] in
+            waiting.decrement()
             action()
-            pending.decrement()
         }
     }
 

@@ -51,8 +51,9 @@ final class MainThreadSchedulerTests: XCTestCase {
         XCTAssertTrue(ranInLine, "once the queue is drained, the scheduler runs in line again")
     }
 
-    // Regression: an action scheduled from inside an action running in line must not run nested inside it.
-    func testAnActionScheduledFromARunningActionRunsAfterIt() {
+    // A chain of drivers hops twice (RxSwift's `driver.map { }` does not): the inner hop, scheduled from inside the
+    // outer one with nothing waiting, runs in line so the chain stays in line (RxSwift would defer a nested action).
+    func testAnActionScheduledFromARunningActionWithNothingWaitingRunsInLine() {
         drainMainQueue()
         var log: [String] = []
         scheduler.schedule {
@@ -60,9 +61,34 @@ final class MainThreadSchedulerTests: XCTestCase {
             MainThreadScheduler.shared.schedule { log.append("inner") }
             log.append("outer ends")
         }
-        XCTAssertEqual(log, ["outer begins", "outer ends"])
+        XCTAssertEqual(log, ["outer begins", "inner", "outer ends"])
+    }
+
+    // Regression: a nested action must still wait behind one queued before it.
+    func testANestedActionWaitsBehindAnActionQueuedBeforeIt() {
         drainMainQueue()
-        XCTAssertEqual(log, ["outer begins", "outer ends", "inner"])
+        let log = LockedBox<[String]>([])
+        scheduler.schedule {
+            log.withLock { $0.append("outer") }
+            DispatchQueue.global().sync {
+                MainThreadScheduler.shared.schedule { log.withLock { $0.append("queued from another thread") } }
+            }
+            MainThreadScheduler.shared.schedule { log.withLock { $0.append("nested") } }
+        }
+        XCTAssertEqual(log.withLock { $0 }, ["outer"])
+        drainMainQueue()
+        XCTAssertEqual(log.withLock { $0 }, ["outer", "queued from another thread", "nested"])
+    }
+
+    func testDriversChainedOnAMainQueueValueDeliverInLine() {
+        drainMainQueue()
+        let relay = CurrentValueRelay("a")
+        var got: [String] = []
+        let cancellable = relay.asDriver().map { $0.uppercased() }.asDriver().drive { got.append($0) }
+        XCTAssertEqual(got, ["A"])
+        relay.accept("b")
+        XCTAssertEqual(got, ["A", "B"])
+        withExtendedLifetime(cancellable) {}
     }
 
     func testDelayedActionsRunOnTheMainQueueAfterTheirDate() {

@@ -70,8 +70,8 @@ final class SignalTests: XCTestCase {
             both.fulfill()
         }
         let c = Signal<Int>.empty().emit { got.append($0) }
-        // The fallbacks' values are delivered from inside another delivery's hop (the failure's): like RxSwift's
-        // MainScheduler, the scheduler then queues them rather than nesting them.
+        // Each fallback's value goes through two hops (the fallback signal's and this one's); the failure that
+        // starts it may arrive behind the other subscription's queued value, so wait for both rather than count.
         wait(for: [both], timeout: 30)
         XCTAssertEqual(got.sorted(), [3, 9])
         withExtendedLifetime((a, b, c)) {}
