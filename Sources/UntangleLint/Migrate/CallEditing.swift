@@ -59,6 +59,15 @@ extension FunctionCallExprSyntax {
         return call
     }
 
+    /// This call with `closure` as its only argument, written as a trailing closure (`drive { ... }`).
+    func withOnlyTrailingClosure(_ closure: ClosureExprSyntax) -> FunctionCallExprSyntax {
+        var call = with(\.arguments, []).with(\.leftParen, nil).with(\.rightParen, nil)
+            .with(\.additionalTrailingClosures, [])
+        call = call.with(\.calledExpression, call.calledExpression.with(\.trailingTrivia, []))
+        return call.with(
+            \.trailingClosure, closure.with(\.leadingTrivia, .space).with(\.trailingTrivia, trailingTrivia))
+    }
+
     /// Every argument, the trailing closures included, as (label, expression): `drive { }` gives `[("", {...})]`.
     var allArguments: [(label: String, expression: ExprSyntax)] {
         var result = arguments.map { ($0.label?.text ?? "", $0.expression) }

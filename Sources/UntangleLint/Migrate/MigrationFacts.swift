@@ -78,6 +78,9 @@ package enum FailureKind: Sendable, Equatable {
 package struct MigrationFacts: Sendable {
     /// Variables, properties and parameters: name → kind.
     package private(set) var names: [String: RxKind] = [:]
+    /// Names declared without a type whose initializer's failure is known: `let xs = Observable.of(1, 2)` becomes
+    /// `[1, 2].publisher`, which cannot fail although RxSwift typed it Observable.
+    package private(set) var inferredFailures: [String: FailureKind] = [:]
     /// Functions and methods: name → the kind they return.
     package private(set) var functions: [String: RxKind] = [:]
     private var conflicting: Set<String> = []
@@ -102,6 +105,16 @@ package struct MigrationFacts: Sendable {
         }
     }
 
+    mutating func declareInferred(_ name: String, _ failure: FailureKind) {
+        guard !conflicting.contains(name) else { return }
+        if let known = inferredFailures[name], known != failure {
+            inferredFailures[name] = nil
+            conflicting.insert(name)
+        } else {
+            inferredFailures[name] = failure
+        }
+    }
+
     mutating func declareFunction(_ name: String, _ kind: RxKind) {
         guard !conflictingFunctions.contains(name) else { return }
         if let known = functions[name], known != kind {
@@ -116,6 +129,7 @@ package struct MigrationFacts: Sendable {
     package mutating func merge(_ other: MigrationFacts) {
         for name in other.conflicting {
             names[name] = nil
+            inferredFailures[name] = nil
             conflicting.insert(name)
         }
         for name in other.conflictingFunctions {
@@ -123,6 +137,7 @@ package struct MigrationFacts: Sendable {
             conflictingFunctions.insert(name)
         }
         for (name, kind) in other.names { declare(name, kind) }
+        for (name, failure) in other.inferredFailures { declareInferred(name, failure) }
         for (name, kind) in other.functions { declareFunction(name, kind) }
     }
 
@@ -170,6 +185,9 @@ package struct MigrationFacts: Sendable {
                 }
             }
         }
+        if let name = Self.referencedName(expression), names[name] == nil, let failure = inferredFailures[name] {
+            return failure
+        }
         if let kind = kind(of: expression) {
             // `asObservable()` keeps its receiver's failure: the migration erases it without changing the failure.
             if kind == .observable, let call, call.calledName == "asObservable", let receiver = call.receiver {
@@ -204,6 +222,15 @@ package struct MigrationFacts: Sendable {
             return .unknown
         }
         return .unknown
+    }
+
+    /// `x` for `x`, `self.x`, `model.x`.
+    static func referencedName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base != nil {
+            return member.declName.baseName.text
+        }
+        return nil
     }
 
     private static func union(_ kinds: [FailureKind]) -> FailureKind {
@@ -303,8 +330,16 @@ private final class FactsCollector: SyntaxVisitor {
         if let type = node.typeAnnotation?.type, let typeName = rxTypeName(type), let kind = RxKind(typeName: typeName)
         {
             facts.declare(name, kind)
-        } else if let value = node.initializer?.value, let kind = facts.kind(of: value) {
-            facts.declare(name, kind)
+        } else if let value = node.initializer?.value {
+            let failure = facts.failure(of: value)
+            if let call = value.as(FunctionCallExprSyntax.self), call.staticRxBase == "Observable" {
+                // `Observable.of(1, 2)` is migrated by what it is made of (`[1, 2].publisher`): its failure counts.
+                facts.declareInferred(name, failure)
+            } else if let kind = facts.kind(of: value) {
+                facts.declare(name, kind)
+            } else if failure != .unknown {
+                facts.declareInferred(name, failure)
+            }
         }
         return .visitChildren
     }

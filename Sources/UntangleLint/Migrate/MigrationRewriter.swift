@@ -49,6 +49,12 @@ final class MigrationRewriter: SyntaxRewriter {
         return finish(offer(member, node) { $0.rewrite($1, original: $2) } ?? rewritten, node)
     }
 
+    override func visit(_ node: GenericSpecializationExprSyntax) -> ExprSyntax {
+        let rewritten = super.visit(node)
+        guard let generic = rewritten.as(GenericSpecializationExprSyntax.self) else { return rewritten }
+        return offer(generic, node) { $0.rewrite($1, original: $2) } ?? rewritten
+    }
+
     override func visit(_ node: TryExprSyntax) -> ExprSyntax {
         let rewritten = super.visit(node)
         guard let tried = rewritten.as(TryExprSyntax.self) else { return rewritten }

@@ -104,6 +104,9 @@ class MigrationRule {
     func rewrite(_ node: FunctionCallExprSyntax, original: FunctionCallExprSyntax) -> ExprSyntax? { nil }
     func rewrite(_ node: MemberAccessExprSyntax, original: MemberAccessExprSyntax) -> ExprSyntax? { nil }
     func rewrite(_ node: TryExprSyntax, original: TryExprSyntax) -> ExprSyntax? { nil }
+    func rewrite(_ node: GenericSpecializationExprSyntax, original: GenericSpecializationExprSyntax) -> ExprSyntax? {
+        nil
+    }
     func rewrite(_ node: IdentifierTypeSyntax, original: IdentifierTypeSyntax) -> TypeSyntax? { nil }
     func rewrite(_ node: MemberTypeSyntax, original: MemberTypeSyntax) -> TypeSyntax? { nil }
     func rewrite(_ node: ExtensionDeclSyntax, original: ExtensionDeclSyntax) -> DeclSyntax? { nil }

@@ -31,6 +31,18 @@ final class SubscribeRules: MigrationRule {
         }
     }
 
+    /// `_ = o.subscribe(Subscribers.Sink(...))` (what a dropped `_ = o.subscribe(onNext:)` became): Combine's
+    /// `subscribe(_:)` returns nothing, so the `_ =` goes.
+    override func rewrite(_ node: SequenceExprSyntax, original: SequenceExprSyntax) -> ExprSyntax? {
+        let elements = Array(node.elements)
+        guard elements.count == 3, elements[0].is(DiscardAssignmentExprSyntax.self),
+            elements[1].is(AssignmentExprSyntax.self), let call = elements[2].as(FunctionCallExprSyntax.self),
+            call.methodName == "subscribe", call.arguments.count == 1,
+            call.arguments.first?.expression.trimmedDescription.hasPrefix("Subscribers.Sink(") == true
+        else { return nil }
+        return ExprSyntax(call).withTrivia(of: node)
+    }
+
     // MARK: subscribe(onNext:...)
 
     private func subscribe(
@@ -83,7 +95,11 @@ final class SubscribeRules: MigrationRule {
         let value = onNext ?? parseExpression("{ _ in }")
         var call = node
         if let onDisposed {
-            call = call.insertingBeforeMethod("handleTermination(\(onDisposed.trimmedDescription))")
+            let hook =
+                isClosure(onDisposed)
+                ? "handleTermination \(onDisposed.trimmedDescription)"
+                : "handleTermination(\(onDisposed.trimmedDescription))"
+            call = call.insertingBeforeMethod(hook)
         }
         let replacement: ExprSyntax
         if Self.isDiscarded(original) {
@@ -95,9 +111,13 @@ final class SubscribeRules: MigrationRule {
                 ]))
         } else if failure == .never && onError == nil && onCompleted == nil {
             if driver && original.receiverIsProvablyDriverOrSignal(facts) && onNext != nil {
-                replacement = ExprSyntax(
-                    call.droppingTrailingClosures().renamingMethod(original.methodName == "emit" ? "emit" : "drive")
-                        .replacingArguments([(nil, value)]))
+                let method = call.droppingTrailingClosures().renamingMethod(
+                    original.methodName == "emit" ? "emit" : "drive")
+                if let closure = value.as(ClosureExprSyntax.self) {
+                    replacement = ExprSyntax(method.withOnlyTrailingClosure(closure))
+                } else {
+                    replacement = ExprSyntax(method.replacingArguments([(nil, value)]))
+                }
             } else {
                 replacement = ExprSyntax(
                     call.droppingTrailingClosures().renamingMethod("sink").replacingArguments([("receiveValue", value)])

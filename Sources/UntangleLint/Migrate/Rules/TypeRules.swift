@@ -66,6 +66,19 @@ final class TypeRules: MigrationRule {
             node, named: node.name.text, arguments: node.genericArgumentClause?.arguments, original: original)
     }
 
+    /// A generic RxSwift type written in an expression: `[String: PublishSubject<Int>]()`, `Observable<Int>.self`.
+    override func rewrite(_ node: GenericSpecializationExprSyntax, original: GenericSpecializationExprSyntax)
+        -> ExprSyntax?
+    {
+        guard let name = node.expression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+            let template = Self.generic[name], node.genericArgumentClause.arguments.count == 1
+        else { return nil }
+        let replacement = parseExpression(Self.fill(template, node.genericArgumentClause.arguments.trimmedDescription))
+            .withTrivia(of: node)
+        record(original, replacement)
+        return replacement
+    }
+
     override func rewrite(_ node: MemberTypeSyntax, original: MemberTypeSyntax) -> TypeSyntax? {
         // `RxSwift.Observable<Int>`: the module-qualified spelling.
         guard ["RxSwift", "RxCocoa", "RxRelay"].contains(node.baseType.trimmedDescription) else { return nil }
