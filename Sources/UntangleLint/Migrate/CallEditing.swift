@@ -79,8 +79,14 @@ extension FunctionCallExprSyntax {
     /// This call with no trailing closures (they are moved into the argument list by the caller).
     func droppingTrailingClosures() -> FunctionCallExprSyntax {
         var call = with(\.trailingClosure, nil).with(\.additionalTrailingClosures, [])
+        if trailingClosure != nil, let rightParen = call.rightParen {
+            // `a.drive(x) { }` → `a.drive(x)`: the space before the closure goes with it.
+            call = call.with(\.rightParen, rightParen.with(\.trailingTrivia, []))
+        }
         if call.leftParen == nil {
+            // `a.drop { }` → `a.drop()`: the space before the closure goes with it.
             call = call.with(\.leftParen, .leftParenToken()).with(\.rightParen, .rightParenToken())
+            call = call.with(\.calledExpression, call.calledExpression.with(\.trailingTrivia, []))
         }
         return call
     }

@@ -125,6 +125,53 @@ package struct MigrationFacts: Sendable {
         }
     }
 
+    /// This file's own declarations over the run's: a name this file declares means what it declares here, even
+    /// where other files declare it differently.
+    package mutating func overlay(_ local: MigrationFacts) {
+        for (name, kind) in local.names {
+            conflicting.remove(name)
+            inferredFailures[name] = nil
+            names[name] = kind
+        }
+        for (name, failure) in local.inferredFailures where local.names[name] == nil {
+            conflicting.remove(name)
+            names[name] = nil
+            inferredFailures[name] = failure
+        }
+        for (name, kind) in local.functions {
+            conflictingFunctions.remove(name)
+            functions[name] = kind
+        }
+    }
+
+    /// Whether an expression is provably an RxSwift publisher: a name or function the facts know, an RxSwift
+    /// constructor or static call, an RxCocoa `x.rx.y`, or a chain through an operator only RxSwift has.
+    func isRx(_ expression: ExprSyntax) -> Bool {
+        if kind(of: expression) != nil { return true }
+        if let name = Self.referencedName(expression), inferredFailures[name] != nil { return true }
+        if let member = expression.as(MemberAccessExprSyntax.self),
+            member.base?.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "rx"
+        {
+            return true
+        }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return isRx(optional.expression) }
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return isRx(forced.expression) }
+        guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
+        if call.staticRxBase != nil { return true }
+        if let name = call.calledName, Self.rxOnlyOperators.contains(name) { return true }
+        if let receiver = call.receiver { return isRx(receiver) }
+        return false
+    }
+
+    /// Operators only RxSwift has (a chain through one is an RxSwift chain).
+    static let rxOnlyOperators: Set<String> = [
+        "asObservable", "asDriver", "asSignal", "asSingle", "asMaybe", "asCompletable", "observe", "observeOn",
+        "subscribeOn", "distinctUntilChanged", "flatMapLatest", "flatMapFirst", "withLatestFrom", "startWith",
+        "debounce", "throttle", "catchAndReturn", "catchErrorJustReturn", "catchError", "takeUntil", "skipUntil",
+        "takeWhile", "skipWhile", "share", "retry", "retryWhen", "materialize", "withUnretained", "bind", "drive",
+        "subscribe", "delaySubscription", "asInfallible",
+    ]
+
     /// Adds another file's facts; a name both declare with different kinds becomes unknown.
     package mutating func merge(_ other: MigrationFacts) {
         for name in other.conflicting {

@@ -61,8 +61,8 @@ package enum Migrator {
                 lines: lines, isRxFile: false, parses: !tree.hasError, constructsBefore: before,
                 constructsAfter: before)
         }
-        var knowledge = MigrationFacts(tree)
-        if let facts { knowledge.merge(facts) }
+        var knowledge = facts ?? MigrationFacts()
+        knowledge.overlay(MigrationFacts(tree))
         let context = MigrationContext(path: path, tree: tree, facts: knowledge)
         let rewritten = MigrationRewriter(context: context, families: families).rewrite(tree)
         let migrated = rewritten.description

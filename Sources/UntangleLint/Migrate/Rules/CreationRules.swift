@@ -24,10 +24,8 @@ final class CreationRules: MigrationRule {
         }
         if member.base == nil {
             // `.just(x)`: an Observable unless the context declares a Driver, Signal or trait.
-            switch implicitContext(original) {
-            case nil, .observable?: base = "Observable"
-            default: return nil
-            }
+            guard implicitContext(original) == .observable else { return nil }
+            base = "Observable"
         }
         guard let base else { return nil }
         switch base {
@@ -145,7 +143,7 @@ final class CreationRules: MigrationRule {
         let texts = node.allArguments.map { $0.expression.trimmedDescription }
         var text: String?
         switch name {
-        case "combineLatest", "zip", "merge", "concat": text = combine(node, original, name: name)
+        case "combineLatest", "zip", "merge", "concat": text = combine(node, original, name: name, harmonize: false)
         case "never": text = "Empty(completeImmediately: false)"
         case "of": text = "[\(texts.joined(separator: ", "))].publisher"
         case "from" where texts.count == 1: text = Self.postfix(node.allArguments[0].expression) + ".publisher"
@@ -158,7 +156,9 @@ final class CreationRules: MigrationRule {
     }
 
     /// The combiners of several sources; nil (with a spot) for an array of sources or too many.
-    private func combine(_ node: FunctionCallExprSyntax, _ original: FunctionCallExprSyntax, name: String) -> String? {
+    private func combine(
+        _ node: FunctionCallExprSyntax, _ original: FunctionCallExprSyntax, name: String, harmonize: Bool = true
+    ) -> String? {
         let arguments = node.allArguments
         let originals = original.allArguments
         var sources: [(text: String, failure: FailureKind)] = []
@@ -177,8 +177,9 @@ final class CreationRules: MigrationRule {
             spot(original, "\(name) of an array of sources: no counterpart of that arity; combine them pairwise")
             return nil
         }
-        // Combine's combiners need one failure type: a source that cannot fail joins one that can.
-        if sources.contains(where: { $0.failure == .error }) {
+        // Combine's combiners need one failure type: a source that cannot fail joins one that can (a source the
+        // migration does not know is taken for an Observable, which can).
+        if harmonize && sources.contains(where: { $0.failure != .never }) {
             for index in sources.indices where sources[index].failure == .never {
                 sources[index].text += ".setFailureType(to: Error.self)"
             }
@@ -198,11 +199,12 @@ final class CreationRules: MigrationRule {
             return nil
         }
         if let selector {
-            if let closure = selector.as(ClosureExprSyntax.self), ClosureParts(closure).parameters != nil {
+            // A closure of n parameters (or using $0...$n-1) takes the combined tuple as is.
+            if let closure = selector.as(ClosureExprSyntax.self) {
                 text += ".map \(closure.trimmedDescription)"
             } else {
                 let elements = (0..<sources.count).map { "$0.\($0)" }.joined(separator: ", ")
-                text += ".map { (\(selector.trimmedDescription))(\(elements)) }"
+                text += ".map { \(selector.trimmedDescription)(\(elements)) }"
             }
         }
         return text

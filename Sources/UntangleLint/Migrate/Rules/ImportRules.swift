@@ -23,38 +23,38 @@ final class ImportRules: MigrationRule {
         if context.usesDispatch && imported.isDisjoint(with: Self.dispatchProviders) { wanted.append("Dispatch") }
         var pendingTrivia: Trivia = []
         var changed = false
-        for item in node.statements {
+        for (item, originalItem) in zip(node.statements, original.statements) {
             guard let decl = item.item.as(ImportDeclSyntax.self), let module = decl.path.first?.name.text,
                 Self.replaced.contains(module), decl.importKindSpecifier == nil
             else {
+                var kept = item
                 if let decl = item.item.as(ImportDeclSyntax.self), let module = decl.path.first?.name.text,
                     module.hasPrefix("Rx"), !Migrator.rxModules.contains(module)
                 {
                     spot(
                         decl,
                         "\(module) is built on RxSwift: replace what this file uses of it, then remove the import")
+                    // The walk placed statements' spots already: this one goes above the import now.
+                    let range = originalItem.position.utf8Offset..<originalItem.endPosition.utf8Offset
+                    kept = kept.with(
+                        \.leadingTrivia,
+                        MigrationRewriter.marking(kept.leadingTrivia, with: context.takeSpots(in: range)))
                 }
-                items.append(
-                    pendingTrivia.isEmpty ? item : item.with(\.leadingTrivia, pendingTrivia + item.leadingTrivia))
+                items.append(Self.joining(pendingTrivia, kept))
                 pendingTrivia = []
                 continue
             }
             changed = true
             if wanted.isEmpty {
-                // Dropped: its comments (not its blank lines) move to the next item.
-                pendingTrivia += Trivia(pieces: item.leadingTrivia.filter { $0.isComment })
+                // Dropped: a comment above it stays, above the next item.
+                if item.leadingTrivia.contains(where: \.isComment) { pendingTrivia += item.leadingTrivia }
                 continue
             }
             var replacement = decl.with(
                 \.path,
-                ImportPathComponentListSyntax([
-                    ImportPathComponentSyntax(
-                        name: .identifier(wanted.removeFirst()))
-                ]))
+                ImportPathComponentListSyntax([ImportPathComponentSyntax(name: .identifier(wanted.removeFirst()))]))
             replacement = replacement.with(\.trailingTrivia, decl.trailingTrivia)
-            items.append(
-                item.with(\.item, .decl(DeclSyntax(replacement))).with(
-                    \.leadingTrivia, pendingTrivia + item.leadingTrivia))
+            items.append(Self.joining(pendingTrivia, item.with(\.item, .decl(DeclSyntax(replacement)))))
             pendingTrivia = []
             record(decl, replacement)
             // The other wanted imports follow the first replaced one, one per line.
@@ -72,5 +72,16 @@ final class ImportRules: MigrationRule {
             items[last] = items[last].with(\.trailingTrivia, items[last].trailingTrivia + pendingTrivia)
         }
         return node.with(\.statements, CodeBlockItemListSyntax(items))
+    }
+
+    /// `item` preceded by the leading trivia of a dropped import (its comment and the line break after it), without
+    /// doubling that line break.
+    private static func joining(_ pending: Trivia, _ item: CodeBlockItemSyntax) -> CodeBlockItemSyntax {
+        guard !pending.isEmpty else { return item }
+        var pieces = Array(item.leadingTrivia)
+        if let first = pieces.first, case .newlines(let count) = first {
+            if count > 1 { pieces[0] = .newlines(count - 1) } else { pieces.removeFirst() }
+        }
+        return item.with(\.leadingTrivia, pending + Trivia(pieces: pieces))
     }
 }

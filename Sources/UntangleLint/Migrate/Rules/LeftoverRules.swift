@@ -18,12 +18,48 @@ final class LeftoverRules: MigrationRule {
                 return nil
             }
             let property = outer.declName.baseName.text
+            if property == "disposeBag" {
+                noteDisposeBag(original)
+                return nil
+            }
             spot(
                 original,
                 "RxCocoa's \(base.trimmedDescription).rx.\(property): no Untangle counterpart; publish it yourself "
                     + "(a relay fed by the control's target-action or delegate)")
         } else if name == "toBlocking" {
             spot(original, "RxBlocking's toBlocking(): wait on the publisher's values or use UntangleTesting")
+        }
+        return nil
+    }
+
+    private var notedDisposeBag = false
+
+    /// NSObject+Rx's `rx.disposeBag` is used all over a file: one spot, at the first use, says what to do for all.
+    private func noteDisposeBag(_ node: some SyntaxProtocol) {
+        guard !notedDisposeBag else { return }
+        notedDisposeBag = true
+        spot(
+            node,
+            "NSObject+Rx's rx.disposeBag (here and in the rest of this file): give the object a CancelBag property "
+                + "(released with it, like the bag) and store into that")
+    }
+
+    /// `rx.disposeBag` inside a type (NSObject+Rx): no `x.` before `rx`.
+    override func finish(_ node: ExprSyntax, original: ExprSyntax) -> ExprSyntax? {
+        guard let reference = original.as(DeclReferenceExprSyntax.self), reference.baseName.text == "rx",
+            let outer = reference.parent?.as(MemberAccessExprSyntax.self), outer.base?.id == reference.id
+        else { return nil }
+        if outer.declName.baseName.text == "disposeBag" {
+            noteDisposeBag(reference)
+        } else if let call = outer.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+            ["bind", "drive", "emit"].contains(call.calledName ?? "")
+        {
+            return nil
+        } else {
+            spot(
+                reference,
+                "RxCocoa's rx.\(outer.declName.baseName.text): no Untangle counterpart; publish it yourself (a relay fed "
+                    + "by the control's target-action or delegate)")
         }
         return nil
     }

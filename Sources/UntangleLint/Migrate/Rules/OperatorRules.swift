@@ -119,10 +119,11 @@ final class OperatorRules: MigrationRule {
             renamed("retry", [(nil, parseExpression(retries))])
         case ("retryWhen", [""]): renamed("retry", [("when", first!)])
         case ("map", [""]), ("filter", [""]), ("compactMap", [""]):
-            guard let closure = first?.as(ClosureExprSyntax.self),
-                original.allArguments.first?.expression.as(ClosureExprSyntax.self)?.throwsOutsideNestedClosures == true
+            // Only on an RxSwift chain: an array's throwing `map` stays an array's.
+            guard
+                original.allArguments.first?.expression.as(ClosureExprSyntax.self)?.throwsOutsideNestedClosures == true,
+                let receiver = original.receiver, facts.isRx(receiver)
             else { return nil }
-            _ = closure
             renamed("try" + name.prefix(1).uppercased() + name.dropFirst())
         case ("mapAt", [""]): renamed("map")
         case ("groupBy", ["keySelector"]): renamed("groupBy", [(nil, first!)])
@@ -130,10 +131,12 @@ final class OperatorRules: MigrationRule {
         case ("sample", ["", "defaultValue"]):
             spot(original, "sample(_:defaultValue:): sample(_:) sends nothing for a tick without a new value")
             return nil
-        case ("first", []) where node.trailingClosure == nil:
+        case ("first", []) where node.trailingClosure == nil && facts.isRx(original.receiver!):
             spot(original, "RxSwift's first() is a Single of an optional (nil when empty); Combine's sends nothing")
             return nil
         case ("single", []), ("enumerated", []), ("window", _), ("buffer", _), ("asObserver", []):
+            // Sequences have `enumerated()` too: only an RxSwift chain is marked.
+            guard facts.isRx(original.receiver!) else { return nil }
             spot(original, "\(name)(): no direct counterpart; rewrite it with Combine's operators")
             return nil
         default:
@@ -157,6 +160,12 @@ final class OperatorRules: MigrationRule {
             $0.tokenKind == .dollarIdentifier("$1")
         }
         if parameters?.count == 2 || usesSecond { return argument }
+        if parameters == nil, closure.statements.count == 1, closure.signature == nil {
+            // `{ $0.id }` → `{ $0.id == $1.id }`.
+            let key = closure.statements.trimmedDescription
+            let other = ClosureParts.renamingAnonymousArgument(in: closure, to: "$1").trimmedBlanks()
+            return parseExpression("{ \(key) == \(other) }")
+        }
         return parseExpression("{ (\(closure.trimmedDescription))($0) == (\(closure.trimmedDescription))($1) }")
     }
 
@@ -189,11 +198,17 @@ final class OperatorRules: MigrationRule {
         }
         var call = node.droppingTrailingClosures()
         if items.isEmpty, let dispose = handler("onDispose") {
-            call = call.renamingMethod("handleTermination").replacingArguments([(nil, dispose)])
+            call = call.renamingMethod("handleTermination")
+            if let closure = dispose.as(ClosureExprSyntax.self) {
+                call = call.withOnlyTrailingClosure(closure)
+            } else {
+                call = call.replacingArguments([(nil, dispose)])
+            }
         } else {
             call = call.renamingMethod("handleEvents").replacingArguments(items)
             if let dispose = handler("onDispose") {
-                call = call.insertingAfter("handleTermination(\(dispose.trimmedDescription))")
+                let hook = isClosure(dispose) ? " \(dispose.trimmedDescription)" : "(\(dispose.trimmedDescription))"
+                call = call.insertingAfter("handleTermination" + hook)
             }
         }
         record(original, call)
@@ -207,6 +222,9 @@ final class OperatorRules: MigrationRule {
         }
         let parts = ClosureParts(closure)
         let captures = parts.captures.isEmpty ? "" : "[\(parts.captures.joined(separator: ", "))] "
+        guard parts.isMultiline else {
+            return parseExpression("{ \(captures)_ in \(parts.body.trimmedBlanks()) }")
+        }
         return parseExpression("{ \(captures)_ in" + parts.body + parts.closingTrivia + "}")
     }
 }

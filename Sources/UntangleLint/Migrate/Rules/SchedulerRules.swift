@@ -19,6 +19,9 @@ final class SchedulerRules: MigrationRule {
             text = "DispatchQueue.main"
             context.usesDispatch = true
         case ("CurrentThreadScheduler", "instance"): text = "ImmediateScheduler.shared"
+        case ("RxTimeInterval", let member):
+            text = "DispatchQueue.SchedulerTimeType.Stride.\(member)"
+            context.usesDispatch = true
         default: return nil
         }
         let replacement = parseExpression(text).withTrivia(of: node)

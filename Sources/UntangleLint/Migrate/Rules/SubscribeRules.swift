@@ -173,6 +173,13 @@ final class SubscribeRules: MigrationRule {
         }
         let isTarget =
             labels == ["to"] || (labels == [""] && node.trailingClosure == nil && !isClosure(arguments[0].expression))
+        if arguments.count > 1 && labels.first == "" && !isClosure(arguments[0].expression) {
+            spot(
+                original,
+                "\(node.methodName ?? "drive") into a binder with a cell closure (RxCocoa's items): feed the "
+                    + "table's data source from a sink")
+            return nil
+        }
         if isTarget {
             return bindTarget(node, original, target: arguments[0].expression, failure: .never, onMain: true)
         }
@@ -186,6 +193,10 @@ final class SubscribeRules: MigrationRule {
         let arguments = node.allArguments
         let labels = arguments.map(\.label)
         let failure = facts.failure(of: receiver)
+        if Self.isDiscarded(original) && !facts.isRx(receiver) {
+            // `cell.bind(to: viewModel)`: an app's own method (RxSwift's bind returns a Disposable nobody drops).
+            return nil
+        }
         if labels == ["onNext"] || (labels == [""] && isClosure(arguments[0].expression)) {
             if Self.isDiscarded(original) {
                 spot(original, "the binding's result is dropped: keep the AnyCancellable (a dropped one cancels)")
@@ -261,6 +272,11 @@ final class SubscribeRules: MigrationRule {
             }
             return true
         }
+        if let initializer = parent.as(InitializerClauseSyntax.self),
+            initializer.parent?.as(PatternBindingSyntax.self)?.pattern.is(WildcardPatternSyntax.self) == true
+        {
+            return true  // `let _ = call`
+        }
         if let list = parent.as(ExprListSyntax.self), list.count == 3,
             list.first?.is(DiscardAssignmentExprSyntax.self) == true, list.last?.id == call.id
         {
@@ -274,7 +290,10 @@ extension FunctionCallExprSyntax {
     /// `a.b(x)` → `a.inserted.b(x)`: an operator put in front of the method, on the receiver's line layout.
     func insertingBeforeMethod(_ inserted: String) -> FunctionCallExprSyntax {
         guard let member = calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return self }
-        let newBase = parseExpression(base.description + "." + inserted)
+        // In a chain written one operator per line, the inserted operator gets a line of its own.
+        let separator =
+            member.period.leadingTrivia.contains(where: \.isNewline) ? member.period.leadingTrivia.description : ""
+        let newBase = parseExpression(base.description + separator + "." + inserted)
         return with(\.calledExpression, ExprSyntax(member.with(\.base, newBase)))
     }
 

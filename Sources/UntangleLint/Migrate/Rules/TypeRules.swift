@@ -80,6 +80,14 @@ final class TypeRules: MigrationRule {
     }
 
     override func rewrite(_ node: MemberTypeSyntax, original: MemberTypeSyntax) -> TypeSyntax? {
+        if node.name.text == "Element", let base = original.baseType.as(IdentifierTypeSyntax.self),
+            Self.observableGenericParameters(around: original).contains(base.name.text)
+        {
+            // `O.Element` of a generic `O: ObservableType` is the publisher's `O.Output`.
+            let replacement = node.with(\.name, node.name.with(\.tokenKind, .identifier("Output")))
+            record(original, replacement)
+            return TypeSyntax(replacement)
+        }
         // `RxSwift.Observable<Int>`: the module-qualified spelling.
         guard ["RxSwift", "RxCocoa", "RxRelay"].contains(node.baseType.trimmedDescription) else { return nil }
         return rewriteType(
@@ -105,6 +113,7 @@ final class TypeRules: MigrationRule {
         if name == "ObservableType" || name == "ObservableConvertibleType" {
             if original.parent?.is(InheritedTypeSyntax.self) == true
                 || original.parent?.is(ConformanceRequirementSyntax.self) == true
+                || original.parent?.is(GenericParameterSyntax.self) == true
             {
                 return replace(node, original, "Publisher")
             }
@@ -175,6 +184,60 @@ final class TypeRules: MigrationRule {
         decl = decl.with(\.genericWhereClause, parsedClause)
         record(original.extendedType, decl.extendedType)
         return DeclSyntax(decl)
+    }
+
+    /// A function generic over `O: ObservableType` needs `O.Failure == Error` where it returns `Observable<...>`
+    /// (now `AnyPublisher<..., Error>`) made of `O`.
+    override func rewrite(_ node: FunctionDeclSyntax, original: FunctionDeclSyntax) -> DeclSyntax? {
+        let parameters = Self.observableParameters(of: original)
+        guard !parameters.isEmpty else { return nil }
+        let added = parameters.map { "\($0).Failure == Error" }
+        let kept =
+            node.genericWhereClause.map { clause in
+                clause.requirements.map { $0.with(\.trailingComma, nil).trimmedDescription }
+            } ?? []
+        var clause = Self.parseWhereClause("where " + (kept + added).joined(separator: ", "))
+        var decl = node
+        if let old = node.genericWhereClause {
+            clause = clause.withTrivia(of: old)
+        } else {
+            clause = clause.with(\.leadingTrivia, .space)
+            decl = decl.with(\.signature, decl.signature.with(\.trailingTrivia, []))
+            clause = clause.with(\.trailingTrivia, node.signature.trailingTrivia)
+        }
+        decl = decl.with(\.genericWhereClause, clause)
+        record(original.signature, decl.signature)
+        return DeclSyntax(decl)
+    }
+
+    /// The names of a declaration's generic parameters constrained to ObservableType or ObservableConvertibleType.
+    static func observableParameters(of decl: FunctionDeclSyntax) -> [String] {
+        let observable: Set<String> = ["ObservableType", "ObservableConvertibleType"]
+        var names: [String] = []
+        for parameter in decl.genericParameterClause?.parameters ?? [] {
+            if let inherited = parameter.inheritedType, observable.contains(inherited.trimmedDescription) {
+                names.append(parameter.name.text)
+            }
+        }
+        for requirement in decl.genericWhereClause?.requirements ?? [] {
+            if case .conformanceRequirement(let conformance) = requirement.requirement,
+                observable.contains(conformance.rightType.trimmedDescription)
+            {
+                names.append(conformance.leftType.trimmedDescription)
+            }
+        }
+        return names
+    }
+
+    /// The generic parameters constrained to an observable protocol in the declarations around `node`.
+    static func observableGenericParameters(around node: some SyntaxProtocol) -> Set<String> {
+        var names = Set<String>()
+        for ancestor in node.ancestors {
+            if let function = ancestor.as(FunctionDeclSyntax.self) {
+                names.formUnion(observableParameters(of: function))
+            }
+        }
+        return names
     }
 
     /// Whether `node` is inside an extension of ObservableType, Observable or SharedSequence (whose `Element` is the
