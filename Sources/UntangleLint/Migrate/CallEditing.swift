@@ -20,8 +20,10 @@ extension FunctionCallExprSyntax {
 
     /// This call with its (non-trailing-closure) arguments replaced by `items` (label, expression), laid out in the
     /// slots the original arguments occupied; extra arguments repeat the last slot's layout.
-    func replacingArguments(_ items: [(label: String?, expression: ExprSyntax)]) -> FunctionCallExprSyntax {
-        let slots = Array(arguments)
+    func replacingArguments(
+        _ items: [(label: String?, expression: ExprSyntax)], slots: [LabeledExprSyntax]? = nil
+    ) -> FunctionCallExprSyntax {
+        let slots = slots ?? Array(arguments)
         var elements: [LabeledExprSyntax] = []
         for (index, item) in items.enumerated() {
             let slot = index < slots.count ? slots[index] : slots.last

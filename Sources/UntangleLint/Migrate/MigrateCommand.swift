@@ -86,7 +86,7 @@ package struct MigrateCommand {
         }
         let files = try discover()
         let start = DispatchTime.now().uptimeNanoseconds
-        let migrations = try Self.migrate(files)
+        let migrations = try Self.migrate(files, countConstructs: json)
         if !dryRun {
             for migration in migrations where migration.changed {
                 do {
@@ -142,8 +142,9 @@ package struct MigrateCommand {
 
     /// Migrates `files` in two parallel passes: every file's facts first (a relay declared in one file is known
     /// where another binds to it), then each file's rewrite.
-    package static func migrate(_ files: [String]) throws(LintError) -> [FileMigration] {
-        let sources = LockedBox([String?](repeating: nil, count: files.count))
+    package static func migrate(_ files: [String], countConstructs: Bool = true) throws(LintError) -> [FileMigration] {
+        let sources = LockedBox(
+            [(text: String, tree: SourceFileSyntax, facts: MigrationFacts)?](repeating: nil, count: files.count))
         let factsBox = LockedBox(MigrationFacts())
         let failures = LockedBox([String]())
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -153,9 +154,10 @@ package struct MigrateCommand {
             }
             let source = String(decoding: data, as: UTF8.self)
             // Only RxSwift files are rewritten, but every file's declarations count (a view model's relay may be
-            // declared in a file that imports RxRelay only).
-            let facts = Migrator.facts(source: source)
-            sources.withLock { $0[index] = source }
+            // declared in a file that imports RxRelay only). The tree is kept for the second pass.
+            let tree = Parser.parse(source: source)
+            let facts = Migrator.isRxFile(tree) ? MigrationFacts(tree) : MigrationFacts()
+            sources.withLock { $0[index] = (source, tree, facts) }
             factsBox.withLock { $0.merge(facts) }
         }
         if let failed = failures.withLock({ $0.sorted().first }) { throw .usage("cannot read '\(failed)'") }
@@ -163,7 +165,10 @@ package struct MigrateCommand {
         let texts = sources.withLock { $0 }
         let results = LockedBox([FileMigration?](repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let migration = Migrator.migrate(source: texts[index] ?? "", path: files[index], facts: facts)
+            guard let (text, tree, fileFacts) = texts[index] else { return }
+            let migration = Migrator.migrate(
+                source: text, path: files[index], facts: facts, tree: tree, fileFacts: fileFacts,
+                countConstructs: countConstructs)
             results.withLock { $0[index] = migration }
         }
         return results.withLock { $0.compactMap { $0 } }

@@ -44,16 +44,21 @@ package enum Migrator {
         }
     }
 
-    /// The facts (what names hold) of one file's source, for ``migrate(source:path:facts:)``.
+    /// The facts (what names hold) of one file's source, for ``migrate(source:path:facts:tree:fileFacts:countConstructs:)``.
     package static func facts(source: String) -> MigrationFacts {
         MigrationFacts(Parser.parse(source: source))
     }
 
     /// Migrates `source`. `facts` are the run's facts (every file's declarations); by default, the file's own.
-    package static func migrate(source: String, path: String, facts: MigrationFacts? = nil) -> FileMigration {
-        let tree = Parser.parse(source: source)
+    /// `tree` is `source` parsed and `fileFacts` its facts, if the caller has them; `countConstructs` counts the RxSwift constructs before and
+    /// after (for the JSON report; it costs two more walks).
+    package static func migrate(
+        source: String, path: String, facts: MigrationFacts? = nil, tree parsed: SourceFileSyntax? = nil,
+        fileFacts: MigrationFacts? = nil, countConstructs: Bool = true
+    ) -> FileMigration {
+        let tree = parsed ?? Parser.parse(source: source)
         let lines = source.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-        let before = RxConstructCounter.count(tree)
+        let before = countConstructs ? RxConstructCounter.count(tree) : [:]
         guard isRxFile(tree) else {
             // Not an RxSwift file (or one migrated already): unchanged; markers an earlier run left still count.
             return FileMigration(
@@ -62,7 +67,7 @@ package enum Migrator {
                 constructsAfter: before)
         }
         var knowledge = facts ?? MigrationFacts()
-        knowledge.overlay(MigrationFacts(tree))
+        knowledge.overlay(fileFacts ?? MigrationFacts(tree))
         let context = MigrationContext(path: path, tree: tree, facts: knowledge)
         let rewritten = MigrationRewriter(context: context, families: families).rewrite(tree)
         let migrated = rewritten.description
@@ -70,7 +75,7 @@ package enum Migrator {
         var result = FileMigration(
             path: path, original: source, migrated: migrated, rewrites: context.rewrites, spots: context.allSpots,
             lines: lines, isRxFile: true, parses: !reparsed.hasError, constructsBefore: before,
-            constructsAfter: RxConstructCounter.count(reparsed))
+            constructsAfter: countConstructs ? RxConstructCounter.count(reparsed) : [:])
         if reparsed.hasError && !tree.hasError {
             // Never write what does not parse: the file stays as it was, and says so.
             result.migrated = source

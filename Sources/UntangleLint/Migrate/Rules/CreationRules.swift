@@ -184,19 +184,33 @@ final class CreationRules: MigrationRule {
                 sources[index].text += ".setFailureType(to: Error.self)"
             }
         }
-        let list = sources.map(\.text).joined(separator: ", ")
-        var text: String
+        let combiner: String
         switch (name, sources.count) {
-        case ("combineLatest", 2): text = "Publishers.CombineLatest(\(list))"
-        case ("combineLatest", 3...4): text = "Publishers.CombineLatest\(sources.count)(\(list))"
-        case ("zip", 2): text = "Publishers.Zip(\(list))"
-        case ("zip", 3...4): text = "Publishers.Zip\(sources.count)(\(list))"
-        case ("merge", 2): text = "Publishers.Merge(\(list))"
-        case ("merge", 3...8): text = "Publishers.Merge\(sources.count)(\(list))"
-        case ("concat", _): text = sources.dropFirst().reduce(sources[0].text) { "\($0).append(\($1.text))" }
+        case ("combineLatest", 2): combiner = "Publishers.CombineLatest"
+        case ("combineLatest", 3...4): combiner = "Publishers.CombineLatest\(sources.count)"
+        case ("zip", 2): combiner = "Publishers.Zip"
+        case ("zip", 3...4): combiner = "Publishers.Zip\(sources.count)"
+        case ("merge", 2): combiner = "Publishers.Merge"
+        case ("merge", 3...8): combiner = "Publishers.Merge\(sources.count)"
+        case ("concat", _):
+            combiner = ""
         default:
             spot(original, "\(name) of \(sources.count) sources: nest the combiners (Combine's stop at 4, merge at 8)")
             return nil
+        }
+        var text: String
+        if combiner.isEmpty {
+            text = sources.dropFirst().reduce(sources[0].text) { "\($0).append(\($1.text))" }
+        } else {
+            // The sources keep the layout they had (one per line stays one per line); only the call's name and the
+            // selector move.
+            let slots = Array(node.arguments).filter {
+                !($0.label?.text == "resultSelector" || ($0.label == nil && isClosure($0.expression)))
+            }
+            let call = node.with(\.calledExpression, parseExpression(combiner))
+                .replacingArguments(sources.map { (nil, parseExpression($0.text)) }, slots: slots)
+                .droppingTrailingClosures()
+            text = call.with(\.leadingTrivia, Trivia()).with(\.trailingTrivia, Trivia()).description
         }
         if let selector {
             // A closure of n parameters (or using $0...$n-1) takes the combined tuple as is.

@@ -265,10 +265,21 @@ final class SubscribeRules: MigrationRule {
     static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
         guard let parent = call.parent else { return false }
         if let item = parent.as(CodeBlockItemSyntax.self) {
-            if let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
-                list.parent?.is(ClosureExprSyntax.self) == true
-            {
-                return false
+            // The single expression of a closure, or of a function or getter that returns something, is returned.
+            if let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 {
+                if list.parent?.is(ClosureExprSyntax.self) == true || list.parent?.is(AccessorBlockSyntax.self) == true
+                {
+                    return false
+                }
+                if let block = list.parent?.as(CodeBlockSyntax.self) {
+                    if let function = block.parent?.as(FunctionDeclSyntax.self),
+                        let result = function.signature.returnClause?.type.trimmedDescription,
+                        result != "Void" && result != "()"
+                    {
+                        return false
+                    }
+                    if block.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.text == "get" { return false }
+                }
             }
             return true
         }
