@@ -70,6 +70,15 @@ extension FunctionCallExprSyntax {
             \.trailingClosure, closure.with(\.leadingTrivia, .space).with(\.trailingTrivia, trailingTrivia))
     }
 
+    /// The first generic argument of the (already rewritten) type a static method is called on: `Int` for
+    /// `AnyPublisher<Int, Error>.create`, the rewriting of `Observable<Int>.create`'s type.
+    var rewrittenStaticElement: String? {
+        var callee = ExprSyntax(calledExpression)
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base { callee = base }
+        return callee.as(GenericSpecializationExprSyntax.self)?.genericArgumentClause.arguments.first?.argument
+            .trimmedDescription
+    }
+
     /// Every argument, the trailing closures included, as (label, expression): `drive { }` gives `[("", {...})]`.
     var allArguments: [(label: String, expression: ExprSyntax)] {
         var result = arguments.map { ($0.label?.text ?? "", $0.expression) }

@@ -36,12 +36,9 @@ package enum Migrator {
     /// The RxSwift modules whose import makes a file an RxSwift file.
     static let rxModules: Set<String> = ["RxSwift", "RxCocoa", "RxRelay"]
 
-    /// Whether a parsed file imports RxSwift, RxCocoa or RxRelay.
+    /// Whether a parsed file imports RxSwift, RxCocoa or RxRelay (at the top level or inside `#if` blocks).
     static func isRxFile(_ tree: SourceFileSyntax) -> Bool {
-        tree.statements.contains { item in
-            guard let decl = item.item.as(ImportDeclSyntax.self) else { return false }
-            return decl.path.first.map { rxModules.contains($0.name.text) } ?? false
-        }
+        !ImportRules.importedModules(in: tree.statements).isDisjoint(with: rxModules)
     }
 
     /// The facts (what names hold) of one file's source, for ``migrate(source:path:facts:tree:fileFacts:countConstructs:)``.

@@ -65,6 +65,15 @@ enum Slots {
 
     static func kind(ofType type: TypeSyntax) -> RxKind? {
         if type.is(OptionalTypeSyntax.self) { return nil }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "SharedSequence",
+            let strategy = identifier.genericArgumentClause?.arguments.first?.argument.trimmedDescription
+        {
+            switch strategy {
+            case "DriverSharingStrategy": return .driver
+            case "SignalSharingStrategy": return .signal
+            default: return .infallible
+            }
+        }
         return rxTypeName(type).flatMap { RxKind(typeName: $0) }
     }
 }

@@ -92,4 +92,10 @@ final class DisposalRulesTests: XCTestCase {
 
                 """))
     }
+
+    func testDisposablesCreateWithAnArray() {
+        assertMigrates(
+            rxFile("let both = Disposables.create([first, second])\n"),
+            to: untangledFile("let both = AnyCancellable(CompositeCancellable([first, second]))\n"))
+    }
 }

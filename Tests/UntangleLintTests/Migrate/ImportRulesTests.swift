@@ -85,4 +85,12 @@ final class ImportRulesTests: XCTestCase {
         XCTAssertFalse(result.isRxFile)
         XCTAssertEqual(result.rewrites, [])
     }
+
+    func testImportsInsideIfBlocksAreReplacedToo() {
+        assertMigrates(
+            "#if canImport(UIKit)\nimport UIKit\nimport RxSwift\n\nlet bag = DisposeBag()\n#endif\n",
+            to:
+                "#if canImport(UIKit)\nimport UIKit\nimport Untangle\nimport UntangleExtras\n\nlet bag = CancelBag()\n#endif\n"
+        )
+    }
 }

@@ -91,4 +91,12 @@ final class SubjectRulesTests: XCTestCase {
                 """),
             spots: ["AsyncSubject has no counterpart: a Future, or a subject followed by last()"])
     }
+
+    func testTypeArgumentsNamingRxSwiftTypesAreRewrittenToo() {
+        assertMigrates(
+            rxFile("let sources = PublishSubject<Observable<Int>>()\nlet none = Observable<Observable<Int>>.empty()\n"),
+            to: untangledFile(
+                "let sources = PassthroughSubject<AnyPublisher<Int, Error>, Error>()\n"
+                    + "let none = Empty<AnyPublisher<Int, Error>, Error>()\n"))
+    }
 }

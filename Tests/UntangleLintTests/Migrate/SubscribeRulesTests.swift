@@ -193,4 +193,49 @@ final class SubscribeRulesTests: XCTestCase {
                 "import RxRelay\n\nfinal class ViewModel {\n    let names = BehaviorRelay<[String]>(value: [])\n}\n"
             ])
     }
+
+    func testABindingReturnedFromASingleExpressionBodyIsKept() {
+        assertMigrates(
+            rxFile(
+                """
+                let intents = PublishRelay<Int>()
+                func process(_ input: Observable<Int>) -> Disposable { input.bind(to: intents) }
+
+                """),
+            to: untangledFile(
+                """
+                let intents = PassthroughRelay<Int>()
+                func process(_ input: AnyPublisher<Int, Error>) -> AnyCancellable { input.assertNoFailure().subscribe(intents) }
+
+                """))
+    }
+
+    func testAnAppsOwnBindMethodIsLeftAlone() {
+        let source = rxFile("func configure() {\n    cell.bind(to: viewModel)\n    super.bind(to: viewModel)\n}\n")
+        assertMigrates(source, to: untangledFile(String(source.dropFirst("import RxSwift\n\n".count))))
+    }
+
+    func testLetUnderscoreDropsTheSubscriptionToo() {
+        assertMigrates(
+            rxFile("let _ = ticks.subscribe(onNext: { print($0) })\n"),
+            to: untangledFile(
+                "let _ = ticks.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))\n")
+        )
+    }
+
+    func testDrivingAnItemsBinderWithACellClosureIsMarked() {
+        assertMigrates(
+            rxFile(
+                "items.drive(table.rx.items(cellIdentifier: \"c\")) { _, item, cell in cell.show(item) }.disposed(by: bag)\n"
+            ),
+            to: untangledFile(
+                """
+                // untangle-migrate: drive into a binder with a cell closure (RxCocoa's items): feed the table's data source from a sink
+                items.drive(table.rx.items(cellIdentifier: "c")) { _, item, cell in cell.show(item) }.store(in: bag)
+
+                """),
+            spots: [
+                "drive into a binder with a cell closure (RxCocoa's items): feed the table's data source from a sink"
+            ])
+    }
 }

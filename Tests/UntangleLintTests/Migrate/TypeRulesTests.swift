@@ -128,4 +128,24 @@ final class TypeRulesTests: XCTestCase {
                 """),
             spots: ["RxCocoa's Reactive extension: publish these events or bind these values with Untangle"])
     }
+
+    func testSharedSequencesAndGenericObservableParameters() {
+        assertMigrates(
+            rxFile(
+                """
+                func titles() -> SharedSequence<DriverSharingStrategy, String> { model.title }
+                func track<O: ObservableConvertibleType>(_ source: O) -> Observable<O.Element> {
+                    return source.asObservable()
+                }
+
+                """),
+            to: untangledFile(
+                """
+                func titles() -> Driver<String> { model.title }
+                func track<O: Publisher>(_ source: O) -> AnyPublisher<O.Output, Error> where O.Failure == Error {
+                    return source.eraseToAnyPublisher()
+                }
+
+                """))
+    }
 }

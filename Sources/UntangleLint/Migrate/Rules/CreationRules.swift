@@ -19,8 +19,9 @@ final class CreationRules: MigrationRule {
         let name = member.declName.baseName.text
         var base = original.staticRxBase
         var element: String?
-        if let generic = member.base?.as(GenericSpecializationExprSyntax.self) {
-            element = generic.genericArgumentClause.arguments.trimmedDescription
+        if member.base?.is(GenericSpecializationExprSyntax.self) == true {
+            // From the rewritten node: a type argument may itself name RxSwift types.
+            element = node.rewrittenStaticElement
         }
         if member.base == nil {
             // `.just(x)`: an Observable unless the context declares a Driver, Signal or trait.
@@ -123,10 +124,13 @@ final class CreationRules: MigrationRule {
         case "just", "of", "from":
             spot(original, "Observable.\(name) with a scheduler: add receive(on:) or subscribe(on:) after it")
             return nil
-        case "repeatElement", "generate", "using", "amb", "catch", "zipArray", "combineLatestArray":
-            spot(original, "Observable.\(name) has no direct counterpart: compose it from Combine's operators")
-            return nil
         default:
+            if original.staticRxBase == "Observable" {
+                spot(
+                    original,
+                    "Observable.\(name) has no direct counterpart (or is a library's): compose it from "
+                        + "Combine's operators")
+            }
             return nil
         }
         guard let text else { return nil }

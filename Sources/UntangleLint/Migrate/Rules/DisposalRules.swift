@@ -69,6 +69,8 @@ final class DisposalRules: MigrationRule {
             text = "AnyCancellable " + closure.trimmedDescription
         } else if arguments.count == 1, arguments[0].label == "with" {
             text = "AnyCancellable(\(arguments[0].expression.trimmedDescription))"
+        } else if arguments.count == 1, arguments[0].label.isEmpty, arguments[0].expression.is(ArrayExprSyntax.self) {
+            text = "AnyCancellable(CompositeCancellable(\(arguments[0].expression.trimmedDescription)))"
         } else if arguments.allSatisfy({ $0.label.isEmpty }) {
             let items = arguments.map { $0.expression.trimmedDescription }.joined(separator: ", ")
             text = "AnyCancellable(CompositeCancellable([\(items)]))"
@@ -88,6 +90,7 @@ final class DisposalRules: MigrationRule {
             let target = elements[0].as(MemberAccessExprSyntax.self), target.declName.baseName.text == "disposable",
             let base = target.base, let originalBase = originals[0].as(MemberAccessExprSyntax.self)?.base,
             [.serialDisposable, .singleAssignmentDisposable].contains(facts.kind(of: originalBase))
+                || originalBase.trimmedDescription.lowercased().contains("serial")
         else { return nil }
         let replacement = parseExpression(
             "\(base.trimmedDescription).replace(with: \(elements[2].trimmedDescription))"

@@ -12,18 +12,66 @@ final class ImportRules: MigrationRule {
     static let dispatchProviders: Set<String> = ["Foundation", "Dispatch", "UIKit", "AppKit", "Cocoa", "SwiftUI"]
 
     override func rewrite(_ node: SourceFileSyntax, original: SourceFileSyntax) -> SourceFileSyntax? {
-        var items: [CodeBlockItemSyntax] = []
-        var imported = Set<String>()
-        for item in node.statements {
-            if let decl = item.item.as(ImportDeclSyntax.self), let module = decl.path.first?.name.text {
-                imported.insert(module)
-            }
-        }
+        let imported = Self.importedModules(in: node.statements)
         var wanted = ["Untangle", "UntangleExtras"].filter { !imported.contains($0) }
         if context.usesDispatch && imported.isDisjoint(with: Self.dispatchProviders) { wanted.append("Dispatch") }
+        guard let statements = rewriteImports(in: node.statements, original: original.statements, wanted: &wanted)
+        else { return nil }
+        return node.with(\.statements, statements)
+    }
+
+    /// Every module a list imports, inside `#if` blocks too.
+    static func importedModules(in list: CodeBlockItemListSyntax) -> Set<String> {
+        var modules = Set<String>()
+        for item in list {
+            if let decl = item.item.as(ImportDeclSyntax.self), let module = decl.path.first?.name.text {
+                modules.insert(module)
+            } else if let conditional = item.item.as(IfConfigDeclSyntax.self) {
+                for clause in conditional.clauses {
+                    if case .statements(let nested)? = clause.elements {
+                        modules.formUnion(importedModules(in: nested))
+                    }
+                }
+            }
+        }
+        return modules
+    }
+
+    /// The list with its RxSwift imports replaced (the first one by the `wanted` imports), recursing into `#if`
+    /// blocks (files often import RxSwift inside `#if canImport(UIKit)`); nil if nothing changed.
+    private func rewriteImports(
+        in list: CodeBlockItemListSyntax, original: CodeBlockItemListSyntax, wanted: inout [String]
+    ) -> CodeBlockItemListSyntax? {
+        var items: [CodeBlockItemSyntax] = []
         var pendingTrivia: Trivia = []
         var changed = false
-        for (item, originalItem) in zip(node.statements, original.statements) {
+        for (item, originalItem) in zip(list, original) {
+            if let conditional = item.item.as(IfConfigDeclSyntax.self),
+                let originalConditional = originalItem.item.as(IfConfigDeclSyntax.self)
+            {
+                var clauses: [IfConfigClauseSyntax] = []
+                for (clause, originalClause) in zip(conditional.clauses, originalConditional.clauses) {
+                    if case .statements(let nested)? = clause.elements,
+                        case .statements(let originalNested)? = originalClause.elements,
+                        let rewritten = rewriteImports(in: nested, original: originalNested, wanted: &wanted)
+                    {
+                        clauses.append(clause.with(\.elements, .statements(rewritten)))
+                        changed = true
+                    } else {
+                        clauses.append(clause)
+                    }
+                }
+                items.append(
+                    Self.joining(
+                        pendingTrivia,
+                        item.with(
+                            \.item,
+                            .decl(
+                                DeclSyntax(
+                                    conditional.with(\.clauses, IfConfigClauseListSyntax(clauses)))))))
+                pendingTrivia = []
+                continue
+            }
             guard let decl = item.item.as(ImportDeclSyntax.self), let module = decl.path.first?.name.text,
                 Self.replaced.contains(module), decl.importKindSpecifier == nil
             else {
@@ -71,7 +119,7 @@ final class ImportRules: MigrationRule {
         if !pendingTrivia.isEmpty, let last = items.indices.last {
             items[last] = items[last].with(\.trailingTrivia, items[last].trailingTrivia + pendingTrivia)
         }
-        return node.with(\.statements, CodeBlockItemListSyntax(items))
+        return CodeBlockItemListSyntax(items)
     }
 
     /// `item` preceded by the leading trivia of a dropped import (its comment and the line break after it), without

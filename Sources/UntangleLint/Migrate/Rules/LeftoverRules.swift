@@ -12,11 +12,7 @@ final class LeftoverRules: MigrationRule {
         let name = original.declName.baseName.text
         if name == "rx", let outer = original.parent?.as(MemberAccessExprSyntax.self) {
             // A binder given to bind(to:)/drive/emit(to:) is the subscribe rules' (they rewrite or mark it).
-            if let call = outer.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
-                ["bind", "drive", "emit"].contains(call.calledName ?? "")
-            {
-                return nil
-            }
+            if Self.isBindingTarget(outer) { return nil }
             let property = outer.declName.baseName.text
             if property == "disposeBag" {
                 noteDisposeBag(original)
@@ -30,6 +26,20 @@ final class LeftoverRules: MigrationRule {
             spot(original, "RxBlocking's toBlocking(): wait on the publisher's values or use UntangleTesting")
         }
         return nil
+    }
+
+    /// Whether `node` (`x.rx.y`, or the call `x.rx.items(...)`) is the argument of a bind(to:), drive or emit(to:).
+    static func isBindingTarget(_ node: some SyntaxProtocol) -> Bool {
+        var current = Syntax(node)
+        while let parent = current.parent,
+            parent.is(FunctionCallExprSyntax.self) || parent.is(MemberAccessExprSyntax.self)
+        {
+            current = parent
+        }
+        guard current.parent?.is(LabeledExprSyntax.self) == true,
+            let call = current.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+        else { return false }
+        return ["bind", "drive", "emit"].contains(call.calledName ?? "")
     }
 
     private var notedDisposeBag = false
@@ -51,9 +61,7 @@ final class LeftoverRules: MigrationRule {
         else { return nil }
         if outer.declName.baseName.text == "disposeBag" {
             noteDisposeBag(reference)
-        } else if let call = outer.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
-            ["bind", "drive", "emit"].contains(call.calledName ?? "")
-        {
+        } else if Self.isBindingTarget(outer) {
             return nil
         } else {
             spot(

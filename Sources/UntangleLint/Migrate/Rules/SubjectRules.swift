@@ -71,7 +71,8 @@ final class SubjectRules: MigrationRule {
         }
         var typeArgument: String?
         if let generic = callee.as(GenericSpecializationExprSyntax.self) {
-            typeArgument = generic.genericArgumentClause.arguments.trimmedDescription
+            // From the rewritten node: a type argument may itself name RxSwift types.
+            typeArgument = node.rewrittenStaticElement ?? generic.genericArgumentClause.arguments.trimmedDescription
             callee = generic.expression
         }
         guard let typeName = callee.as(DeclReferenceExprSyntax.self)?.baseName.text else { return nil }

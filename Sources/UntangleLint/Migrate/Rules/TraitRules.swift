@@ -17,8 +17,8 @@ final class TraitRules: MigrationRule {
         let name = member.declName.baseName.text
         var trait = original.staticRxBase
         var element = "_"
-        if let generic = member.base?.as(GenericSpecializationExprSyntax.self) {
-            element = generic.genericArgumentClause.arguments.trimmedDescription
+        if member.base?.is(GenericSpecializationExprSyntax.self) == true, let rewritten = node.rewrittenStaticElement {
+            element = rewritten
         }
         var implicit = false
         if member.base == nil, let slot = Slots.kind(of: original, facts: facts),

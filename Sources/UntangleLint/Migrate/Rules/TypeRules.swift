@@ -102,6 +102,17 @@ final class TypeRules: MigrationRule {
         if let template = Self.generic[name], let arguments, arguments.count == 1 {
             return replace(node, original, Self.fill(template, arguments.trimmedDescription))
         }
+        if name == "SharedSequence", let arguments, arguments.count == 2 {
+            // `SharedSequence<DriverSharingStrategy, T>` is a Driver; generic over the strategy, a publisher that
+            // cannot fail.
+            let strategy = arguments.first!.argument.trimmedDescription
+            let element = arguments.last!.argument.trimmedDescription
+            switch strategy {
+            case "DriverSharingStrategy": return replace(node, original, "Driver<\(element)>")
+            case "SignalSharingStrategy": return replace(node, original, "Signal<\(element)>")
+            default: return replace(node, original, "AnyPublisher<\(element), Never>")
+            }
+        }
         if name == "Event", arguments?.count == 1 {
             spot(original, "RxSwift's Event: UntangleExtras' Event<Output, Failure> has .value and .completion cases")
             return nil
