@@ -67,6 +67,8 @@ package struct MigrateCommand {
         package var status: Int32 = 0
         package var files: [FileMigration] = []
         package var seconds = 0.0
+        /// The CPU time the run took (every thread's): what the speed is on an idle machine, whatever the load.
+        package var cpuSeconds = 0.0
     }
 
     /// Runs the command line `arguments`; never exits the process.
@@ -86,6 +88,7 @@ package struct MigrateCommand {
         }
         let files = try discover()
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = Self.cpuTime()
         let migrations = try Self.migrate(files, countConstructs: json)
         if !dryRun {
             for migration in migrations where migration.changed {
@@ -97,10 +100,12 @@ package struct MigrateCommand {
             }
         }
         outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        outcome.cpuSeconds = Self.cpuTime() - cpuStart
         outcome.files = migrations
         let spots = migrations.flatMap(\.spots)
         if json {
-            outcome.output = MigrationReport.json(migrations, seconds: outcome.seconds, includeDiffs: dryRun)
+            outcome.output = MigrationReport.json(
+                migrations, seconds: outcome.seconds, cpuSeconds: outcome.cpuSeconds, includeDiffs: dryRun)
         } else if dryRun {
             outcome.output = migrations.map { UnifiedDiff.make(old: $0.original, new: $0.migrated, path: $0.path) }
                 .joined()
@@ -111,10 +116,24 @@ package struct MigrateCommand {
             .joined()
         }
         if !quiet {
-            outcome.messages += MigrationReport.summary(migrations, seconds: outcome.seconds, dryRun: dryRun)
+            outcome.messages += MigrationReport.summary(
+                migrations, seconds: outcome.seconds, cpuSeconds: outcome.cpuSeconds, dryRun: dryRun)
         }
         outcome.status = spots.isEmpty ? 0 : 1
         return outcome
+    }
+
+    /// The process's CPU time so far (user and system, every thread), in seconds.
+    static func cpuTime() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = RUSAGE_SELF.rawValue
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(Int32(who), &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// The Swift files under `paths`, sorted; hidden folders and build folders (`.build*`) are skipped.

@@ -23,16 +23,19 @@ enum MigrationReport {
         var lines: Int
         var seconds: Double
         var linesPerSecond: Int
+        var cpuSeconds: Double
+        var linesPerCPUSecond: Int
         var rewrites: [MigrationRewrite]
         var spots: [MigrationSpot]
         var perFile: [FileEntry]
     }
 
-    static func json(_ migrations: [FileMigration], seconds: Double, includeDiffs: Bool) -> String {
+    static func json(_ migrations: [FileMigration], seconds: Double, cpuSeconds: Double, includeDiffs: Bool) -> String {
         let lines = migrations.reduce(0) { $0 + $1.lines }
         let document = Document(
             files: migrations.count, lines: lines, seconds: seconds,
-            linesPerSecond: seconds > 0 ? Int(Double(lines) / seconds) : 0,
+            linesPerSecond: seconds > 0 ? Int(Double(lines) / seconds) : 0, cpuSeconds: cpuSeconds,
+            linesPerCPUSecond: cpuSeconds > 0 ? Int(Double(lines) / cpuSeconds) : 0,
             rewrites: migrations.flatMap(\.rewrites), spots: migrations.flatMap(\.spots),
             perFile: migrations.map {
                 FileEntry(
@@ -48,14 +51,18 @@ enum MigrationReport {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    static func summary(_ migrations: [FileMigration], seconds: Double, dryRun: Bool) -> String {
+    /// One line: files, lines, wall-clock and CPU time and the two rates (on a busy machine the CPU rate is the one
+    /// that says how fast the migration is), what changed, the spots left.
+    static func summary(_ migrations: [FileMigration], seconds: Double, cpuSeconds: Double, dryRun: Bool) -> String {
         let lines = migrations.reduce(0) { $0 + $1.lines }
         let rate = seconds > 0 ? Int(Double(lines) / seconds) : 0
+        let cpuRate = cpuSeconds > 0 ? Int(Double(lines) / cpuSeconds) : 0
         let changed = migrations.filter(\.changed).count
         let rewrites = migrations.reduce(0) { $0 + $1.rewrites.count }
         let spots = migrations.reduce(0) { $0 + $1.spots.count }
         let verb = dryRun ? "would change" : "changed"
-        return "Migrated \(migrations.count) files (\(lines) lines) in \(String(format: "%.2f", seconds)) s: "
-            + "\(rate) lines/s; \(verb) \(changed) files, \(rewrites) rewrites, \(spots) spots left.\n"
+        return "Migrated \(migrations.count) files (\(lines) lines) in \(String(format: "%.2f", seconds)) s "
+            + "(\(String(format: "%.2f", cpuSeconds)) s of CPU): \(rate) lines/s, \(cpuRate) lines per CPU second; "
+            + "\(verb) \(changed) files, \(rewrites) rewrites, \(spots) spots left.\n"
     }
 }

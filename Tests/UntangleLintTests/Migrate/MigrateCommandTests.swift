@@ -119,7 +119,8 @@ final class MigrateCommandTests: XCTestCase {
         let path = try write("a.swift", clean)
         let outcome = MigrateCommand.run(arguments: ["--dry-run", path])
         XCTAssertTrue(outcome.messages.hasPrefix("Migrated 1 files (4 lines) in "), outcome.messages)
-        XCTAssertTrue(outcome.messages.contains(" lines/s; would change 1 files, "), outcome.messages)
+        XCTAssertTrue(outcome.messages.contains(" s of CPU): "), outcome.messages)
+        XCTAssertTrue(outcome.messages.contains(" lines per CPU second; would change 1 files, "), outcome.messages)
     }
 
     func testBadUsageExitsTwo() throws {
