@@ -135,6 +135,12 @@ final class OperatorRulesTests: XCTestCase {
                 """))
     }
 
+    func testTimeoutWithAFallbackUsesUntangleExtrasTimeout() {
+        assertMigrates(
+            rxFile("let t = quotes.timeout(.seconds(5), other: cached, scheduler: scheduler)\n"),
+            to: untangledFile("let t = quotes.timeout(.seconds(5), scheduler: scheduler, fallback: cached)\n"))
+    }
+
     func testOperatorsWithoutCounterpartAreMarked() {
         assertMigrates(
             rxFile("let t = source.timeout(.seconds(5), scheduler: scheduler)\n"),

@@ -60,8 +60,7 @@ final class OperatorRules: MigrationRule {
         case ("timeout", ["", "other", "scheduler"]):
             renamed(
                 "timeout",
-                [("", first!), ("scheduler", arguments[2].expression), ("fallback", arguments[1].expression)]
-                    .map { ($0.0.isEmpty ? nil : $0.0, $0.1) })
+                [(nil, first!), ("scheduler", arguments[2].expression), ("fallback", arguments[1].expression)])
         case ("timeout", ["", "scheduler"]):
             spot(
                 original,
