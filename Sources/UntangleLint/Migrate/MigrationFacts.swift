@@ -96,32 +96,27 @@ package struct MigrationFacts: Sendable {
     }
 
     mutating func declare(_ name: String, _ kind: RxKind) {
-        guard !conflicting.contains(name) else { return }
-        if let known = names[name], known != kind {
-            names[name] = nil
-            conflicting.insert(name)
-        } else {
-            names[name] = kind
-        }
+        Self.note(name, kind, in: &names, conflicts: &conflicting)
     }
 
     mutating func declareInferred(_ name: String, _ failure: FailureKind) {
-        guard !conflicting.contains(name) else { return }
-        if let known = inferredFailures[name], known != failure {
-            inferredFailures[name] = nil
-            conflicting.insert(name)
-        } else {
-            inferredFailures[name] = failure
-        }
+        Self.note(name, failure, in: &inferredFailures, conflicts: &conflicting)
     }
 
     mutating func declareFunction(_ name: String, _ kind: RxKind) {
-        guard !conflictingFunctions.contains(name) else { return }
-        if let known = functions[name], known != kind {
-            functions[name] = nil
-            conflictingFunctions.insert(name)
+        Self.note(name, kind, in: &functions, conflicts: &conflictingFunctions)
+    }
+
+    /// Notes that `name` is declared as `value`; a name declared as two different values is dropped for good.
+    private static func note<Value: Equatable>(
+        _ name: String, _ value: Value, in table: inout [String: Value], conflicts: inout Set<String>
+    ) {
+        guard !conflicts.contains(name) else { return }
+        if let known = table[name], known != value {
+            table[name] = nil
+            conflicts.insert(name)
         } else {
-            functions[name] = kind
+            table[name] = value
         }
     }
 

@@ -24,10 +24,13 @@ final class MigrationRewriter: SyntaxRewriter {
         return nil
     }
 
-    override func visit(_ node: FunctionCallExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let call = rewritten.as(FunctionCallExprSyntax.self) else { return rewritten }
-        return finish(offer(call, node) { $0.rewrite($1, original: $2) } ?? rewritten, node)
+    /// The families' rewrite of `rewritten` (`original` with its children rewritten), if it still has `original`'s
+    /// kind; otherwise `rewritten` as it is.
+    private func dispatch<Node: SyntaxProtocol, Base: SyntaxProtocol>(
+        _ original: Node, _ rewritten: Base, _ rewrite: (MigrationRule, Node, Node) -> Base?
+    ) -> Base {
+        guard let typed = rewritten.as(Node.self) else { return rewritten }
+        return offer(typed, original, rewrite) ?? rewritten
     }
 
     /// Every family's `finish`, in order, on an expression's result.
@@ -39,67 +42,44 @@ final class MigrationRewriter: SyntaxRewriter {
         return result
     }
 
+    override func visit(_ node: FunctionCallExprSyntax) -> ExprSyntax {
+        finish(dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }, node)
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> ExprSyntax {
+        finish(dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }, node)
+    }
+
     override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
         finish(super.visit(node), node)
     }
 
-    override func visit(_ node: MemberAccessExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let member = rewritten.as(MemberAccessExprSyntax.self) else { return rewritten }
-        return finish(offer(member, node) { $0.rewrite($1, original: $2) } ?? rewritten, node)
-    }
-
     override func visit(_ node: GenericSpecializationExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let generic = rewritten.as(GenericSpecializationExprSyntax.self) else { return rewritten }
-        return offer(generic, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: TryExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let tried = rewritten.as(TryExprSyntax.self) else { return rewritten }
-        return offer(tried, node) { $0.rewrite($1, original: $2) } ?? rewritten
-    }
-
-    override func visit(_ node: ClosureExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let closure = rewritten.as(ClosureExprSyntax.self) else { return rewritten }
-        return offer(closure, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: SequenceExprSyntax) -> ExprSyntax {
-        let rewritten = super.visit(node)
-        guard let sequence = rewritten.as(SequenceExprSyntax.self) else { return rewritten }
-        return offer(sequence, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: IdentifierTypeSyntax) -> TypeSyntax {
-        let rewritten = super.visit(node)
-        guard let type = rewritten.as(IdentifierTypeSyntax.self) else { return rewritten }
-        return offer(type, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: MemberTypeSyntax) -> TypeSyntax {
-        let rewritten = super.visit(node)
-        guard let type = rewritten.as(MemberTypeSyntax.self) else { return rewritten }
-        return offer(type, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: ExtensionDeclSyntax) -> DeclSyntax {
-        let rewritten = super.visit(node)
-        guard let decl = rewritten.as(ExtensionDeclSyntax.self) else { return rewritten }
-        return offer(decl, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> DeclSyntax {
-        let rewritten = super.visit(node)
-        guard let decl = rewritten.as(FunctionDeclSyntax.self) else { return rewritten }
-        return offer(decl, node) { $0.rewrite($1, original: $2) } ?? rewritten
-    }
-
-    override func visit(_ node: PatternBindingSyntax) -> PatternBindingSyntax {
-        let rewritten = super.visit(node)
-        return offer(rewritten, node) { $0.rewrite($1, original: $2) } ?? rewritten
+        dispatch(node, super.visit(node)) { $0.rewrite($1, original: $2) }
     }
 
     override func visit(_ node: SourceFileSyntax) -> SourceFileSyntax {

@@ -111,14 +111,20 @@ class MigrationRule {
     func rewrite(_ node: MemberTypeSyntax, original: MemberTypeSyntax) -> TypeSyntax? { nil }
     func rewrite(_ node: ExtensionDeclSyntax, original: ExtensionDeclSyntax) -> DeclSyntax? { nil }
     func rewrite(_ node: FunctionDeclSyntax, original: FunctionDeclSyntax) -> DeclSyntax? { nil }
-    func rewrite(_ node: PatternBindingSyntax, original: PatternBindingSyntax) -> PatternBindingSyntax? { nil }
-    func rewrite(_ node: ClosureExprSyntax, original: ClosureExprSyntax) -> ExprSyntax? { nil }
     func rewrite(_ node: SequenceExprSyntax, original: SequenceExprSyntax) -> ExprSyntax? { nil }
     func rewrite(_ node: SourceFileSyntax, original: SourceFileSyntax) -> SourceFileSyntax? { nil }
 
     /// Called for every call, member access and name after the families rewrote it (or not): `node` is the result so far. Returning a
     /// replacement adjusts it for the place its value goes (see ``SlotRules``); every family's `finish` runs, in order.
     func finish(_ node: ExprSyntax, original: ExprSyntax) -> ExprSyntax? { nil }
+
+    /// Replaces `node` (rewritten) by the expression `text`, with `node`'s trivia, and records the rewrite of
+    /// `original`.
+    func replace(_ node: some SyntaxProtocol, of original: some SyntaxProtocol, with text: String) -> ExprSyntax {
+        let replacement = parseExpression(text).withTrivia(of: node)
+        record(original, replacement)
+        return replacement
+    }
 
     /// Records a rewrite of `original` by this family.
     func record(_ original: some SyntaxProtocol, _ replacement: some SyntaxProtocol) {

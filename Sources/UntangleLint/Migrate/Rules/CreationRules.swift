@@ -134,9 +134,7 @@ final class CreationRules: MigrationRule {
             return nil
         }
         guard let text else { return nil }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 
     /// `Driver.combineLatest(a, b)` → `Publishers.CombineLatest(a, b).asDriver()`; `Driver.just` and
@@ -154,9 +152,7 @@ final class CreationRules: MigrationRule {
         default: return nil
         }
         guard let text else { return nil }
-        let replacement = parseExpression(text + "." + conversion).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text + "." + conversion)
     }
 
     /// The combiners of several sources; nil (with a spot) for an array of sources or too many.

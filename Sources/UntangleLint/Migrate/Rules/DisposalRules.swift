@@ -77,9 +77,7 @@ final class DisposalRules: MigrationRule {
         } else {
             return nil
         }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 
     /// `serial.disposable = x` → `serial.replace(with: x)`.

@@ -24,9 +24,7 @@ final class SchedulerRules: MigrationRule {
             context.usesDispatch = true
         default: return nil
         }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 
     override func rewrite(_ node: FunctionCallExprSyntax, original: FunctionCallExprSyntax) -> ExprSyntax? {
@@ -84,8 +82,6 @@ final class SchedulerRules: MigrationRule {
             return nil
         }
         if text.hasPrefix("DispatchQueue") { context.usesDispatch = true }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 }

@@ -45,9 +45,7 @@ final class SlotRules: MigrationRule {
         }
         let separator = Self.chainSeparator(of: base)
         let replacementText = base.description + appended.map { separator + "." + $0 }.joined()
-        let replacement = parseExpression(replacementText).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: replacementText)
     }
 
     /// The line break and indentation before the last `.operator` of a chain written one operator per line ("" for

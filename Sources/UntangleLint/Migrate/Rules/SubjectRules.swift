@@ -101,9 +101,7 @@ final class SubjectRules: MigrationRule {
         default:
             return nil
         }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 
     /// `try subject.value()` → `subject.value` (UntangleExtras' and Combine's `value` does not throw); `try?` keeps
@@ -117,8 +115,6 @@ final class SubjectRules: MigrationRule {
         guard kind == nil || kind == .behaviorSubject else { return nil }
         let read = "\(base.trimmedDescription).value"
         let text = node.questionOrExclamationMark?.tokenKind == .postfixQuestionMark ? "Optional(\(read))" : read
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 }

@@ -50,9 +50,7 @@ final class TraitRules: MigrationRule {
         default:
             return nil
         }
-        let replacement = parseExpression(text).withTrivia(of: node)
-        record(original, replacement)
-        return replacement
+        return replace(node, of: original, with: text)
     }
 
     /// `single(.error(e))` → `single(.failure(e))`, `completable(.completed)` → `completable(.success(()))` for the
