@@ -9,7 +9,8 @@ import Foundation
 import PackageDescription
 
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-let programs = ((try? FileManager.default.contentsOfDirectory(atPath: here.appendingPathComponent("RxSwift").path)) ?? [])
+let programs =
+    ((try? FileManager.default.contentsOfDirectory(atPath: here.appendingPathComponent("RxSwift").path)) ?? [])
     .filter { $0.hasSuffix(".swift") }
     .map { String($0.dropLast(".swift".count)) }
     .sorted()
