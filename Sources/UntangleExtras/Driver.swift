@@ -1,8 +1,9 @@
 import Dispatch
 import Untangle
 
-/// A publisher for driving UI, in the spirit of RxCocoa's `Driver`: it never fails, delivers on the main queue,
-/// and shares one subscription to its source among all subscribers, replaying the latest value to each new one.
+/// A publisher for driving UI, RxCocoa's `Driver`: it never fails, delivers on the main queue through
+/// ``MainThreadScheduler`` (in line when already there), and shares one subscription to its source among all
+/// subscribers, replaying the latest value to each new one.
 ///
 /// Make one with `asDriver(onErrorJustReturn:)`, `asDriver(onErrorDriveWith:)`, `asDriver(onErrorRecover:)`, or
 /// `asDriver()` for a publisher that cannot fail; consume it with ``drive(_:)`` (or any subscriber).
@@ -12,28 +13,28 @@ import Untangle
 /// let cancellable = title.drive { label.text = $0 }      // on the main queue
 /// ```
 ///
-/// It is the composition `replaceError/catch` → `share(replay: 1)` → `receive(on: DispatchQueue.main)`: the
-/// source runs where it runs, is shared while anyone is subscribed (the last cancel disconnects it, and the next
-/// subscriber connects again, as `share(replay:)` documents), and every delivery, the replayed value included,
-/// is a hop to the main queue. Unlike RxCocoa, a subscriber on the main thread receives the replayed value on the
-/// next turn of the main queue, not synchronously inside `subscribe`. Operators applied to a driver return ordinary
-/// publishers that still deliver on the main queue (unless they change threads); call `asDriver()` again to share
-/// the result.
+/// It is RxCocoa's composition: `replaceError/catch` → `receive(on: MainThreadScheduler.shared)` →
+/// `share(replay: 1)`. The source runs where it runs; a value it sends on the main queue is delivered in line (as
+/// RxSwift's `MainScheduler` does), one sent from another thread hops to the main queue. The source is shared while
+/// anyone is subscribed (the last cancel disconnects it, and the next subscriber connects again, as `share(replay:)`
+/// documents), and a subscriber receives the replayed latest value inside `subscribe`, on the subscribing thread: a
+/// label driven from `viewDidLoad` shows its value at once. Operators applied to a driver return ordinary publishers
+/// that still deliver on the main queue (unless they change threads); call `asDriver()` again to share the result.
 ///
-/// **Demand:** as `share(replay: 1)` followed by `receive(on:)`: each subscriber's demand is its own; a subscriber
+/// **Demand:** as `receive(on:)` followed by `share(replay: 1)`: each subscriber's demand is its own; a subscriber
 /// without demand keeps only the newest value.
 /// **Thread safety:** may be subscribed and cancelled from any thread; values and the completion are delivered on
-/// the main queue, one at a time per subscriber.
+/// the main queue (the replayed value on the subscribing thread), one at a time per subscriber.
 public struct Driver<Output>: Publisher {
     /// A driver never fails.
     public typealias Failure = Never
 
     private let source: AnyPublisher<Output, Never>
 
-    /// Wraps a publisher that cannot fail: it is shared with replay of the latest value and delivered on the main
-    /// queue.
+    /// Wraps a publisher that cannot fail: it is delivered on the main queue (in line when already there) and
+    /// shared with replay of the latest value.
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Never {
-        source = publisher.share(replay: 1).receive(on: DispatchQueue.main).eraseToAnyPublisher()
+        source = publisher.receive(on: MainThreadScheduler.shared).share(replay: 1).eraseToAnyPublisher()
     }
 
     /// A driver that delivers one value and finishes.
@@ -54,7 +55,7 @@ public struct Driver<Output>: Publisher {
         Driver(Empty())
     }
 
-    /// Attaches the subscriber; it receives everything on the main queue.
+    /// Attaches the subscriber; it receives everything on the main queue (the replayed value inside this call).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         source.subscribe(subscriber)
     }

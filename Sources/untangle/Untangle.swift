@@ -10,7 +10,7 @@ struct UntangleCommand: ParsableCommand {
         CommandConfiguration(
             commandName: "untangle",
             abstract: "Tools for Untangle, Apple Combine's API made thread-safe by construction.",
-            subcommands: [StressCommand.self, LintForwardCommand.self],
+            subcommands: [StressCommand.self, LintForwardCommand.self, MigrateForwardCommand.self],
             defaultSubcommand: StressCommand.self)
     }
 }

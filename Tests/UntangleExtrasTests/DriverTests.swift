@@ -54,6 +54,24 @@ final class DriverTests: XCTestCase {
         wait(for: [empty], timeout: 30)
         withExtendedLifetime((a, b, c)) {}
     }
+
+    // Regression (issue 30): the driver delivered a turn of the main queue later, so a label driven from
+    // `viewDidLoad` stayed empty for a frame and a synchronous test of a view model saw nothing. RxCocoa's Driver
+    // delivers in line on the main queue (MainScheduler), replayed value included.
+    func testDeliversInLineOnTheMainQueueLikeRxCocoa() {
+        drainMainQueue()
+        let relay = CurrentValueRelay(1)
+        let driver = relay.asDriver()
+        var first: [Int] = []
+        let a = driver.drive { first.append($0) }
+        XCTAssertEqual(first, [1], "the current value, in line inside drive")
+        relay.accept(2)
+        XCTAssertEqual(first, [1, 2], "a value sent on the main queue, in line")
+        var late: [Int] = []
+        let b = driver.drive { late.append($0) }
+        XCTAssertEqual(late, [2], "the replayed value, in line inside drive")
+        withExtendedLifetime((a, b)) {}
+    }
 }
 
 /// Records values and whether each arrived on the main thread.

@@ -1,0 +1,169 @@
+// The operators family: renames and relabels where Combine's meaning matches, counted operators by meaning
+// (retry(n) → retry(n - 1)), throwing maps, do(...) → handleEvents(...), share scopes, and what is marked.
+
+import UntangleLint
+import XCTest
+
+final class OperatorRulesTests: XCTestCase {
+    func testRenamesAndLabels() {
+        assertMigrates(
+            rxFile(
+                """
+                let result = source
+                    .distinctUntilChanged()
+                    .startWith(0)
+                    .skip(1)
+                    .take(3)
+                    .takeWhile { $0 < 10 }
+                    .skip(while: { $0 < 0 })
+                    .takeUntil(stop)
+                    .debounce(.milliseconds(300), scheduler: MainScheduler.instance)
+                    .throttle(.seconds(1), scheduler: scheduler)
+                    .delay(.seconds(1), scheduler: scheduler)
+                    .scan(0, accumulator: +)
+                    .elementAt(2)
+                    .toArray()
+                    .catchAndReturn([])
+                    .debug("result")
+
+                """),
+            to: untangledFile(
+                """
+                let result = source
+                    .removeDuplicates()
+                    .prepend(0)
+                    .dropFirst(1)
+                    .prefix(3)
+                    .prefix(while: { $0 < 10 })
+                    .drop(while: { $0 < 0 })
+                    .prefix(untilOutputFrom: stop)
+                    .debounce(for: .milliseconds(300), scheduler: MainThreadScheduler.shared)
+                    .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+                    .delay(for: .seconds(1), scheduler: scheduler)
+                    .scan(0, +)
+                    .output(at: 2)
+                    .collect()
+                    .replaceError(with: [])
+                    .print("result")
+
+                """))
+    }
+
+    // Regression (issue 30): `retry(3)` kept as `retry(3)` makes four attempts; RxSwift's counts the first.
+    func testRetryCountsTheFirstAttempt() {
+        assertMigrates(
+            rxFile("let a = api.load().retry(3)\nlet b = api.load().retry(times)\nlet c = api.load().retry()\n"),
+            to: untangledFile(
+                "let a = api.load().retry(2)\nlet b = api.load().retry(times - 1)\nlet c = api.load().retry(.max)\n"))
+    }
+
+    func testShareScopes() {
+        assertMigrates(
+            rxFile(
+                """
+                let a = source.share()
+                let b = source.share(replay: 1)
+                let c = source.share(replay: 1, scope: .whileConnected)
+                let d = source.share(replay: 1, scope: .forever)
+
+                """),
+            to: untangledFile(
+                """
+                let a = source.share(replay: 0)
+                let b = source.share(replay: 1)
+                let c = source.share(replay: 1)
+                let d = source.multicast(subject: ReplaySubject(bufferSize: 1)).autoconnect()
+
+                """))
+    }
+
+    func testAThrowingMapBecomesTryMap() {
+        assertMigrates(
+            rxFile(
+                """
+                let data = PublishSubject<Data>()
+                let users = data.map { try JSONDecoder().decode(User.self, from: $0) }
+                let names = users.map { $0.name }
+                let checked = users.filter { try validate($0) }
+                let parsed = files.map { try parse($0) }  // an array's map stays
+
+                """),
+            to: untangledFile(
+                """
+                let data = PassthroughSubject<Data, Error>()
+                let users = data.tryMap { try JSONDecoder().decode(User.self, from: $0) }
+                let names = users.map { $0.name }
+                let checked = users.tryFilter { try validate($0) }
+                let parsed = files.map { try parse($0) }  // an array's map stays
+
+                """))
+    }
+
+    func testDoBecomesHandleEventsAndHandleTermination() {
+        assertMigrates(
+            rxFile(
+                """
+                let logged = source
+                    .do(onNext: { print($0) }, onError: { print($0) }, onSubscribe: { print("subscribed") })
+                    .do(onDispose: { print("disposed") })
+
+                """),
+            to: untangledFile(
+                """
+                let logged = source
+                    .handleEvents(receiveSubscription: { _ in print("subscribed") }, receiveOutput: { print($0) }, receiveCompletion: { completion in if case .failure(let error) = completion { print(error) } })
+                    .handleTermination { print("disposed") }
+
+                """))
+    }
+
+    func testDistinctUntilChangedWithAKeyOrAComparer() {
+        assertMigrates(
+            rxFile(
+                """
+                let a = users.distinctUntilChanged { $0.id }
+                let b = users.distinctUntilChanged { $0.id == $1.id }
+                let c = users.distinctUntilChanged(\\.id)
+
+                """),
+            to: untangledFile(
+                """
+                let a = users.removeDuplicates(by: { $0.id == $1.id })
+                let b = users.removeDuplicates(by: { $0.id == $1.id })
+                let c = users.removeDuplicates(by: { $0[keyPath: \\.id] == $1[keyPath: \\.id] })
+
+                """))
+    }
+
+    func testTimeoutWithAFallbackUsesUntangleExtrasTimeout() {
+        assertMigrates(
+            rxFile("let t = quotes.timeout(.seconds(5), other: cached, scheduler: scheduler)\n"),
+            to: untangledFile("let t = quotes.timeout(.seconds(5), scheduler: scheduler, fallback: cached)\n"))
+    }
+
+    func testOperatorsWithoutCounterpartAreMarked() {
+        assertMigrates(
+            rxFile("let t = source.timeout(.seconds(5), scheduler: scheduler)\n"),
+            to: untangledFile(
+                """
+                // untangle-migrate: timeout: RxSwift fails with RxError.timeout, Combine's timeout finishes silently: pass customError:
+                let t = source.timeout(.seconds(5), scheduler: scheduler)
+
+                """),
+            spots: [
+                "timeout: RxSwift fails with RxError.timeout, Combine's timeout finishes silently: pass customError:"
+            ])
+    }
+
+    func testExtrasOperatorsKeepTheirNames() {
+        let source = rxFile(
+            """
+            let a = taps.withLatestFrom(text).flatMapLatest { api.search($0) }.flatMapFirst { save($0) }
+            let b = events.materialize().amb(other).sample(ticks)
+
+            """)
+        let result = assertMigrates(
+            source, to: untangledFile(String(source.dropFirst("import RxSwift\n\n".count))))
+        XCTAssertEqual(result.rewrites.map(\.rule), ["imports"])
+    }
+}
