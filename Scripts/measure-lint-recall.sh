@@ -40,7 +40,7 @@ work, cases_path = sys.argv[1], sys.argv[2]
 # The rules that answer each kind of bug.
 RULES = {
     "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self"},
-    "main-thread": {"ui-update-off-main"},
+    "main-thread": {"ui-update-off-main", "ui-update-unproven-main"},
     "main-sync": {"main-queue-sync", "sync-on-current-queue"},
     "cancellables-threads": {"cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads"},
     "queue-sync-lock": {"barrier-queue-reader-writer", "sync-on-current-queue"},

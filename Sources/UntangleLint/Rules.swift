@@ -19,6 +19,8 @@ package enum Rules {
         RxUndisposedSubscription.description,
         RxSubscribeOnMain.description,
         RxDisposeBagReassigned.description,
+        UIUpdateOffMain.description,
+        UIUpdateUnprovenMain.description,
     ]
 
     package static func named(_ id: String) -> RuleDescription? {
