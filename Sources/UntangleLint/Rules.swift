@@ -21,6 +21,7 @@ package enum Rules {
         RxDisposeBagReassigned.description,
         UIUpdateOffMain.description,
         UIUpdateUnprovenMain.description,
+        CalloutUnderLock.description,
     ]
 
     package static func named(_ id: String) -> RuleDescription? {

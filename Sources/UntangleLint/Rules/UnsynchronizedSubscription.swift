@@ -28,6 +28,7 @@ package final class UnsynchronizedSubscription: LintVisitor {
                 return name == "Subscription" || name == "Combine.Subscription"
             } ?? false
         guard conforms else { return .visitChildren }
+        reportStateOutsideItsLock(node)
         for member in node.memberBlock.members {
             guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body else { continue }
             let name = function.name.text
@@ -40,6 +41,46 @@ package final class UnsynchronizedSubscription: LintVisitor {
             if mutatesState(body) { report(function.name) }
         }
         return .visitChildren
+    }
+
+    /// A subscription that does lock: the properties it assigns under its lock somewhere (`self.demand -= 1` in
+    /// `lock.sync { }`), read or written by `request`, `cancel` or `receive` outside any lock: the lock guards nothing
+    /// for that access, which races with the locked ones on another thread.
+    private func reportStateOutsideItsLock(_ node: ClassDeclSyntax) {
+        var guarded: Set<String> = []
+        for token in node.memberBlock.tokens(viewMode: .sourceAccurate) {
+            guard token.tokenKind == .equal || token.tokenKind == .binaryOperator("+=")
+                || token.tokenKind == .binaryOperator("-="),
+                let sequence = token.parent?.parent?.as(ExprListSyntax.self) ?? token.parent?.as(ExprListSyntax.self),
+                let target = sequence.first, sequence.isUnderLock
+            else { continue }
+            guarded.insert(lastComponent(target.trimmedDescription))
+        }
+        guard !guarded.isEmpty else { return }
+        for member in node.memberBlock.members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body,
+                ["request", "cancel", "receive"].contains(function.name.text)
+            else { continue }
+            let parameters = Set(
+                function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
+                guard case .identifier(let name) = token.tokenKind, guarded.contains(name),
+                    token.parent?.is(DeclReferenceExprSyntax.self) == true
+                else { return false }
+                // `self.name` or a bare `name` (not `other.name`), outside every lock.
+                let member = token.parent?.parent?.as(MemberAccessExprSyntax.self)
+                if let member, member.base?.trimmedDescription != "self" { return false }
+                if member == nil && parameters.contains(name) { return false }
+                return !token.isUnderLock
+            }
+            if let unguarded {
+                report(
+                    function.name,
+                    message: "custom Subscription's \(function.name.text) uses `\(unguarded.text)` outside the lock "
+                        + "that guards it elsewhere in the type (a data race with the locked accesses); take the lock "
+                        + "for every access, then call out after unlocking")
+            }
+        }
     }
 
     private func mutatesState(_ body: CodeBlockSyntax) -> Bool {
