@@ -22,6 +22,8 @@ package enum Rules {
         UIUpdateOffMain.description,
         UIUpdateUnprovenMain.description,
         CalloutUnderLock.description,
+        BlockingWaitOnMain.description,
+        BlockingWaitForCallback.description,
     ]
 
     package static func named(_ id: String) -> RuleDescription? {

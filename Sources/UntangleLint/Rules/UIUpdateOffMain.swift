@@ -78,7 +78,7 @@ package final class UIUpdateOffMain: MainDeliveryVisitor {
 
 /// The same subscriber in a main-bound type (a view, a controller, an `ObservableObject`, a `@MainActor` type, a type
 /// with `@Published` state) when nothing in the chain brings values to the main thread and its source is not one
-/// that delivers there (RxCocoa's `rx` properties, the type's own `@Published` properties, control events, `Just`):
+/// that delivers there (RxCocoa's `rx` properties, control events, `Just`):
 /// whether the source delivers on main is decided in another file, which syntax does not follow. Off by default: most
 /// such chains are correct because their source happens to deliver on main; turn it on to audit a codebase.
 package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
@@ -98,9 +98,9 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
         return rule.message
     }
 
-    /// Sources that deliver on the main thread: RxCocoa's `rx` extensions, the type's own `@Published` properties
-    /// (`$name`, set by the type itself), `objectWillChange`, control events, `Just`, main-run-loop timers, UIKit's
-    /// application and keyboard notifications.
+    /// Sources that deliver on the main thread: RxCocoa's `rx` extensions, `objectWillChange`, control events,
+    /// `Just`, main-run-loop timers, UIKit's application and keyboard notifications. (A type's own `@Published`
+    /// properties are not among them: other objects set them, from any thread.)
     private func deliversOnMain(_ node: FunctionCallExprSyntax) -> Bool {
         let controlEvent = node.chainBelow.contains { call in
             call.calledName == "publisher" && call.argument("for")?.trimmedDescription.hasPrefix(".") == true
@@ -109,9 +109,6 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
         guard !controlEvent, let root = node.chainRoot else { return controlEvent }
         let text = root.trimmedDescription
         if text.contains(".rx") || text.hasPrefix("rx.") || text.contains("objectWillChange") { return true }
-        if text.hasPrefix("$") || text.hasPrefix("self.$") {
-            return context.declarations.published.contains(String(lastComponent(text).dropFirst()))
-        }
         return text.hasPrefix("Just(") || text.contains("Timer.publish") || text.contains("UIApplication")
             || text.contains("UIKeyboard") || text.contains("keyboardWill")
     }
