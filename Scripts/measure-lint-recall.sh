@@ -45,7 +45,7 @@ RULES = {
     "cancellables-threads": {"cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads"},
     "queue-sync-lock": {"barrier-queue-reader-writer", "sync-on-current-queue"},
     "blocking-wait": {"blocking-wait-in-pool", "blocking-wait-on-main", "blocking-wait-for-callback"},
-    "subscription-demand": {"unsynchronized-subscription", "callout-under-lock"},
+    "subscription-demand": {"unsynchronized-subscription", "subscription-state-outside-lock", "callout-under-lock"},
     "eager-publisher": {"eager-future", "eager-publisher"},
     "discarded-cancellable": {"discarded-cancellable"},
 }

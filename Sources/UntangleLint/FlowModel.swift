@@ -141,6 +141,37 @@ extension SyntaxProtocol {
     }
 }
 
+extension SyntaxProtocol {
+    /// Whether the innermost enclosing type is a view, a view controller, a cell or window, a SwiftUI view, or
+    /// `@MainActor`: types whose every method runs on the main thread (view models and `ObservableObject`s often do
+    /// work off it and hop to main themselves).
+    package var inViewType: Bool {
+        for ancestor in ancestors {
+            guard let group = ancestor.asProtocol(DeclGroupSyntax.self) else { continue }
+            if group.attributes.contains(where: {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+            }) {
+                return true
+            }
+            let names = (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+                + [declaredTypeName(group)].compactMap { $0 }
+            return names.contains(where: isViewTypeName)
+        }
+        return false
+    }
+}
+
+/// A view, view controller, cell or window name (UIKit, AppKit, SwiftUI, and the app's subclasses named like them).
+func isViewTypeName(_ name: String) -> Bool {
+    let base = name.split(separator: "<").first.map(String.init) ?? name
+    let last = lastComponent(base)
+    if last.hasSuffix("Protocol") || last.hasSuffix("Delegate") || last.hasSuffix("DataSource") { return false }
+    return last == "View" || last == "UIResponder" || last == "NSResponder" || last.hasSuffix("ViewController")
+        || last.hasSuffix("View") || last.hasSuffix("Cell") || last.hasSuffix("Window")
+        || last.hasSuffix("HostingController") || last.hasSuffix("NavigationController")
+        || (last.hasPrefix("UI") || last.hasPrefix("NS")) && last.hasSuffix("Controller")
+}
+
 /// The name a type declaration or extension declares or extends.
 func declaredTypeName(_ group: some DeclGroupSyntax) -> String? {
     let syntax = Syntax(group)
@@ -193,19 +224,28 @@ extension ClosureExprSyntax {
 
     /// Whether the closure updates state that belongs to the main thread: in a main-bound type, any use of `self` or
     /// any assignment; elsewhere, a UIKit-style property or call (`isHidden =`, `text =`, `reloadData()`,
-    /// `present(...)`), `objectWillChange.send()`, or a `@Published` property of the file.
-    package func updatesMainState(mainBound: Bool, published: Set<String>) -> Bool {
+    /// `present(...)`), `objectWillChange.send()`, a `@Published` property of the file, or a call of one of the
+    /// file's methods that sets such state without hopping to the main thread itself (`mainStateMethods`).
+    package func updatesMainState(
+        mainBound: Bool, published: Set<String>, mainStateMethods: Set<String> = []
+    ) -> Bool {
         for token in statements.tokens(viewMode: .sourceAccurate) {
             switch token.tokenKind {
             case .keyword(.self):
                 if mainBound { return true }
             case .equal where token.parent?.is(AssignmentExprSyntax.self) == true:
                 if mainBound { return true }
-                if let target = assignedName(before: token), uiProperties.contains(target) || published.contains(target) {
+                if let target = assignedName(before: token), uiProperties.contains(lastComponent(target)) {
                     return true
                 }
+                if var target = assignedName(before: token) {
+                    if target.hasPrefix("self.") { target.removeFirst(5) }
+                    if published.contains(target) { return true }
+                }
             case .identifier(let name):
-                if uiCalls.contains(name), token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen {
+                if uiCalls.contains(name) || mainStateMethods.contains(name),
+                    token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
+                {
                     return true
                 }
                 if name == "objectWillChange" { return true }
@@ -216,12 +256,12 @@ extension ClosureExprSyntax {
         return false
     }
 
-    /// The last name of the assignment target before `=`: `isHidden` in `view.label.isHidden = true`.
+    /// The assignment target before `=`, without optional marks: `view.label.isHidden` in `view.label?.isHidden = x`.
     private func assignedName(before equal: TokenSyntax) -> String? {
         guard let sequence = equal.parent?.parent?.as(ExprListSyntax.self), let first = sequence.first else {
             return nil
         }
-        return lastComponent(first.trimmedDescription.filter { $0 != "?" && $0 != "!" })
+        return first.trimmedDescription.filter { $0 != "?" && $0 != "!" }
     }
 }
 

@@ -22,6 +22,7 @@ package enum Rules {
         UIUpdateOffMain.description,
         UIUpdateUnprovenMain.description,
         CalloutUnderLock.description,
+        SubscriptionStateOutsideLock.description,
         BlockingWaitOnMain.description,
         BlockingWaitForCallback.description,
     ]

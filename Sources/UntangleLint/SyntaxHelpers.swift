@@ -257,10 +257,37 @@ package struct FileDeclarations {
     package var publisherAliases: [String: String] = [:]
     /// The types the file declares (or extends) bound to the main thread.
     package var mainBoundTypes: Set<String> = []
+    /// The file's methods that set a `@Published` property or a UIKit-style property outside a closure that hops to
+    /// the main thread: calling one off the main thread updates main-thread state.
+    package var mainStateMethods: Set<String> = []
 
     /// The names of the variables whose binding matches `predicate`.
     package func names(where predicate: (Binding) -> Bool) -> Set<String> {
         Set(bindings.lazy.filter(predicate).map(\.name))
+    }
+
+    /// Whether a method body assigns a `@Published` or UIKit-style property outside every closure that hops to main.
+    private static func setsMainState(_ body: CodeBlockSyntax, published: Set<String>) -> Bool {
+        for token in body.tokens(viewMode: .sourceAccurate) {
+            guard token.tokenKind == .equal, token.parent?.is(AssignmentExprSyntax.self) == true,
+                let target = token.parent?.parent?.as(ExprListSyntax.self)?.first
+            else { continue }
+            // `name` or `self.name`: another object's property of the same name is not this type's state.
+            var name = target.trimmedDescription.filter { $0 != "?" && $0 != "!" }
+            if name.hasPrefix("self.") { name.removeFirst(5) }
+            guard published.contains(name) else { continue }
+            let hops = token.ancestors.contains { ancestor in
+                guard let closure = ancestor.as(ClosureExprSyntax.self) else { return false }
+                if closure.hopsToMainItself { return true }
+                let receiver = closure.enclosingCall?.receiverText ?? ""
+                return receiver.contains("main") || receiver.contains("MainActor")
+                    || closure.signature?.attributes.contains {
+                        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+                    } == true
+            }
+            if !hops { return true }
+        }
+        return false
     }
 
     init(_ tree: SourceFileSyntax) {
@@ -277,6 +304,9 @@ package struct FileDeclarations {
         }
         for (name, node) in finder.assignments where assignedOffMain[name] == nil && published.contains(name) {
             if node.runsOffMain(self) { assignedOffMain[name] = node.startLocation(converter: converter).line }
+        }
+        for (name, body) in finder.methodBodies where !mainStateMethods.contains(name) {
+            if Self.setsMainState(body, published: published) { mainStateMethods.insert(name) }
         }
         for (name, expression) in finder.computedPublishers {
             guard let call = expression.as(FunctionCallExprSyntax.self), call.delivery(self) != .main,
@@ -295,6 +325,7 @@ private final class DeclarationFinder: SyntaxVisitor {
     var sends: [(String, Syntax)] = []
     var assignments: [(String, Syntax)] = []
     var computedPublishers: [(String, ExprSyntax)] = []
+    var methodBodies: [(String, CodeBlockSyntax)] = []
     private var variableDepth = 0
 
     private static let sendNames: Set<String> = ["send", "accept", "onNext"]
@@ -344,7 +375,10 @@ private final class DeclarationFinder: SyntaxVisitor {
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         let isMember = node.parent?.is(MemberBlockItemSyntax.self) == true
         let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
-        if isMember && !isStatic { methods.insert(node.name.text) }
+        if isMember && !isStatic {
+            methods.insert(node.name.text)
+            if let body = node.body { methodBodies.append((node.name.text, body)) }
+        }
         return .visitChildren
     }
 

@@ -12,11 +12,15 @@ package class MainDeliveryVisitor: LintVisitor {
     /// The message for a finding, or nil when the rule does not report this delivery.
     func message(for delivery: Delivery, at node: FunctionCallExprSyntax) -> String? { nil }
 
+    /// Whether any use of `self` counts as main-thread state here: in a view or controller (every rule), or in any
+    /// main-bound type (view models too: the unproven rule, which audits).
+    func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { node.inViewType }
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, node.receiver != nil else { return .visitChildren }
         let labels = node.argumentLabels
         let declarations = context.declarations
-        let mainBound = node.inMainBoundType(declarations)
+        let mainBound = selfIsMainState(node)
         let touchesMain: Bool
         switch name {
         case "sink", "subscribe", "subscribeNext", "bind", "drive":
@@ -33,13 +37,15 @@ package class MainDeliveryVisitor: LintVisitor {
                 return .visitChildren
             }
             touchesMain = closures.contains {
-                $0.updatesMainState(mainBound: mainBound, published: declarations.published)
+                $0.updatesMainState(
+                    mainBound: mainBound, published: declarations.published,
+                    mainStateMethods: declarations.mainStateMethods)
             }
         case "assign", "weakAssign":
             // `assign(to: &$x)` sets a @Published property; `assign(to:on:)` in a main-bound type sets its state.
             let intoPublished = node.argument("to")?.is(InOutExprSyntax.self) == true
             guard intoPublished || resultIsStored(node) else { return .visitChildren }
-            touchesMain = intoPublished || mainBound
+            touchesMain = intoPublished || mainBound || node.inMainBoundType(declarations)
         default:
             return .visitChildren
         }
@@ -92,6 +98,10 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
         // Off by default: whether the source delivers on main is decided elsewhere (measured on real trees, see the
         // UntangleLint article).
         visitor: UIUpdateUnprovenMain.self)
+
+    override func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool {
+        node.inMainBoundType(context.declarations)
+    }
 
     override func message(for delivery: Delivery, at node: FunctionCallExprSyntax) -> String? {
         guard delivery == .unknown, !deliversOnMain(node) else { return nil }
