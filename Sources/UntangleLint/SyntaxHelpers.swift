@@ -298,15 +298,24 @@ package struct FileDeclarations {
         methods = finder.methods
         mainBoundTypes = finder.mainBoundTypes
         // Off-main sends and assignments are decided after the walk: the queues they name may be declared later.
-        let converter = SourceLocationConverter(fileName: "", tree: tree)
+        // The line table is built only for a file that has an off-main send to name.
+        var converter: SourceLocationConverter?
+        func line(of node: Syntax) -> Int {
+            let table = converter ?? SourceLocationConverter(fileName: "", tree: tree)
+            converter = table
+            return node.startLocation(converter: table).line
+        }
         for (name, node) in finder.sends where sentOffMain[name] == nil {
-            if node.runsOffMain(self) { sentOffMain[name] = node.startLocation(converter: converter).line }
+            if node.runsOffMain(self) { sentOffMain[name] = line(of: node) }
         }
         for (name, node) in finder.assignments where assignedOffMain[name] == nil && published.contains(name) {
-            if node.runsOffMain(self) { assignedOffMain[name] = node.startLocation(converter: converter).line }
+            if node.runsOffMain(self) { assignedOffMain[name] = line(of: node) }
         }
-        for (name, body) in finder.methodBodies where !mainStateMethods.contains(name) {
-            if Self.setsMainState(body, published: published) { mainStateMethods.insert(name) }
+        // Only a file with @Published properties has methods that set them.
+        if !published.isEmpty {
+            for (name, body) in finder.methodBodies where !mainStateMethods.contains(name) {
+                if Self.setsMainState(body, published: published) { mainStateMethods.insert(name) }
+            }
         }
         for (name, expression) in finder.computedPublishers {
             guard let call = expression.as(FunctionCallExprSyntax.self), call.delivery(self) != .main,

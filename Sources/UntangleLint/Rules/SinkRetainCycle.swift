@@ -31,7 +31,7 @@ package class RetainCycleVisitor: LintVisitor {
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, methods.contains(name), node.receiver != nil else { return .visitChildren }
         if let label = requiredLabel, !node.argumentLabels.contains(label) { return .visitChildren }
-        guard node.inReferenceTypeOrExtension, resultIsStored(node) else { return .visitChildren }
+        guard node.inReferenceTypeOrExtension, resultIsStored(node), !endsItself(node) else { return .visitChildren }
         let strongClosures = node.closures.filter { !$0.weakensSelf && $0.usesSelfStrongly }
         let methodReference = node.arguments.contains { isMethodReference($0.expression) }
         if !strongClosures.isEmpty || methodReference {
@@ -50,6 +50,18 @@ package class RetainCycleVisitor: LintVisitor {
             }
         }
         return .visitChildren
+    }
+
+    /// Whether the chain ends on its own at a point tied to `self`'s life or after one value (`takeUntil(...)`,
+    /// `take(until:)`, `prefix(untilOutputFrom:)`, `first()`, `take(1)`): the subscription then releases its closures.
+    private func endsItself(_ node: FunctionCallExprSyntax) -> Bool {
+        node.chainBelow.contains { call in
+            let name = call.calledName ?? ""
+            let labels = call.argumentLabels
+            return name == "takeUntil" || (name == "take" && labels.first == "until")
+                || (name == "prefix" && labels.first == "untilOutputFrom") || (name == "first" && labels.isEmpty)
+                || (name == "take" && labels == [""] && call.arguments.first?.expression.trimmedDescription == "1")
+        }
     }
 
     /// `self.handle` or a bare `handle` naming a method of the file's types: passing it captures `self` strongly.
