@@ -56,18 +56,21 @@ extension FunctionCallExprSyntax {
             guard let name = call.calledName else { continue }
             let firstLabel = call.arguments.first?.label?.text
             let hopsDelivery =
-                (name == "receive" && firstLabel == "on") || name == "observeOn" || (name == "observe" && firstLabel == "on")
+                (name == "receive" && firstLabel == "on") || name == "observeOn"
+                || (name == "observe" && firstLabel == "on")
             if hopsDelivery, let scheduler = call.arguments.first?.expression {
                 switch declarations.schedulerKind(scheduler) {
                 case .main: return .main
-                case .other: return .offMain("\(name)(\(firstLabel.map { $0 + ": " } ?? "")\(scheduler.trimmedDescription))")
+                case .other:
+                    return .offMain("\(name)(\(firstLabel.map { $0 + ": " } ?? "")\(scheduler.trimmedDescription))")
                 case .unknown: return .unknown
                 }
             }
             if name == "asDriver" || name == "asSignal" { return .main }
             if (name == "subscribe" && firstLabel == "on") || name == "subscribeOn" {
                 if let scheduler = call.arguments.first?.expression, declarations.schedulerKind(scheduler) == .other {
-                    subscribedOff = subscribedOff ?? "\(name)(\(firstLabel == "on" ? "on: " : "")\(scheduler.trimmedDescription))"
+                    subscribedOff =
+                        subscribedOff ?? "\(name)(\(firstLabel == "on" ? "on: " : "")\(scheduler.trimmedDescription))"
                 }
                 continue
             }
@@ -153,7 +156,8 @@ extension SyntaxProtocol {
             }) {
                 return true
             }
-            let names = (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+            let names =
+                (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
                 + [declaredTypeName(group)].compactMap { $0 }
             return names.contains(where: isViewTypeName)
         }

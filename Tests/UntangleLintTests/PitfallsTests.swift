@@ -23,6 +23,7 @@ final class PitfallsTests: XCTestCase {
         "RxSwift.swift:16:14 rx-subscribe-on-main",
         "SinkRetainCycle.swift:12:14 sink-retain-cycle",
         "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
+        "SubscriptionStateOutsideLock.swift:13:10 subscription-state-outside-lock",
         "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
         "UIUpdateOffMain.swift:14:14 ui-update-off-main",
         "UIUpdateUnprovenMain.swift:13:14 ui-update-unproven-main",

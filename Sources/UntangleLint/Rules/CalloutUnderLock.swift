@@ -19,12 +19,15 @@ private func lastLockAction(_ statement: CodeBlockItemSyntax) -> Bool? {
     if item.is(GuardStmtSyntax.self) { return nil }
     // A helper that releases the lock: `terminateAndConsumeLock()`, `unlockAndNotify()`.
     if let helper = item.as(FunctionCallExprSyntax.self)?.calledName?.lowercased(),
-        helper != "unlock", helper.contains("unlock") || helper.contains("consumelock") || helper.contains("releaselock")
+        helper != "unlock",
+        helper.contains("unlock") || helper.contains("consumelock") || helper.contains("releaselock")
     {
         return false
     }
     let compound =
-        item.as(ExpressionStmtSyntax.self).map { $0.expression.is(IfExprSyntax.self) || $0.expression.is(SwitchExprSyntax.self) }
+        item.as(ExpressionStmtSyntax.self).map {
+            $0.expression.is(IfExprSyntax.self) || $0.expression.is(SwitchExprSyntax.self)
+        }
         ?? false
     guard compound || item.is(FunctionCallExprSyntax.self) else { return nil }
     var action: Bool?
@@ -69,14 +72,16 @@ extension SyntaxProtocol {
             }
             if let closure = parent.as(ClosureExprSyntax.self) {
                 guard let call = closure.enclosingCall, let name = call.calledName else { return false }
-                if ["sync", "withLock", "withCriticalSection", "withLockedValue", "locked", "synchronized"].contains(name),
+                if ["sync", "withLock", "withCriticalSection", "withLockedValue", "locked", "synchronized"].contains(
+                    name),
                     name == "withCriticalSection" || call.receiverText.map(namesLock) == true
                 {
                     return true
                 }
                 // A closure runs under the caller's lock only when it runs at once: iteration and the like. Others
                 // (a side effect run after unlocking, a scheduled block) run whenever they are called.
-                guard ["forEach", "map", "compactMap", "filter", "reduce", "withExtendedLifetime", "first"].contains(name)
+                guard
+                    ["forEach", "map", "compactMap", "filter", "reduce", "withExtendedLifetime", "first"].contains(name)
                 else { return false }
             }
             if let item = node.as(CodeBlockItemSyntax.self), let list = parent.as(CodeBlockItemListSyntax.self) {

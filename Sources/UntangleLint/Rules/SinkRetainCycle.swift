@@ -45,7 +45,8 @@ package class RetainCycleVisitor: LintVisitor {
             if captures {
                 reportCall(
                     upstream,
-                    message: "\(operatorName) closure captures self strongly in a chain whose subscription is stored on "
+                    message:
+                        "\(operatorName) closure captures self strongly in a chain whose subscription is stored on "
                         + "self (the subscription keeps every operator's closure: a retain cycle); capture [weak self]")
             }
         }

@@ -83,8 +83,9 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
     private func reportStateOutsideItsLock(_ node: ClassDeclSyntax) {
         var guarded: Set<String> = []
         for token in node.memberBlock.tokens(viewMode: .sourceAccurate) {
-            guard token.tokenKind == .equal || token.tokenKind == .binaryOperator("+=")
-                || token.tokenKind == .binaryOperator("-="),
+            guard
+                token.tokenKind == .equal || token.tokenKind == .binaryOperator("+=")
+                    || token.tokenKind == .binaryOperator("-="),
                 let sequence = token.parent?.parent?.as(ExprListSyntax.self) ?? token.parent?.as(ExprListSyntax.self),
                 let target = sequence.first, sequence.isUnderLock
             else { continue }
@@ -98,7 +99,8 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
             // Parameters and local bindings shadow the properties of the same name.
             var parameters = Set(
                 function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            for token in body.tokens(viewMode: .sourceAccurate) where token.parent?.is(IdentifierPatternSyntax.self) == true {
+            for token in body.tokens(viewMode: .sourceAccurate)
+            where token.parent?.is(IdentifierPatternSyntax.self) == true {
                 parameters.insert(token.text)
             }
             let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
