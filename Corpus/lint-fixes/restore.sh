@@ -26,6 +26,12 @@ while IFS=$'\t' read -r id repository fix parent path path_before _; do
         missing=$((missing + 1))
         continue
     fi
+    if [ "$(git -C "$git_dir" cat-file -t "$parent:$path_before" 2>/dev/null)" != "blob" ] ||
+        [ "$(git -C "$git_dir" cat-file -t "$fix:$path" 2>/dev/null)" != "blob" ]; then
+        echo "restore: $id: $path is not a file in $repository at $parent and $fix" >&2
+        missing=$((missing + 1))
+        continue
+    fi
     mkdir -p "$target/$id/before" "$target/$id/after"
     git -C "$git_dir" show "$parent:$path_before" > "$target/$id/before/$(basename "$path_before")"
     git -C "$git_dir" show "$fix:$path" > "$target/$id/after/$(basename "$path")"

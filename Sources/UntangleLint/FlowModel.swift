@@ -68,9 +68,16 @@ extension FunctionCallExprSyntax {
             }
             if name == "asDriver" || name == "asSignal" { return .main }
             if (name == "subscribe" && firstLabel == "on") || name == "subscribeOn" {
-                if let scheduler = call.arguments.first?.expression, declarations.schedulerKind(scheduler) == .other {
-                    subscribedOff =
-                        subscribedOff ?? "\(name)(\(firstLabel == "on" ? "on: " : "")\(scheduler.trimmedDescription))"
+                if let scheduler = call.arguments.first?.expression {
+                    let written = "\(name)(\(firstLabel == "on" ? "on: " : "")\(scheduler.trimmedDescription))"
+                    switch declarations.schedulerKind(scheduler) {
+                    case .other: subscribedOff = subscribedOff ?? written
+                    // Written for main-thread delivery, but it moves only the subscription: the values of an
+                    // asynchronous source still arrive on the source's thread.
+                    case .main:
+                        subscribedOff = subscribedOff ?? "\(written) moves only the subscription, not the values"
+                    case .unknown: break
+                    }
                 }
                 continue
             }

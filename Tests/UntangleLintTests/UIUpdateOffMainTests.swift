@@ -72,6 +72,21 @@ final class UIUpdateOffMainTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), ["5:14 ui-update-off-main"])
     }
 
+    // subscribe(on: main), written for main-thread delivery, moves only the subscription.
+    func testSubscribeOnMainInsteadOfReceiveOnMainIsReported() {
+        let source = """
+            final class Tab: NSObject {
+                @Published var title = ""
+                func observe() {
+                    reconfigurations.subscribe(on: DispatchQueue.main).sink { _ in self.title = "" }.store(in: &c)
+                    reconfigurations.subscribe(on: DispatchQueue.main).receive(on: RunLoop.main)
+                        .sink { _ in self.title = "" }.store(in: &c)
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["4:60 ui-update-off-main"])
+    }
+
     func testHopsToMainAndNonUIWorkAreNotReported() {
         let source = """
             final class ProfileViewController: UIViewController {

@@ -17,43 +17,46 @@ package class MainDeliveryVisitor: LintVisitor {
     func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { node.inViewType }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.calledName, node.receiver != nil else { return .visitChildren }
+        guard updatesMainState(node, selfCounts: selfIsMainState(node)),
+            let message = message(for: node.delivery(context.declarations), at: node)
+        else { return .visitChildren }
+        reportCall(node, message: message)
+        return .visitChildren
+    }
+
+    /// Whether `node` ends a stored subscription whose subscriber updates main-thread state (`selfCounts`: any use
+    /// of `self` does) without hopping to the main thread itself.
+    func updatesMainState(_ node: FunctionCallExprSyntax, selfCounts: Bool) -> Bool {
+        guard let name = node.calledName, node.receiver != nil else { return false }
         let labels = node.argumentLabels
         let declarations = context.declarations
-        let mainBound = selfIsMainState(node)
-        let touchesMain: Bool
         switch name {
-        case "sink", "subscribe", "subscribeNext", "bind", "drive":
-            if name == "subscribe" && labels.first == "on" { return .visitChildren }
+        case "sink", "subscribe", "subscribeNext", "bind":
+            if name == "subscribe" && labels.first == "on" { return false }
             if name == "subscribe" && !labels.isEmpty
                 && !labels.contains(where: { ["onNext", "onSuccess", "onError", "onCompleted"].contains($0) })
             {
-                return .visitChildren
+                return false
             }
-            if name == "bind" && !labels.contains("onNext") { return .visitChildren }
-            if name == "drive" { return .visitChildren }  // a Driver delivers on the main thread
+            if name == "bind" && !labels.contains("onNext") { return false }
             let closures = node.closures
             guard !closures.isEmpty, resultIsStored(node), !closures.contains(where: \.hopsToMainItself) else {
-                return .visitChildren
+                return false
             }
-            touchesMain = closures.contains {
+            return closures.contains {
                 $0.updatesMainState(
-                    mainBound: mainBound, published: declarations.published,
+                    mainBound: selfCounts, published: declarations.published,
                     mainStateMethods: declarations.mainStateMethods)
             }
         case "assign", "weakAssign":
             // `assign(to: &$x)` sets a @Published property; `assign(to:on:)` in a main-bound type sets its state.
             let intoPublished = node.argument("to")?.is(InOutExprSyntax.self) == true
-            guard intoPublished || resultIsStored(node) else { return .visitChildren }
-            touchesMain = intoPublished || mainBound || node.inMainBoundType(declarations)
+            guard intoPublished || resultIsStored(node) else { return false }
+            return intoPublished || selfCounts || node.inMainBoundType(declarations)
         default:
-            return .visitChildren
+            // `drive` and the rest: a Driver delivers on the main thread.
+            return false
         }
-        guard touchesMain, let message = message(for: node.delivery(declarations), at: node) else {
-            return .visitChildren
-        }
-        reportCall(node, message: message)
-        return .visitChildren
     }
 }
 
@@ -104,8 +107,15 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
     }
 
     override func message(for delivery: Delivery, at node: FunctionCallExprSyntax) -> String? {
-        guard delivery == .unknown, !deliversOnMain(node) else { return nil }
-        return rule.message
+        switch delivery {
+        case .main:
+            return nil
+        case .offMain:
+            // ui-update-off-main reports this one when its stricter test of main-thread state holds.
+            return updatesMainState(node, selfCounts: node.inViewType) ? nil : rule.message
+        case .unknown:
+            return deliversOnMain(node) ? nil : rule.message
+        }
     }
 
     /// Sources that deliver on the main thread: RxCocoa's `rx` extensions, `objectWillChange`, control events,
