@@ -153,7 +153,8 @@ extension FunctionCallExprSyntax {
 extension SyntaxProtocol {
     /// Whether this code runs off the main thread, as far as the enclosing closures show: work dispatched to a queue
     /// that is not the main one, `Task.detached`, a `Task` outside a main-bound type, a `Thread`, an operation, a
-    /// URLSession completion handler, a subscriber closure whose chain delivers off the main thread.
+    /// URLSession completion handler, a subscriber closure whose chain delivers off the main thread; or, outside
+    /// closures, the body of an `async` function of a type not bound to the main thread.
     package func runsOffMain(_ declarations: FileDeclarations) -> Bool {
         for closure in enclosingClosures {
             if closure.signature?.attributes.contains(where: {
@@ -181,6 +182,16 @@ extension SyntaxProtocol {
             default:
                 continue
             }
+        }
+        // A nonisolated `async` function runs on the global executor (SE-0338): off the main thread, unless its type
+        // is bound to the main thread.
+        if let function = enclosingFunction, function.signature.effectSpecifiers?.asyncSpecifier != nil,
+            enclosingClosures.isEmpty, !function.inMainBoundType(declarations),
+            !function.attributes.contains(where: {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+            })
+        {
+            return true
         }
         return false
     }

@@ -58,6 +58,29 @@ final class UIUpdateOffMainTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), ["9:24 ui-update-off-main"])
     }
 
+    // A nonisolated async method runs on the global executor: what it sends arrives off the main thread.
+    func testSubjectSentFromAnAsyncMethodOfAPlainTypeIsReported() {
+        let source = """
+            final class MembersStore {
+                let members = CurrentValueSubject<[String], Never>([])
+                func refresh() async {
+                    members.value = await api.members()
+                }
+            }
+            @MainActor final class MembersStoreUI {
+                let names = PassthroughSubject<[String], Never>()
+                func refresh() async { names.send([]) }
+            }
+            final class MembersViewController: UIViewController {
+                func bind(store: MembersStore, ui: MembersStoreUI) {
+                    store.members.sink { [weak self] in self?.title = $0.first }.store(in: &cancellables)
+                    ui.names.sink { [weak self] in self?.title = $0.first }.store(in: &cancellables)
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["13:23 ui-update-off-main"])
+    }
+
     func testCoreDataSaveNotificationsOfEveryContextAreReported() {
         let source = """
             final class HomeViewModel {
