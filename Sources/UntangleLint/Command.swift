@@ -204,37 +204,50 @@ package struct LintCommand {
         package var findings: [Finding]
     }
 
-    /// Lints the files in parallel (one work item per file on GCD's pool: parsing is CPU-bound and never blocks).
+    /// Lints the files in parallel (one work item per file on GCD's pool: parsing is CPU-bound and never blocks), in
+    /// two rounds: each file is parsed and its declarations gathered, then, with what the files tell each other
+    /// (``CrossFileFacts``: main-bound types declared in one file and subclassed in another, subjects sent off the
+    /// main thread), each file's single rule walk runs.
     package static func lintFiles(_ files: [String], rules: RuleSet, progress: Bool) throws(LintError) -> [FileResult] {
-        let results = LockedBox([FileResult?](repeating: nil, count: files.count))
+        let contexts = LockedBox([FileContext?](repeating: nil, count: files.count))
         let failures = LockedBox([String]())
-        let done = LockedBox(0)
-        let showProgress = progress && files.count >= 200
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let path = files[index]
             guard let data = FileManager.default.contents(atPath: path) else {
                 failures.withLock { $0.append(path) }
                 return
             }
-            let source = String(decoding: data, as: UTF8.self)
-            let findings = Linter.lint(source: source, path: path, rules: rules)
-            let lines = source.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            results.withLock { $0[index] = FileResult(path: path, source: source, lines: lines, findings: findings) }
+            let context = FileContext(path: path, source: String(decoding: data, as: UTF8.self))
+            _ = context.declarations
+            contexts.withLock { $0[index] = context }
+        }
+        if let failed = failures.withLock({ $0.sorted().first }) { throw .usage("cannot read '\(failed)'") }
+        let parsed = contexts.withLock { $0.compactMap { $0 } }
+        let facts = CrossFileFacts(files: parsed.map { ($0.path, $0.declarations) })
+        let results = LockedBox([FileResult?](repeating: nil, count: parsed.count))
+        let done = LockedBox(0)
+        let showProgress = progress && parsed.count >= 200
+        DispatchQueue.concurrentPerform(iterations: parsed.count) { index in
+            let context = parsed[index]
+            context.attach(facts)
+            let findings = Linter.lint(context: context, rules: rules)
+            let lines = context.source.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            let result = FileResult(path: context.path, source: context.source, lines: lines, findings: findings)
+            results.withLock { $0[index] = result }
             if showProgress {
                 let count = done.withLock { value -> Int in
                     value += 1
                     return value
                 }
-                if count % 50 == 0 || count == files.count {
+                if count % 50 == 0 || count == parsed.count {
                     let width = 30
-                    let filled = count * width / files.count
+                    let filled = count * width / parsed.count
                     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                    FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(files.count) files".utf8))
-                    if count == files.count { FileHandle.standardError.write(Data("\n".utf8)) }
+                    FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(parsed.count) files".utf8))
+                    if count == parsed.count { FileHandle.standardError.write(Data("\n".utf8)) }
                 }
             }
         }
-        if let failed = failures.withLock({ $0.sorted().first }) { throw .usage("cannot read '\(failed)'") }
         return results.withLock { $0.compactMap { $0 } }
     }
 

@@ -124,7 +124,7 @@ extension FileDeclarations {
     /// from work that runs off the main thread (directly, or through a property that erases it).
     func offMainSource(_ root: ExprSyntax) -> String? {
         var name = lastComponent(root.trimmedDescription.filter { $0 != "?" && $0 != "!" })
-        if let aliased = publisherAliases[name] { name = aliased }
+        if let aliased = publisherAliases[name] ?? crossFile?.publisherAliases[name] { name = aliased }
         if name.hasPrefix("$") {
             let property = String(name.dropFirst())
             if published.contains(property), let line = assignedOffMain[property] {
@@ -134,6 +134,9 @@ extension FileDeclarations {
         }
         if let line = sentOffMain[name] {
             return "\(name) is sent from work off the main thread (line \(line))"
+        }
+        if let place = crossFile?.sentOffMain[name] {
+            return "\(name) is sent from work off the main thread (\(place))"
         }
         return nil
     }
@@ -154,22 +157,35 @@ extension SyntaxProtocol {
 extension SyntaxProtocol {
     /// Whether the innermost enclosing type is a view, a view controller, a cell or window, a SwiftUI view, or
     /// `@MainActor`: types whose every method runs on the main thread (view models and `ObservableObject`s often do
-    /// work off it and hop to main themselves).
-    package var inViewType: Bool {
+    /// work off it and hop to main themselves). With files linted together, a subclass of such a type declared in
+    /// another file counts too.
+    package func inViewType(_ declarations: FileDeclarations) -> Bool {
         for ancestor in ancestors {
             guard let group = ancestor.asProtocol(DeclGroupSyntax.self) else { continue }
-            if group.attributes.contains(where: {
-                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
-            }) {
-                return true
-            }
-            let names =
-                (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
-                + [declaredTypeName(group)].compactMap { $0 }
-            return names.contains(where: isViewTypeName)
+            return isViewDeclaration(group, declarations: declarations)
         }
         return false
     }
+}
+
+/// Whether a type declaration or extension is a view type (see ``SyntaxProtocol/inViewType(_:)``).
+func isViewDeclaration(_ group: some DeclGroupSyntax, declarations: FileDeclarations?) -> Bool {
+    if group.attributes.contains(where: {
+        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+    }) {
+        return true
+    }
+    let names =
+        (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+        + [declaredTypeName(group)].compactMap { $0 }
+    if names.contains(where: isViewTypeName) { return true }
+    guard let global = declarations?.crossFile?.viewTypes else { return false }
+    return names.contains { global.contains(baseTypeName($0)) }
+}
+
+/// `Base` for `Module.Base<T>`: the name a type is declared with.
+func baseTypeName(_ text: String) -> String {
+    lastComponent(text.split(separator: "<").first.map(String.init) ?? text)
 }
 
 /// A view, view controller, cell or window name (UIKit, AppKit, SwiftUI, and the app's subclasses named like them).
@@ -202,6 +218,11 @@ func isMainBoundDeclaration(_ group: some DeclGroupSyntax, declarations: FileDec
     if inherited.contains(where: isMainBoundTypeName) { return true }
     if let name = declaredTypeName(group) {
         if isMainBoundTypeName(name) || declarations?.mainBoundTypes.contains(name) == true { return true }
+    }
+    if let global = declarations?.crossFile?.mainBoundTypes,
+        (inherited + [declaredTypeName(group)].compactMap { $0 }).contains(where: { global.contains(baseTypeName($0)) })
+    {
+        return true
     }
     return group.memberBlock.members.contains { member in
         member.decl.as(VariableDeclSyntax.self)?.attributes.contains {
@@ -292,3 +313,49 @@ private let uiCalls: Set<String> = [
     "becomeFirstResponder", "resignFirstResponder", "addSubview", "removeFromSuperview", "setTitle", "setImage",
     "startAnimating", "stopAnimating", "apply", "show", "navigate", "endRefreshing", "beginRefreshing",
 ]
+
+/// What the files linted together tell each other: the main-bound and view types (closed over inheritance and type
+/// aliases across the files), and the subjects sent off the main thread and the publisher properties that erase them,
+/// for names declared in one file only (a name declared in several files could be any of them).
+package struct CrossFileFacts: Sendable {
+    package var mainBoundTypes: Set<String> = []
+    package var viewTypes: Set<String> = []
+    /// Subject name → "File.swift:line" of a send off the main thread.
+    package var sentOffMain: [String: String] = [:]
+    package var publisherAliases: [String: String] = [:]
+
+    package init(files: [(path: String, declarations: FileDeclarations)]) {
+        var inheritance: [String: [String]] = [:]
+        var declaredIn: [String: Int] = [:]
+        for (_, declarations) in files {
+            mainBoundTypes.formUnion(declarations.mainBoundTypes)
+            viewTypes.formUnion(declarations.viewTypes)
+            inheritance.merge(declarations.inheritance) { $0 + $1 }
+            for name in Set(declarations.bindings.map(\.name)) { declaredIn[name, default: 0] += 1 }
+        }
+        // A type inheriting (or aliasing) a main-bound type is main-bound, whichever file declares which.
+        var changed = true
+        while changed {
+            changed = false
+            for (type, bases) in inheritance {
+                if !mainBoundTypes.contains(type), bases.contains(where: mainBoundTypes.contains) {
+                    mainBoundTypes.insert(type)
+                    changed = true
+                }
+                if !viewTypes.contains(type), bases.contains(where: viewTypes.contains) {
+                    viewTypes.insert(type)
+                    changed = true
+                }
+            }
+        }
+        for (path, declarations) in files {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            for (name, line) in declarations.sentOffMain where declaredIn[name] == 1 {
+                sentOffMain[name] = "\(file):\(line)"
+            }
+            for (name, subject) in declarations.publisherAliases where declaredIn[name] == 1 {
+                publisherAliases[name] = subject
+            }
+        }
+    }
+}

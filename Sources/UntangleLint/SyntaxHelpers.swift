@@ -268,6 +268,13 @@ package struct FileDeclarations {
     package var publisherAliases: [String: String] = [:]
     /// The types the file declares (or extends) bound to the main thread.
     package var mainBoundTypes: Set<String> = []
+    /// Of those, the views, controllers, cells and windows, and the `@MainActor` types.
+    package var viewTypes: Set<String> = []
+    /// Each type's, extension's and type alias's inherited (or aliased) type names: the edges along which the files
+    /// linted together propagate main-bound types.
+    package var inheritance: [String: [String]] = [:]
+    /// Facts from the other files linted together; nil when the file is linted alone.
+    package var crossFile: CrossFileFacts?
     /// The file's methods that set a `@Published` property or a UIKit-style property outside a closure that hops to
     /// the main thread: calling one off the main thread updates main-thread state.
     package var mainStateMethods: Set<String> = []
@@ -308,6 +315,8 @@ package struct FileDeclarations {
         published = finder.published
         methods = finder.methods
         mainBoundTypes = finder.mainBoundTypes
+        viewTypes = finder.viewTypes
+        inheritance = finder.inheritance
         // Off-main sends and assignments are decided after the walk: the queues they name may be declared later.
         // The line table is built only for a file that has an off-main send to name.
         var converter: SourceLocationConverter?
@@ -342,6 +351,8 @@ private final class DeclarationFinder: SyntaxVisitor {
     var published: Set<String> = []
     var methods: Set<String> = []
     var mainBoundTypes: Set<String> = []
+    var viewTypes: Set<String> = []
+    var inheritance: [String: [String]] = [:]
     var sends: [(String, Syntax)] = []
     var assignments: [(String, Syntax)] = []
     var computedPublishers: [(String, ExprSyntax)] = []
@@ -375,20 +386,31 @@ private final class DeclarationFinder: SyntaxVisitor {
         return .visitChildren
     }
 
+    private func record(_ group: some DeclGroupSyntax) {
+        guard let name = declaredTypeName(group) else { return }
+        if isMainBoundDeclaration(group, declarations: nil) { mainBoundTypes.insert(name) }
+        if isViewDeclaration(group, declarations: nil) { viewTypes.insert(name) }
+        let inherited = group.inheritanceClause?.inheritedTypes.map { baseTypeName($0.type.trimmedDescription) } ?? []
+        if !inherited.isEmpty { inheritance[name, default: []].append(contentsOf: inherited) }
+    }
+
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        if isMainBoundDeclaration(node, declarations: nil) { mainBoundTypes.insert(node.name.text) }
+        record(node)
         return .visitChildren
     }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        if isMainBoundDeclaration(node, declarations: nil) { mainBoundTypes.insert(node.name.text) }
+        record(node)
         return .visitChildren
     }
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        if isMainBoundDeclaration(node, declarations: nil) {
-            mainBoundTypes.insert(node.extendedType.trimmedDescription)
-        }
+        record(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        inheritance[node.name.text, default: []].append(baseTypeName(node.initializer.value.trimmedDescription))
         return .visitChildren
     }
 

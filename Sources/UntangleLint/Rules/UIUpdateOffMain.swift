@@ -14,7 +14,7 @@ package class MainDeliveryVisitor: LintVisitor {
 
     /// Whether any use of `self` counts as main-thread state here: in a view or controller (every rule), or in any
     /// main-bound type (view models too: the unproven rule, which audits).
-    func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { node.inViewType }
+    func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { node.inViewType(context.declarations) }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard updatesMainState(node, selfCounts: selfIsMainState(node)),
@@ -112,7 +112,7 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
             return nil
         case .offMain:
             // ui-update-off-main reports this one when its stricter test of main-thread state holds.
-            return updatesMainState(node, selfCounts: node.inViewType) ? nil : rule.message
+            return updatesMainState(node, selfCounts: node.inViewType(context.declarations)) ? nil : rule.message
         case .unknown:
             return deliversOnMain(node) ? nil : rule.message
         }
