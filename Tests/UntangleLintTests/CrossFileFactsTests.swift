@@ -73,4 +73,28 @@ final class CrossFileFactsTests: XCTestCase {
         XCTAssertEqual(
             describe(Linter.lint(together: [("A.swift", first), ("B.swift", second)], rules: rules)), [])
     }
+
+    // `untangle lint --cross-file` lints the files together; without the option each file alone.
+    func testTheCommandLintsFilesTogetherOnlyWithCrossFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cross-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        final class Store {
+            let changes = PassthroughSubject<Int, Never>()
+            func load() { DispatchQueue.global().async { self.changes.send(1) } }
+        }
+        """.write(to: folder.appendingPathComponent("Store.swift"), atomically: true, encoding: .utf8)
+        try """
+        final class ListViewController: UIViewController {
+            func bind(store: Store) {
+                store.changes.sink { [weak self] _ in self?.tableView.reloadData() }.store(in: &cancellables)
+            }
+        }
+        """.write(to: folder.appendingPathComponent("List.swift"), atomically: true, encoding: .utf8)
+        let alone = LintCommand.run(arguments: ["--quiet", folder.path])
+        let together = LintCommand.run(arguments: ["--quiet", "--cross-file", folder.path])
+        XCTAssertEqual(alone.findings.map(\.ruleID), [])
+        XCTAssertEqual(together.findings.map { "\($0.line):\($0.column) \($0.ruleID)" }, ["3:23 ui-update-off-main"])
+    }
 }
