@@ -1,4 +1,5 @@
 // assign-on-self: assign(to:on: self) retains self, and self keeps the subscription.
+// untangle:disable-file ui-update-unproven-main -- this example is about the cycle; its publisher delivers on main
 import Combine
 
 final class SearchModel {

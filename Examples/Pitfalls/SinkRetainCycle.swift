@@ -1,4 +1,5 @@
 // sink-retain-cycle: self keeps the AnyCancellable, the sink closure keeps self. The view model never deinits.
+// untangle:disable-file ui-update-unproven-main -- this example is about the cycle; its publisher delivers on main
 import Combine
 
 final class ProfileViewModel {

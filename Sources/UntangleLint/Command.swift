@@ -17,6 +17,9 @@ package struct LintCommand {
     package var listRules = false
     package var quiet = false
     package var help = false
+    /// Lint the files together: a first round gathers every file's declarations and the facts they tell each other
+    /// (``CrossFileFacts``) before the rule walks. Keeps every parsed file in memory between the rounds.
+    package var crossFile = false
 
     package static let usage = """
         USAGE: untangle lint [options] [paths...]
@@ -32,6 +35,8 @@ package struct LintCommand {
           --fix                               Apply the mechanical fixes in place (only results that parse).
           --rules                             List the rules and exit.
           --quiet                             No progress or speed line on stderr.
+          --cross-file                        Share facts between the files (types, off-main subjects): two rounds,
+                                              every parsed file kept in memory (about 2 KB a line).
           -h, --help                          Show this help.
 
         In code: // untangle:disable:next <rule-id> -- reason   (also :this, and untangle:disable-file)
@@ -61,6 +66,7 @@ package struct LintCommand {
             case "--fix": fix = true
             case "--rules": listRules = true
             case "--quiet": quiet = true
+            case "--cross-file": crossFile = true
             case "-h", "--help": help = true
             default:
                 if argument.hasPrefix("-") { throw .usage("unknown option '\(argument)'\n\n\(Self.usage)") }
@@ -108,7 +114,7 @@ package struct LintCommand {
         let baseline = try baselinePath.map { path throws(LintError) in try Baseline(contentsOf: path) }
 
         let start = DispatchTime.now().uptimeNanoseconds
-        var results = try Self.lintFiles(files, rules: ruleSet, progress: progress)
+        var results = try Self.lintFiles(files, rules: ruleSet, progress: progress, crossFile: crossFile)
         if fix {
             results = try applyFixes(results, rules: ruleSet, outcome: &outcome)
         }
@@ -204,12 +210,51 @@ package struct LintCommand {
         package var findings: [Finding]
     }
 
-    /// Lints the files in parallel (one work item per file on GCD's pool: parsing is CPU-bound and never blocks).
-    package static func lintFiles(_ files: [String], rules: RuleSet, progress: Bool) throws(LintError) -> [FileResult] {
+    /// Lints the files in parallel (one work item per file on GCD's pool: parsing is CPU-bound and never blocks). With
+    /// `crossFile`, in two rounds: each file is parsed and its declarations gathered, then, with what the files tell
+    /// each other (``CrossFileFacts``: main-bound types declared in one file and subclassed in another, subjects sent
+    /// off the main thread), each file's single rule walk runs. Without it, each file is parsed and walked at once,
+    /// and dropped (a fraction of the memory, and about 15% less CPU: the tree is walked while still in the cache).
+    package static func lintFiles(_ files: [String], rules: RuleSet, progress: Bool, crossFile: Bool = false)
+        throws(LintError) -> [FileResult]
+    {
+        if !crossFile { return try lintEachAlone(files, rules: rules, progress: progress) }
+        let contexts = LockedBox([FileContext?](repeating: nil, count: files.count))
+        let failures = LockedBox([String]())
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let path = files[index]
+            guard let data = FileManager.default.contents(atPath: path) else {
+                failures.withLock { $0.append(path) }
+                return
+            }
+            let context = FileContext(path: path, source: String(decoding: data, as: UTF8.self))
+            _ = context.declarations
+            contexts.withLock { $0[index] = context }
+        }
+        if let failed = failures.withLock({ $0.sorted().first }) { throw .usage("cannot read '\(failed)'") }
+        let parsed = contexts.withLock { $0.compactMap { $0 } }
+        let facts = CrossFileFacts(files: parsed.map { ($0.path, $0.declarations) })
+        let results = LockedBox([FileResult?](repeating: nil, count: parsed.count))
+        let progressBar = ProgressBar(total: parsed.count, shown: progress)
+        DispatchQueue.concurrentPerform(iterations: parsed.count) { index in
+            let context = parsed[index]
+            context.attach(facts)
+            let findings = Linter.lint(context: context, rules: rules)
+            let lines = context.source.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            let result = FileResult(path: context.path, source: context.source, lines: lines, findings: findings)
+            results.withLock { $0[index] = result }
+            progressBar.advance()
+        }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// One round: each file parsed, walked and dropped by its work item.
+    private static func lintEachAlone(_ files: [String], rules: RuleSet, progress: Bool) throws(LintError)
+        -> [FileResult]
+    {
         let results = LockedBox([FileResult?](repeating: nil, count: files.count))
         let failures = LockedBox([String]())
-        let done = LockedBox(0)
-        let showProgress = progress && files.count >= 200
+        let progressBar = ProgressBar(total: files.count, shown: progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let path = files[index]
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -220,19 +265,7 @@ package struct LintCommand {
             let findings = Linter.lint(source: source, path: path, rules: rules)
             let lines = source.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             results.withLock { $0[index] = FileResult(path: path, source: source, lines: lines, findings: findings) }
-            if showProgress {
-                let count = done.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
-                if count % 50 == 0 || count == files.count {
-                    let width = 30
-                    let filled = count * width / files.count
-                    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                    FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(files.count) files".utf8))
-                    if count == files.count { FileHandle.standardError.write(Data("\n".utf8)) }
-                }
-            }
+            progressBar.advance()
         }
         if let failed = failures.withLock({ $0.sorted().first }) { throw .usage("cannot read '\(failed)'") }
         return results.withLock { $0.compactMap { $0 } }
@@ -253,6 +286,32 @@ package struct LintCommand {
             fixedPaths.append(result.path)
         }
         if !fixedPaths.isEmpty { outcome.messages += "Fixed \(fixedPaths.count) files.\n" }
-        return try Self.lintFiles(results.map(\.path), rules: rules, progress: false)
+        return try Self.lintFiles(results.map(\.path), rules: rules, progress: false, crossFile: crossFile)
+    }
+}
+
+/// The `[####------] 50/200 files` line on stderr, for runs of 200 files or more on a terminal.
+private final class ProgressBar: Sendable {
+    private let total: Int
+    private let shown: Bool
+    private let done = LockedBox(0)
+
+    init(total: Int, shown: Bool) {
+        self.total = total
+        self.shown = shown && total >= 200
+    }
+
+    func advance() {
+        guard shown else { return }
+        let count = done.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        guard count % 50 == 0 || count == total else { return }
+        let width = 30
+        let filled = count * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(count)/\(total) files".utf8))
+        if count == total { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

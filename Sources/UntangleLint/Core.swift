@@ -100,6 +100,11 @@ package final class FileContext {
     /// The file's variable declarations, gathered on first use by one walk for every rule that needs them.
     package private(set) lazy var declarations = FileDeclarations(tree)
 
+    /// Gives the rules what the other files linted together say (``CrossFileFacts``), before the walk.
+    package func attach(_ facts: CrossFileFacts) {
+        declarations.crossFile = facts
+    }
+
     package init(path: String, source: String) {
         self.path = path
         self.source = source
@@ -158,3 +163,8 @@ extension String {
         return String(s)
     }
 }
+
+// A FileContext is used by one thread at a time: each round of `LintCommand.lintFiles` and `Linter.lint(together:)`
+// gives every file to one work item, and the next round starts only after `concurrentPerform` returned, which orders
+// the rounds' accesses. Nothing else shares a context between threads.
+extension FileContext: @unchecked Sendable {}

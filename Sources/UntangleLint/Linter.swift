@@ -4,6 +4,7 @@
 import Foundation
 import SwiftParser
 import SwiftSyntax
+import UntangleSync
 
 /// The rules to run and their severities, after the configuration.
 package struct RuleSet: Sendable {
@@ -21,10 +22,38 @@ package struct RuleSet: Sendable {
 package enum Linter {
     /// The findings in `source`, sorted by position, after inline `untangle:disable` comments.
     package static func lint(source: String, path: String, rules: RuleSet = RuleSet()) -> [Finding] {
-        let context = FileContext(path: path, source: source)
+        lint(context: FileContext(path: path, source: source), rules: rules)
+    }
+
+    /// The findings in a parsed file (to which ``FileContext/attach(_:)`` may have given the facts of the files
+    /// linted with it), sorted by position, after inline `untangle:disable` comments.
+    package static func lint(context: FileContext, rules: RuleSet = RuleSet()) -> [Finding] {
         let visitors = rules.rules.map { $0.visitor.init(context: context, rule: $0) }
         CombinedWalk(visitors).walk(context.tree)
         return finish(context, rules: rules)
+    }
+
+    /// Lints files together: each file's declarations first (in parallel), then the facts they tell each other
+    /// (``CrossFileFacts``), then each file's walk with those facts. `sources` are (path, text) pairs; the result is
+    /// in the same order.
+    package static func lint(together sources: [(path: String, source: String)], rules: RuleSet = RuleSet())
+        -> [[Finding]]
+    {
+        let contexts = LockedBox([FileContext?](repeating: nil, count: sources.count))
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let context = FileContext(path: sources[index].path, source: sources[index].source)
+            _ = context.declarations
+            contexts.withLock { $0[index] = context }
+        }
+        let parsed = contexts.withLock { $0.compactMap { $0 } }
+        let facts = CrossFileFacts(files: parsed.map { ($0.path, $0.declarations) })
+        let results = LockedBox([[Finding]](repeating: [], count: parsed.count))
+        DispatchQueue.concurrentPerform(iterations: parsed.count) { index in
+            parsed[index].attach(facts)
+            let findings = lint(context: parsed[index], rules: rules)
+            results.withLock { $0[index] = findings }
+        }
+        return results.withLock { $0 }
     }
 
     /// The findings of each rule walking the file on its own, as the linter did before the combined walk: what

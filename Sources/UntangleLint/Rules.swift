@@ -19,6 +19,12 @@ package enum Rules {
         RxUndisposedSubscription.description,
         RxSubscribeOnMain.description,
         RxDisposeBagReassigned.description,
+        UIUpdateOffMain.description,
+        UIUpdateUnprovenMain.description,
+        CalloutUnderLock.description,
+        SubscriptionStateOutsideLock.description,
+        BlockingWaitOnMain.description,
+        BlockingWaitForCallback.description,
     ]
 
     package static func named(_ id: String) -> RuleDescription? {

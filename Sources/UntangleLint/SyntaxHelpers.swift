@@ -151,6 +151,51 @@ extension FunctionCallExprSyntax {
 }
 
 extension SyntaxProtocol {
+    /// Whether this code runs off the main thread, as far as the enclosing closures show: work dispatched to a queue
+    /// that is not the main one, `Task.detached`, a `Task` outside a main-bound type, a `Thread`, an operation, a
+    /// URLSession completion handler, a subscriber closure whose chain delivers off the main thread; or, outside
+    /// closures, the body of an `async` function of a type not bound to the main thread.
+    package func runsOffMain(_ declarations: FileDeclarations) -> Bool {
+        for closure in enclosingClosures {
+            if closure.signature?.attributes.contains(where: {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+            }) == true {
+                return false
+            }
+            guard let call = closure.enclosingCall, let name = call.calledName else { continue }
+            switch name {
+            case "async", "asyncAfter":
+                guard let queue = call.receiver else { continue }
+                return declarations.schedulerKind(queue) != .main
+            case "detached", "detachNewThread", "concurrentPerform", "addOperation", "Thread":
+                return true
+            case "Task":
+                return !call.inMainBoundType(declarations)
+            case "dataTask", "downloadTask", "uploadTask":
+                return true
+            case "sink", "subscribe", "bind", "drive":
+                switch call.delivery(declarations) {
+                case .main: return false
+                case .offMain: return true
+                case .unknown: continue
+                }
+            default:
+                continue
+            }
+        }
+        // A nonisolated `async` function runs on the global executor (SE-0338): off the main thread, unless its type
+        // is bound to the main thread.
+        if let function = enclosingFunction, function.signature.effectSpecifiers?.asyncSpecifier != nil,
+            enclosingClosures.isEmpty, !function.inMainBoundType(declarations),
+            !function.attributes.contains(where: {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+            })
+        {
+            return true
+        }
+        return false
+    }
+
     /// The innermost enclosing function-like scope boundary (a function, initializer, accessor, or closure).
     package var ancestors: AnySequence<Syntax> {
         AnySequence(sequence(first: Syntax(self).parent) { $0?.parent }.lazy.compactMap { $0 })
@@ -212,10 +257,55 @@ package struct FileDeclarations {
     package var bindings: [Binding] = []
     /// The names of `@Published` properties (declarations not nested in another variable's declaration).
     package var published: Set<String> = []
+    /// The names of the instance methods declared in the file's types and extensions.
+    package var methods: Set<String> = []
+    /// Subjects (and relays) the file sends to from work off the main thread: name → the line of the first such send.
+    package var sentOffMain: [String: Int] = [:]
+    /// Properties the file assigns from work off the main thread: name → the line of the first such assignment.
+    package var assignedOffMain: [String: Int] = [:]
+    /// Computed publisher properties that only erase another: `var changes: AnyPublisher<...> { subject.eraseTo... }`
+    /// maps `changes` to `subject`.
+    package var publisherAliases: [String: String] = [:]
+    /// The types the file declares (or extends) bound to the main thread.
+    package var mainBoundTypes: Set<String> = []
+    /// Of those, the views, controllers, cells and windows, and the `@MainActor` types.
+    package var viewTypes: Set<String> = []
+    /// Each type's, extension's and type alias's inherited (or aliased) type names: the edges along which the files
+    /// linted together propagate main-bound types.
+    package var inheritance: [String: [String]] = [:]
+    /// Facts from the other files linted together; nil when the file is linted alone.
+    package var crossFile: CrossFileFacts?
+    /// The file's methods that set a `@Published` property or a UIKit-style property outside a closure that hops to
+    /// the main thread: calling one off the main thread updates main-thread state.
+    package var mainStateMethods: Set<String> = []
 
     /// The names of the variables whose binding matches `predicate`.
     package func names(where predicate: (Binding) -> Bool) -> Set<String> {
         Set(bindings.lazy.filter(predicate).map(\.name))
+    }
+
+    /// Whether a method body assigns a `@Published` or UIKit-style property outside every closure that hops to main.
+    private static func setsMainState(_ body: CodeBlockSyntax, published: Set<String>) -> Bool {
+        for token in body.tokens(viewMode: .sourceAccurate) {
+            guard token.tokenKind == .equal, token.parent?.is(AssignmentExprSyntax.self) == true,
+                let target = token.parent?.parent?.as(ExprListSyntax.self)?.first
+            else { continue }
+            // `name` or `self.name`: another object's property of the same name is not this type's state.
+            var name = target.trimmedDescription.filter { $0 != "?" && $0 != "!" }
+            if name.hasPrefix("self.") { name.removeFirst(5) }
+            guard published.contains(name) else { continue }
+            let hops = token.ancestors.contains { ancestor in
+                guard let closure = ancestor.as(ClosureExprSyntax.self) else { return false }
+                if closure.hopsToMainItself { return true }
+                let receiver = closure.enclosingCall?.receiverText ?? ""
+                return receiver.contains("main") || receiver.contains("MainActor")
+                    || closure.signature?.attributes.contains {
+                        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+                    } == true
+            }
+            if !hops { return true }
+        }
+        return false
     }
 
     init(_ tree: SourceFileSyntax) {
@@ -223,13 +313,116 @@ package struct FileDeclarations {
         finder.walk(tree)
         bindings = finder.bindings
         published = finder.published
+        methods = finder.methods
+        mainBoundTypes = finder.mainBoundTypes
+        viewTypes = finder.viewTypes
+        inheritance = finder.inheritance
+        // Off-main sends and assignments are decided after the walk: the queues they name may be declared later.
+        // The line table is built only for a file that has an off-main send to name.
+        var converter: SourceLocationConverter?
+        func line(of node: Syntax) -> Int {
+            let table = converter ?? SourceLocationConverter(fileName: "", tree: tree)
+            converter = table
+            return node.startLocation(converter: table).line
+        }
+        for (name, node) in finder.sends where sentOffMain[name] == nil {
+            if node.runsOffMain(self) { sentOffMain[name] = line(of: node) }
+        }
+        for (name, node) in finder.assignments where assignedOffMain[name] == nil && published.contains(name) {
+            if node.runsOffMain(self) { assignedOffMain[name] = line(of: node) }
+        }
+        // Only a file with @Published properties has methods that set them.
+        if !published.isEmpty {
+            for (name, body) in finder.methodBodies where !mainStateMethods.contains(name) {
+                if Self.setsMainState(body, published: published) { mainStateMethods.insert(name) }
+            }
+        }
+        for (name, expression) in finder.computedPublishers {
+            guard let call = expression.as(FunctionCallExprSyntax.self), call.delivery(self) != .main,
+                let root = call.chainRoot
+            else { continue }
+            publisherAliases[name] = lastComponent(root.trimmedDescription)
+        }
     }
 }
 
 private final class DeclarationFinder: SyntaxVisitor {
     var bindings: [FileDeclarations.Binding] = []
     var published: Set<String> = []
+    var methods: Set<String> = []
+    var mainBoundTypes: Set<String> = []
+    var viewTypes: Set<String> = []
+    var inheritance: [String: [String]] = [:]
+    var sends: [(String, Syntax)] = []
+    var assignments: [(String, Syntax)] = []
+    var computedPublishers: [(String, ExprSyntax)] = []
+    var methodBodies: [(String, CodeBlockSyntax)] = []
     private var variableDepth = 0
+
+    private static let sendNames: Set<String> = ["send", "accept", "onNext"]
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.calledName, Self.sendNames.contains(name), let receiver = node.receiverText,
+            node.closures.isEmpty
+        {
+            sends.append((lastComponent(receiver.filter { $0 != "?" && $0 != "!" }), Syntax(node)))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = node.elements
+        guard elements.count == 3, let first = elements.first,
+            elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+        else { return .visitChildren }
+        var target = first.trimmedDescription.filter { $0 != "?" && $0 != "!" }
+        // `subject.value = x` sends on a CurrentValueSubject or BehaviorRelay-like box.
+        if target.hasSuffix(".value") {
+            target = String(target.dropLast(6))
+            sends.append((lastComponent(target), Syntax(node)))
+        } else if !target.contains("(") && !target.contains("[") {
+            assignments.append((lastComponent(target), Syntax(node)))
+        }
+        return .visitChildren
+    }
+
+    private func record(_ group: some DeclGroupSyntax) {
+        guard let name = declaredTypeName(group) else { return }
+        if isMainBoundDeclaration(group, declarations: nil) { mainBoundTypes.insert(name) }
+        if isViewDeclaration(group, declarations: nil) { viewTypes.insert(name) }
+        let inherited = group.inheritanceClause?.inheritedTypes.map { baseTypeName($0.type.trimmedDescription) } ?? []
+        if !inherited.isEmpty { inheritance[name, default: []].append(contentsOf: inherited) }
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        inheritance[node.name.text, default: []].append(baseTypeName(node.initializer.value.trimmedDescription))
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let isMember = node.parent?.is(MemberBlockItemSyntax.self) == true
+        let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+        if isMember && !isStatic {
+            methods.insert(node.name.text)
+            if let body = node.body { methodBodies.append((node.name.text, body)) }
+        }
+        return .visitChildren
+    }
 
     init() { super.init(viewMode: .sourceAccurate) }
 
@@ -239,6 +432,11 @@ private final class DeclarationFinder: SyntaxVisitor {
                 .init(
                     name: name, value: node.initializer?.value.trimmedDescription ?? "",
                     type: node.typeAnnotation?.type.trimmedDescription ?? ""))
+            if case .getter(let body) = node.accessorBlock?.accessors, body.count == 1,
+                case .expr(let expression) = body.first?.item
+            {
+                computedPublishers.append((name, expression))
+            }
         }
         return .visitChildren
     }
@@ -269,7 +467,9 @@ package func resultIsStored(_ call: FunctionCallExprSyntax) -> Bool {
         if let member = parent.as(MemberAccessExprSyntax.self),
             let outer = member.parent?.as(FunctionCallExprSyntax.self)
         {
-            if let name = outer.calledName, name == "store" || name == "disposed" || name == "insert" {
+            if let name = outer.calledName,
+                name == "store" || name == "disposed" || name == "insert" || name == "addDisposableTo"
+            {
                 return true
             }
             node = Syntax(outer)

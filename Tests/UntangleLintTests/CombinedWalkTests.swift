@@ -58,7 +58,11 @@ final class CombinedWalkTests: XCTestCase {
                 "3:55 blocking-wait-in-pool ",
                 "4:16 receive-on-concurrent-queue ",
                 "5:15 assign-on-self fix",
+                // Off by default: a type with @Published state assigns into itself from a chain nothing brings to
+                // the main thread.
+                "5:15 ui-update-unproven-main ",
                 "6:15 assign-on-self ",
+                "6:15 ui-update-unproven-main ",
             ])
     }
 }

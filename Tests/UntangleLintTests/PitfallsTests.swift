@@ -5,10 +5,13 @@ import XCTest
 
 final class PitfallsTests: XCTestCase {
     static let expected = [
-        "AssignOnSelf.swift:9:16 assign-on-self",
+        "AssignOnSelf.swift:10:16 assign-on-self",
         "BarrierQueueReaderWriter.swift:12:15 barrier-queue-reader-writer",
+        "BlockingWaitForCallback.swift:16:19 blocking-wait-for-callback",
         "BlockingWaitInPool.swift:10:23 blocking-wait-in-pool",
         "BlockingWaitInPool.swift:19:11 blocking-wait-in-pool",
+        "BlockingWaitOnMain.swift:16:19 blocking-wait-on-main",
+        "CalloutUnderLock.swift:18:30 callout-under-lock",
         "CancellableSetFromClosure.swift:14:22 cancellable-set-from-closure",
         "DiscardedCancellable.swift:6:20 discarded-cancellable",
         "EagerFuture.swift:5:5 eager-future",
@@ -18,16 +21,19 @@ final class PitfallsTests: XCTestCase {
         "RxSwift.swift:9:14 rx-subscribe-retain-cycle",
         "RxSwift.swift:14:14 rx-undisposed-subscription",
         "RxSwift.swift:16:14 rx-subscribe-on-main",
-        "SinkRetainCycle.swift:11:14 sink-retain-cycle",
+        "SinkRetainCycle.swift:12:14 sink-retain-cycle",
         "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
+        "SubscriptionStateOutsideLock.swift:13:10 subscription-state-outside-lock",
         "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
+        "UIUpdateOffMain.swift:14:14 ui-update-off-main",
+        "UIUpdateUnprovenMain.swift:13:14 ui-update-unproven-main",
         "UnsynchronizedSubscription.swift:12:10 unsynchronized-subscription",
         "UnsynchronizedSubscription.swift:21:10 unsynchronized-subscription",
     ]
 
     func testPitfallsHaveExactlyTheAnnouncedFindings() {
         let folder = repositoryRoot + "/Examples/Pitfalls"
-        // The folder's configuration turns on discarded-cancellable, which is off by default.
+        // The folder's configuration turns on the rules that are off by default.
         let outcome = LintCommand.run(arguments: ["--quiet", "--config", folder + "/.untangle-lint.json", folder])
         let found = outcome.findings.map {
             "\(URL(fileURLWithPath: $0.path).lastPathComponent):\($0.line):\($0.column) \($0.ruleID)"

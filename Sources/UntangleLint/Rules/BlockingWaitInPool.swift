@@ -68,3 +68,99 @@ package final class BlockingWaitInPool: LintVisitor {
         return nil
     }
 }
+
+/// Shared by blocking-wait-on-main and blocking-wait-for-callback: a semaphore or group `wait()` (declared in the
+/// file, or created inline) that blocks the thread it is called on, outside pool work (which blocking-wait-in-pool
+/// reports) and outside code that syntax places off the main thread.
+package class BlockingWaitVisitor: LintVisitor {
+    private var waitables: Set<String> = []
+    /// The semaphores and groups the file signals (or leaves) inside a closure: a callback ends the wait.
+    private var signalledInCallbacks: Set<String> = []
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
+    /// The message for a wait; nil when this rule does not report it.
+    func message(mainBound: Bool, waitsForCallback: Bool) -> String? { nil }
+
+    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        waitables = context.declarations.names { binding in
+            binding.value.hasPrefix("DispatchSemaphore(") || binding.value.hasPrefix("DispatchGroup(")
+                || binding.type.hasPrefix("DispatchSemaphore") || binding.type.hasPrefix("DispatchGroup")
+        }
+        return .visitChildren
+    }
+
+    override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let name = node.calledName, let receiver = node.receiverText else { return .visitChildren }
+        let waitable = lastComponent(receiver)
+        if (name == "signal" || name == "leave"), waitables.contains(waitable), !node.enclosingClosures.isEmpty {
+            signalledInCallbacks.insert(waitable)
+        }
+        guard name == "wait", node.parent?.is(AwaitExprSyntax.self) != true, waitables.contains(waitable),
+            node.argumentLabels.allSatisfy({ $0 == "timeout" || $0 == "wallTimeout" })
+        else { return .visitChildren }
+        // Pool work and async functions are blocking-wait-in-pool's; closures that run off the main thread block no
+        // main thread.
+        if node.enclosingClosures.contains(where: { closure in
+            guard let call = closure.enclosingCall else { return false }
+            return call.spawnsConcurrentWork && !(call.receiverText?.contains("main") ?? false)
+        }) || node.runsOffMain(context.declarations) {
+            return .visitChildren
+        }
+        if let function = node.enclosingFunction, function.signature.effectSpecifiers?.asyncSpecifier != nil {
+            return .visitChildren
+        }
+        let onMainQueue = node.enclosingClosures.contains { $0.enclosingCall?.receiverText == "DispatchQueue.main" }
+        pending.append((node, onMainQueue || node.inMainBoundType(context.declarations), waitable))
+        return .visitChildren
+    }
+
+    private var pending: [(FunctionCallExprSyntax, Bool, String)] = []
+
+    override package func visitPost(_ node: SourceFileSyntax) {
+        // Signals may come after the wait in the file: decided once the walk has seen them all.
+        for (call, mainBound, waitable) in pending {
+            let waitsForCallback = signalledInCallbacks.contains(waitable) && call.enclosingClosures.isEmpty
+            if let message = message(mainBound: mainBound, waitsForCallback: waitsForCallback) {
+                reportCall(call, message: message)
+            }
+        }
+    }
+}
+
+/// `semaphore.wait()` in a view, a controller, a view model or other main-bound type, or in work sent to the main
+/// queue: the main thread stops until another thread signals (the UI freezes; the watchdog kills the app after some
+/// seconds), and if the signal is to come from work queued on the main thread, it never comes: a deadlock.
+package final class BlockingWaitOnMain: BlockingWaitVisitor {
+    package static let description = RuleDescription(
+        id: "blocking-wait-on-main", severity: .warning,
+        message:
+            "semaphore/group wait on the main thread (in a main-bound type or main-queue work) freezes the UI, and "
+            + "deadlocks if the signal needs the main thread; use a completion handler or `await`",
+        visitor: BlockingWaitOnMain.self)
+
+    override func message(mainBound: Bool, waitsForCallback: Bool) -> String? {
+        mainBound ? rule.message : nil
+    }
+}
+
+/// `let semaphore = DispatchSemaphore(value: 0); api.load { ...; semaphore.signal() }; semaphore.wait()` outside a
+/// main-bound type: an asynchronous API made synchronous. Whatever thread calls it blocks until the callback runs: the
+/// main thread freezes if it is the caller, and if the callback is delivered on the caller's own queue (the main queue,
+/// a Core Data context's queue) it never runs: a deadlock. Off by default: test code does this on purpose, on threads
+/// it owns (measured on real trees, see the UntangleLint article).
+package final class BlockingWaitForCallback: BlockingWaitVisitor {
+    package static let description = RuleDescription(
+        id: "blocking-wait-for-callback", severity: .warning,
+        message:
+            "waits on a semaphore/group that a callback signals: the calling thread blocks until the callback runs "
+            + "(the UI freezes when that is the main thread, and it deadlocks when the callback needs the caller's "
+            + "queue); pass a completion handler or use `await` instead",
+        enabledByDefault: false,
+        // Off by default: tests bridge callbacks this way on purpose (see the UntangleLint article).
+        visitor: BlockingWaitForCallback.self)
+
+    override func message(mainBound: Bool, waitsForCallback: Bool) -> String? {
+        !mainBound && waitsForCallback ? rule.message : nil
+    }
+}

@@ -21,6 +21,8 @@ package final class CancellableSetFromClosure: LintVisitor {
         guard node.enclosingClosures.contains(where: { $0.enclosingCall?.spawnsConcurrentWork == true }) else {
             return .visitChildren
         }
+        // Stored under a lock (`lock.lock()` before it, `lock.withLock { }` around it): the set is guarded.
+        if node.isUnderLock { return .visitChildren }
         reportCall(node, edits: cancelBagFix(target: target))
         return .visitChildren
     }

@@ -3,26 +3,100 @@
 
 import SwiftSyntax
 
-/// Shared by the Combine and RxSwift variants: a call named `method` whose closures (or `self.method` references)
-/// capture `self` strongly, and whose result is stored (`store(in:)`, `disposed(by:)`, a property).
+/// Shared by the Combine and RxSwift variants: a call named `method` whose closures (or method references: `self.f`,
+/// or a bare `f` naming a method declared in the file) capture `self` strongly, and whose result is stored
+/// (`store(in:)`, `disposed(by:)`, a property). The subscription also keeps the closures of the operators above it in
+/// the chain (`map`, `flatMap`, `filter`, `scan`, `handleEvents`...): each one that captures `self` strongly is
+/// reported at the operator.
 package class RetainCycleVisitor: LintVisitor {
     var methods: Set<String> { [] }
     var requiredLabel: String? { nil }
 
-    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+    /// Operators whose closures the subscription keeps for as long as it lives.
+    static let operatorNames: Set<String> = [
+        "map", "tryMap", "compactMap", "tryCompactMap", "flatMap", "flatMapLatest", "flatMapFirst", "concatMap",
+        "switchMap", "filter", "tryFilter", "scan", "tryScan", "handleEvents", "do", "removeDuplicates", "catch",
+        "tryCatch", "mapError", "withLatestFrom", "drop", "prefix", "first", "last", "reduce", "tryReduce",
+    ]
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
+    private var fileMethods: Set<String> = []
+
+    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        fileMethods = context.declarations.methods
+        return .visitChildren
+    }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, methods.contains(name), node.receiver != nil else { return .visitChildren }
         if let label = requiredLabel, !node.argumentLabels.contains(label) { return .visitChildren }
-        guard node.inReferenceTypeOrExtension, resultIsStored(node) else { return .visitChildren }
+        guard node.inReferenceTypeOrExtension, resultIsStored(node), !endsItself(node) else { return .visitChildren }
         let strongClosures = node.closures.filter { !$0.weakensSelf && $0.usesSelfStrongly }
-        let methodReference = node.arguments.contains { argument in
-            guard let member = argument.expression.as(MemberAccessExprSyntax.self) else { return false }
+        let methodReference = node.arguments.contains { isMethodReference($0.expression) }
+        if !strongClosures.isEmpty || methodReference {
+            reportCall(node, edits: methodReference ? [] : weakSelfFix(strongClosures))
+        }
+        for upstream in node.chainBelow {
+            guard let operatorName = upstream.calledName, Self.operatorNames.contains(operatorName) else { continue }
+            let captures =
+                upstream.closures.contains { !$0.weakensSelf && $0.usesSelfStrongly }
+                || upstream.arguments.contains { isMethodReference($0.expression) }
+            if captures {
+                reportCall(
+                    upstream,
+                    message:
+                        "\(operatorName) closure captures self strongly in a chain whose subscription is stored on "
+                        + "self (the subscription keeps every operator's closure: a retain cycle); capture [weak self]")
+            }
+        }
+        return .visitChildren
+    }
+
+    /// Whether the chain ends on its own at a point tied to `self`'s life or after one value (`takeUntil(...)`,
+    /// `take(until:)`, `prefix(untilOutputFrom:)`, `first()`, `take(1)`): the subscription then releases its closures.
+    private func endsItself(_ node: FunctionCallExprSyntax) -> Bool {
+        node.chainBelow.contains { call in
+            let name = call.calledName ?? ""
+            let labels = call.argumentLabels
+            return name == "takeUntil" || (name == "take" && labels.first == "until")
+                || (name == "prefix" && labels.first == "untilOutputFrom") || (name == "first" && labels.isEmpty)
+                || (name == "take" && labels == [""] && call.arguments.first?.expression.trimmedDescription == "1")
+        }
+    }
+
+    /// `self.handle` or a bare `handle` naming a method of the file's types: passing it captures `self` strongly.
+    private func isMethodReference(_ expression: ExprSyntax) -> Bool {
+        if let member = expression.as(MemberAccessExprSyntax.self) {
             return member.base?.trimmedDescription == "self"
         }
-        guard !strongClosures.isEmpty || methodReference else { return .visitChildren }
-        reportCall(node, edits: methodReference ? [] : weakSelfFix(strongClosures))
-        return .visitChildren
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            let name = reference.baseName.text
+            return fileMethods.contains(name) && !isParameter(name, around: expression)
+        }
+        return false
+    }
+
+    /// Whether `name` is a parameter of an enclosing function, initializer or closure (which shadows a method).
+    private func isParameter(_ name: String, around node: ExprSyntax) -> Bool {
+        for ancestor in node.ancestors {
+            if let function = ancestor.as(FunctionDeclSyntax.self) {
+                return function.signature.parameterClause.parameters.contains {
+                    ($0.secondName ?? $0.firstName).text == name
+                }
+            }
+            if let initializer = ancestor.as(InitializerDeclSyntax.self) {
+                return initializer.signature.parameterClause.parameters.contains {
+                    ($0.secondName ?? $0.firstName).text == name
+                }
+            }
+            if let closure = ancestor.as(ClosureExprSyntax.self),
+                closure.signature?.parameterClause?.trimmedDescription.contains(name) == true
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// `{ value in ... }` becomes `{ [weak self] value in guard let self else { return } ... }`; not offered for a
@@ -84,7 +158,7 @@ package final class RxSubscribeRetainCycle: RetainCycleVisitor {
             + "retain cycle); capture [weak self]",
         visitor: RxSubscribeRetainCycle.self)
 
-    override var methods: Set<String> { ["subscribe", "bind", "drive"] }
+    override var methods: Set<String> { ["subscribe", "subscribeNext", "bind", "drive"] }
     override var requiredLabel: String? { nil }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -97,6 +171,10 @@ package final class RxSubscribeRetainCycle: RetainCycleVisitor {
         guard
             labels.contains(where: { rxLabels.contains($0) })
                 || (node.calledName == "drive" || node.calledName == "bind") && node.trailingClosure != nil
+                // `subscribe { event in }`: RxSwift's event subscription (Combine's `subscribe` takes a subscriber).
+                || node.calledName == "subscribe" && node.arguments.isEmpty && node.trailingClosure != nil
+                // RxSwift 2's `subscribeNext { }`.
+                || node.calledName == "subscribeNext" && node.trailingClosure != nil
         else { return .visitChildren }
         return super.visit(node)
     }

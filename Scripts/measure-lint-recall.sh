@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Recall of `untangle lint` on the corpus of real fixes (Corpus/lint-fixes/cases.tsv): restores each case's file before
+# and after its fix from fetched mirrors, lints each file alone, and prints per kind of bug how many cases have a
+# finding of that kind's rules at the bug lines of the file before the fix, and how many findings those rules give at
+# the fixed lines of the file after it (the target: none). Twice: the default rules, then every rule.
+# Usage: Scripts/measure-lint-recall.sh <mirrors-folder> [path-to-untangle-lint]
+#   (default linter: .build/release/untangle-lint, built if missing). CI has no mirrors: this runs by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ]; then
+    echo "usage: $0 <mirrors-folder> [path-to-untangle-lint]" >&2
+    exit 2
+fi
+mirrors="$1"
+linter="${2:-.build/release/untangle-lint}"
+if [ ! -x "$linter" ]; then
+    swift build -c release --product untangle-lint >/dev/null
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+Corpus/lint-fixes/restore.sh "$mirrors" "$work/cases"
+
+# Every rule, the ones off by default included.
+all_rules="$("$linter" --rules | sed -n 's/^\([a-z-]*\) (.*off by default.*/"\1"/p' | paste -sd, -)"
+echo "{\"enabled_rules\": [${all_rules}]}" > "$work/all.json"
+echo '{}' > "$work/default.json"
+
+for mode in default all; do
+    for dir in "$work"/cases/*/; do
+        id="$(basename "$dir")"
+        for side in before after; do
+            "$linter" --quiet --reporter json --config "$work/$mode.json" "$dir$side" > "$work/$mode.$id.$side.json" || true
+        done
+    done
+done
+
+python3 - "$work" Corpus/lint-fixes/cases.tsv <<'PY'
+import csv, json, os, sys
+work, cases_path = sys.argv[1], sys.argv[2]
+# The rules that answer each kind of bug.
+RULES = {
+    "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self"},
+    "main-thread": {"ui-update-off-main", "ui-update-unproven-main"},
+    "main-sync": {"main-queue-sync", "sync-on-current-queue"},
+    "cancellables-threads": {"cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads"},
+    "queue-sync-lock": {"barrier-queue-reader-writer", "sync-on-current-queue"},
+    "blocking-wait": {"blocking-wait-in-pool", "blocking-wait-on-main", "blocking-wait-for-callback"},
+    "subscription-demand": {"unsynchronized-subscription", "subscription-state-outside-lock", "callout-under-lock"},
+    "eager-publisher": {"eager-future", "eager-publisher"},
+    "discarded-cancellable": {"discarded-cancellable"},
+}
+rows = list(csv.DictReader(open(cases_path), delimiter="\t"))
+def span(text):
+    a, b = text.split("-")
+    return int(a), int(b)
+def findings(mode, case, side):
+    path = os.path.join(work, "%s.%s.%s.json" % (mode, case, side))
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return []
+for mode in ("default", "all"):
+    print("== %s rules" % ("default" if mode == "default" else "every"))
+    print("%-22s %14s %22s" % ("kind", "found / total", "findings at the fix"))
+    totals = [0, 0, 0]
+    kinds = sorted({r["kind"] for r in rows}, key=lambda k: -sum(1 for r in rows if r["kind"] == k))
+    missed = []
+    for kind in kinds:
+        found = total = after = 0
+        for r in rows:
+            if r["kind"] != kind:
+                continue
+            total += 1
+            lo, hi = span(r["bug_lines"])
+            hit = any(f["rule"] in RULES[kind] and lo <= f["line"] <= hi for f in findings(mode, r["id"], "before"))
+            found += hit
+            if not hit:
+                missed.append(r["id"])
+            lo, hi = span(r["fixed_lines"])
+            after += sum(1 for f in findings(mode, r["id"], "after") if f["rule"] in RULES[kind] and lo <= f["line"] <= hi)
+        totals = [totals[0] + found, totals[1] + total, totals[2] + after]
+        print("%-22s %8d / %-4d %16d" % (kind, found, total, after))
+    print("%-22s %8d / %-4d %16d   (%.0f%% found)" % ("total", totals[0], totals[1], totals[2], 100.0 * totals[0] / max(1, totals[1])))
+    print("missed: " + " ".join(missed))
+PY

@@ -1,0 +1,361 @@
+// The light type and flow model the main-thread rules share, from syntax alone: which types are bound to the main
+// thread (UIKit/AppKit views and controllers, SwiftUI views, `@MainActor` types, `ObservableObject`s and other types
+// with `@Published` state), where a Combine or RxSwift chain delivers its values (the nearest scheduler operator, or a
+// source that delivers off the main thread), and whether a subscriber's closure updates main-thread state.
+
+import SwiftSyntax
+
+/// Where a chain delivers values to its end (`sink`, `assign`, `subscribe(onNext:)`), as far as syntax shows.
+package enum Delivery: Equatable {
+    case main
+    /// Off the main thread; the associated text says why, for the message.
+    case offMain(String)
+    case unknown
+}
+
+/// What a scheduler argument names.
+enum SchedulerKind { case main, other, unknown }
+
+extension FileDeclarations {
+    /// What kind of scheduler `expression` names: the main queue or run loop, RxSwift's main scheduler and
+    /// combine-schedulers' UIScheduler are main; global queues, queues created with a label, and RxSwift's dispatch
+    /// queue schedulers (directly, or through a variable declared in the file) are other.
+    func schedulerKind(_ expression: ExprSyntax) -> SchedulerKind {
+        let text = expression.trimmedDescription
+        if Self.isMainText(text) { return .main }
+        if Self.isBackgroundValue(text) { return .other }
+        let name = lastComponent(text)
+        if let binding = bindings.last(where: { $0.name == name }) {
+            if Self.isMainText(binding.value) { return .main }
+            if Self.isBackgroundValue(binding.value) || Self.isBackgroundValue(binding.type) { return .other }
+        }
+        return .unknown
+    }
+
+    static func isMainText(_ text: String) -> Bool {
+        text.contains("main") || text.contains("Main") || text.hasPrefix("UIScheduler")
+    }
+
+    static func isBackgroundValue(_ text: String) -> Bool {
+        text.hasPrefix("DispatchQueue(") || text.hasPrefix("DispatchQueue.global") || text.hasPrefix(".global")
+            || text.hasPrefix("ConcurrentDispatchQueueScheduler") || text.hasPrefix("SerialDispatchQueueScheduler")
+            || text.hasPrefix("OperationQueueScheduler") || text.hasPrefix("OperationQueue()")
+            || text.contains("background") || text.contains("Background")
+    }
+}
+
+extension FunctionCallExprSyntax {
+    /// Where the values of the chain ending at this call arrive: the scheduler operator nearest above it decides
+    /// (`receive(on:)`, `observe(on:)`, a time operator's `scheduler:`, `asDriver`); failing one, a source that
+    /// delivers off the main thread (`dataTaskPublisher`, Core Data save notifications, a subject or `@Published`
+    /// property the file sends or sets from work off the main thread, `subscribe(on:)` a background scheduler).
+    package func delivery(_ declarations: FileDeclarations) -> Delivery {
+        var subscribedOff: String?
+        let chain = chainBelow
+        for call in chain {
+            guard let name = call.calledName else { continue }
+            let firstLabel = call.arguments.first?.label?.text
+            let hopsDelivery =
+                (name == "receive" && firstLabel == "on") || name == "observeOn"
+                || (name == "observe" && firstLabel == "on")
+            if hopsDelivery, let scheduler = call.arguments.first?.expression {
+                switch declarations.schedulerKind(scheduler) {
+                case .main: return .main
+                case .other:
+                    return .offMain("\(name)(\(firstLabel.map { $0 + ": " } ?? "")\(scheduler.trimmedDescription))")
+                case .unknown: return .unknown
+                }
+            }
+            if name == "asDriver" || name == "asSignal" { return .main }
+            if (name == "subscribe" && firstLabel == "on") || name == "subscribeOn" {
+                if let scheduler = call.arguments.first?.expression {
+                    let written = "\(name)(\(firstLabel == "on" ? "on: " : "")\(scheduler.trimmedDescription))"
+                    switch declarations.schedulerKind(scheduler) {
+                    case .other: subscribedOff = subscribedOff ?? written
+                    // Written for main-thread delivery, but it moves only the subscription: the values of an
+                    // asynchronous source still arrive on the source's thread.
+                    case .main:
+                        subscribedOff = subscribedOff ?? "\(written) moves only the subscription, not the values"
+                    case .unknown: break
+                    }
+                }
+                continue
+            }
+            if name != "delaySubscription", let scheduler = call.argument("scheduler") {
+                switch declarations.schedulerKind(scheduler) {
+                case .main: return .main
+                case .other: return .offMain("\(name)(scheduler: \(scheduler.trimmedDescription))")
+                case .unknown: return .unknown
+                }
+            }
+            if name == "dataTaskPublisher" || name == "downloadTaskPublisher" {
+                return .offMain("URLSession's \(name) delivers on a background queue")
+            }
+            if name == "publisher", Self.isCoreDataSaveNotification(call) {
+                return .offMain("Core Data posts this notification on the saving context's queue")
+            }
+        }
+        if let root = chainRoot, let why = declarations.offMainSource(root) { return .offMain(why) }
+        if let subscribedOff { return .offMain(subscribedOff) }
+        return .unknown
+    }
+
+    /// `NotificationCenter.default.publisher(for: NSManagedObjectContext.didSaveObjectsNotification, object: nil)`:
+    /// saves of every context, background ones included.
+    private static func isCoreDataSaveNotification(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let name = call.argument("for")?.trimmedDescription,
+            name.hasSuffix("didSaveObjectsNotification") || name.hasSuffix("NSManagedObjectContextDidSave")
+                || name.hasSuffix("didChangeObjectsNotification")
+                || name.hasSuffix("NSManagedObjectContextObjectsDidChange")
+        else { return false }
+        let object = call.argument("object")?.trimmedDescription ?? "nil"
+        return object == "nil"
+    }
+
+    /// The chain's source expression: `model.$name` in `model.$name.map { }.sink { }`.
+    package var chainRoot: ExprSyntax? {
+        guard let last = chainBelow.last else { return receiver }
+        return last.receiver ?? ExprSyntax(last)
+    }
+}
+
+extension FileDeclarations {
+    /// Why `root` delivers off the main thread, if the file says so: a subject sent, or a `@Published` property set,
+    /// from work that runs off the main thread (directly, or through a property that erases it).
+    func offMainSource(_ root: ExprSyntax) -> String? {
+        var name = lastComponent(root.trimmedDescription.filter { $0 != "?" && $0 != "!" })
+        if let aliased = publisherAliases[name] ?? crossFile?.publisherAliases[name] { name = aliased }
+        if name.hasPrefix("$") {
+            let property = String(name.dropFirst())
+            if published.contains(property), let line = assignedOffMain[property] {
+                return "@Published \(property) is set from work off the main thread (line \(line))"
+            }
+            return nil
+        }
+        if let line = sentOffMain[name] {
+            return "\(name) is sent from work off the main thread (line \(line))"
+        }
+        if let place = crossFile?.sentOffMain[name] {
+            return "\(name) is sent from work off the main thread (\(place))"
+        }
+        return nil
+    }
+}
+
+extension SyntaxProtocol {
+    /// Whether the innermost enclosing type (or the extended type) is bound to the main thread: a UIKit/AppKit view or
+    /// controller, a SwiftUI view, a `@MainActor` type, an `ObservableObject`, a type with `@Published` properties.
+    package func inMainBoundType(_ declarations: FileDeclarations) -> Bool {
+        for ancestor in ancestors {
+            guard let group = ancestor.asProtocol(DeclGroupSyntax.self) else { continue }
+            return isMainBoundDeclaration(group, declarations: declarations)
+        }
+        return false
+    }
+}
+
+extension SyntaxProtocol {
+    /// Whether the innermost enclosing type is a view, a view controller, a cell or window, a SwiftUI view, or
+    /// `@MainActor`: types whose every method runs on the main thread (view models and `ObservableObject`s often do
+    /// work off it and hop to main themselves). With files linted together, a subclass of such a type declared in
+    /// another file counts too.
+    package func inViewType(_ declarations: FileDeclarations) -> Bool {
+        for ancestor in ancestors {
+            guard let group = ancestor.asProtocol(DeclGroupSyntax.self) else { continue }
+            return isViewDeclaration(group, declarations: declarations)
+        }
+        return false
+    }
+}
+
+/// Whether a type declaration or extension is a view type (see ``SyntaxProtocol/inViewType(_:)``).
+func isViewDeclaration(_ group: some DeclGroupSyntax, declarations: FileDeclarations?) -> Bool {
+    if group.attributes.contains(where: {
+        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+    }) {
+        return true
+    }
+    let names =
+        (group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+        + [declaredTypeName(group)].compactMap { $0 }
+    if names.contains(where: isViewTypeName) { return true }
+    guard let global = declarations?.crossFile?.viewTypes else { return false }
+    return names.contains { global.contains(baseTypeName($0)) }
+}
+
+/// `Base` for `Module.Base<T>`: the name a type is declared with.
+func baseTypeName(_ text: String) -> String {
+    lastComponent(text.split(separator: "<").first.map(String.init) ?? text)
+}
+
+/// A view, view controller, cell or window name (UIKit, AppKit, SwiftUI, and the app's subclasses named like them).
+func isViewTypeName(_ name: String) -> Bool {
+    let base = name.split(separator: "<").first.map(String.init) ?? name
+    let last = lastComponent(base)
+    if last.hasSuffix("Protocol") || last.hasSuffix("Delegate") || last.hasSuffix("DataSource") { return false }
+    return last == "View" || last == "UIResponder" || last == "NSResponder" || last.hasSuffix("ViewController")
+        || last.hasSuffix("View") || last.hasSuffix("Cell") || last.hasSuffix("Window")
+        || last.hasSuffix("HostingController") || last.hasSuffix("NavigationController")
+        || (last.hasPrefix("UI") || last.hasPrefix("NS")) && last.hasSuffix("Controller")
+}
+
+/// The name a type declaration or extension declares or extends.
+func declaredTypeName(_ group: some DeclGroupSyntax) -> String? {
+    let syntax = Syntax(group)
+    return syntax.as(ClassDeclSyntax.self)?.name.text ?? syntax.as(StructDeclSyntax.self)?.name.text
+        ?? syntax.as(ActorDeclSyntax.self)?.name.text ?? syntax.as(EnumDeclSyntax.self)?.name.text
+        ?? syntax.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+}
+
+/// Whether a type declaration or extension is bound to the main thread (see ``SyntaxProtocol/inMainBoundType(_:)``).
+func isMainBoundDeclaration(_ group: some DeclGroupSyntax, declarations: FileDeclarations?) -> Bool {
+    if group.attributes.contains(where: {
+        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+    }) {
+        return true
+    }
+    let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+    if inherited.contains(where: isMainBoundTypeName) { return true }
+    if let name = declaredTypeName(group) {
+        if isMainBoundTypeName(name) || declarations?.mainBoundTypes.contains(name) == true { return true }
+    }
+    if let global = declarations?.crossFile?.mainBoundTypes,
+        (inherited + [declaredTypeName(group)].compactMap { $0 }).contains(where: { global.contains(baseTypeName($0)) })
+    {
+        return true
+    }
+    return group.memberBlock.members.contains { member in
+        member.decl.as(VariableDeclSyntax.self)?.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Published"
+        } == true
+    }
+}
+
+/// A type name that syntax takes for a main-thread type: UIKit/AppKit views, controllers and cells (and the app's
+/// subclasses named like them), SwiftUI's `View`, `ObservableObject`, view models, coordinators and presenters.
+func isMainBoundTypeName(_ name: String) -> Bool {
+    let base = name.split(separator: "<").first.map(String.init) ?? name
+    let last = lastComponent(base)
+    if last == "ObservableObject" || last == "View" || last == "UIResponder" || last == "NSResponder" { return true }
+    if last.hasSuffix("Protocol") || last.hasSuffix("Delegate") || last.hasSuffix("DataSource") { return false }
+    // View models drive views and coordinators present them: their state belongs to the main thread too.
+    return last.hasSuffix("ViewController") || last.hasSuffix("View") || last.hasSuffix("Cell")
+        || last.hasSuffix("Window") || last.hasSuffix("HostingController") || last.hasSuffix("NavigationController")
+        || last.hasSuffix("ViewModel") || last.hasSuffix("ViewModelType") || last.hasSuffix("Coordinator")
+        || last.hasSuffix("Presenter")
+}
+
+extension ClosureExprSyntax {
+    /// Whether the closure moves its own work to the main thread (`DispatchQueue.main.async`, `MainActor.run`,
+    /// `Task { @MainActor in }`, RxSwift's `MainScheduler`): then it does not need the chain to deliver on main.
+    package var hopsToMainItself: Bool {
+        let text = statements.description
+        return text.contains(".main.async") || text.contains("MainActor") || text.contains("performAndWait")
+            || text.contains("MainScheduler") || text.contains("RunLoop.main")
+    }
+
+    /// Whether the closure updates state that belongs to the main thread: in a main-bound type, any use of `self` or
+    /// any assignment; elsewhere, a UIKit-style property or call (`isHidden =`, `text =`, `reloadData()`,
+    /// `present(...)`), `objectWillChange.send()`, a `@Published` property of the file, or a call of one of the
+    /// file's methods that sets such state without hopping to the main thread itself (`mainStateMethods`).
+    package func updatesMainState(
+        mainBound: Bool, published: Set<String>, mainStateMethods: Set<String> = []
+    ) -> Bool {
+        for token in statements.tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .keyword(.self):
+                if mainBound { return true }
+            case .equal where token.parent?.is(AssignmentExprSyntax.self) == true:
+                if mainBound { return true }
+                if let target = assignedName(before: token), uiProperties.contains(lastComponent(target)) {
+                    return true
+                }
+                if var target = assignedName(before: token) {
+                    if target.hasPrefix("self.") { target.removeFirst(5) }
+                    if published.contains(target) { return true }
+                }
+            case .identifier(let name):
+                if uiCalls.contains(name) || mainStateMethods.contains(name),
+                    token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
+                {
+                    return true
+                }
+                if name == "objectWillChange" { return true }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// The assignment target before `=`, without optional marks: `view.label.isHidden` in `view.label?.isHidden = x`.
+    private func assignedName(before equal: TokenSyntax) -> String? {
+        guard let sequence = equal.parent?.parent?.as(ExprListSyntax.self), let first = sequence.first else {
+            return nil
+        }
+        return first.trimmedDescription.filter { $0 != "?" && $0 != "!" }
+    }
+}
+
+/// Properties of UIKit/AppKit views and controls that only the main thread may set.
+private let uiProperties: Set<String> = [
+    "isHidden", "text", "attributedText", "title", "image", "alpha", "isEnabled", "backgroundColor", "tintColor",
+    "textColor", "isUserInteractionEnabled", "frame", "constant", "isSelected", "progress", "contentOffset",
+    "rightBarButtonItem", "leftBarButtonItem", "rightBarButtonItems", "titleView", "badgeValue", "isActive",
+    "placeholder", "isOn", "numberOfLines", "layoutMargins",
+]
+
+/// Methods of UIKit/AppKit views and controllers that only the main thread may call.
+private let uiCalls: Set<String> = [
+    "reloadData", "present", "dismiss", "pushViewController", "popViewController", "setNeedsLayout",
+    "layoutIfNeeded", "setNeedsDisplay", "performSegue", "beginUpdates", "endUpdates", "insertRows", "deleteRows",
+    "reloadRows", "reloadSections", "performBatchUpdates", "setViewControllers", "scrollToRow", "scrollToItem",
+    "becomeFirstResponder", "resignFirstResponder", "addSubview", "removeFromSuperview", "setTitle", "setImage",
+    "startAnimating", "stopAnimating", "apply", "show", "navigate", "endRefreshing", "beginRefreshing",
+]
+
+/// What the files linted together tell each other: the main-bound and view types (closed over inheritance and type
+/// aliases across the files), and the subjects sent off the main thread and the publisher properties that erase them,
+/// for names declared in one file only (a name declared in several files could be any of them).
+package struct CrossFileFacts: Sendable {
+    package var mainBoundTypes: Set<String> = []
+    package var viewTypes: Set<String> = []
+    /// Subject name → "File.swift:line" of a send off the main thread.
+    package var sentOffMain: [String: String] = [:]
+    package var publisherAliases: [String: String] = [:]
+
+    package init(files: [(path: String, declarations: FileDeclarations)]) {
+        var inheritance: [String: [String]] = [:]
+        var declaredIn: [String: Int] = [:]
+        for (_, declarations) in files {
+            mainBoundTypes.formUnion(declarations.mainBoundTypes)
+            viewTypes.formUnion(declarations.viewTypes)
+            inheritance.merge(declarations.inheritance) { $0 + $1 }
+            for name in Set(declarations.bindings.map(\.name)) { declaredIn[name, default: 0] += 1 }
+        }
+        // A type inheriting (or aliasing) a main-bound type is main-bound, whichever file declares which.
+        var changed = true
+        while changed {
+            changed = false
+            for (type, bases) in inheritance {
+                if !mainBoundTypes.contains(type), bases.contains(where: mainBoundTypes.contains) {
+                    mainBoundTypes.insert(type)
+                    changed = true
+                }
+                if !viewTypes.contains(type), bases.contains(where: viewTypes.contains) {
+                    viewTypes.insert(type)
+                    changed = true
+                }
+            }
+        }
+        for (path, declarations) in files {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            for (name, line) in declarations.sentOffMain where declaredIn[name] == 1 {
+                sentOffMain[name] = "\(file):\(line)"
+            }
+            for (name, subject) in declarations.publisherAliases where declaredIn[name] == 1 {
+                publisherAliases[name] = subject
+            }
+        }
+    }
+}
