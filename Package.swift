@@ -2,13 +2,11 @@
 //
 // Untangle: Apple Combine's API, thread-safe by construction, on Linux and Apple platforms.
 //
-// Dependencies: swift-argument-parser, only for the `untangle` command-line tool, and swift-docc-plugin, a command
-// plugin that builds the documentation site (neither is linked into a library product). swift-syntax (SwiftSyntax
-// and SwiftParser only) is used by the linter alone: the `untangle-lint` executable and its `UntangleLint` target.
-// No library product and not the `untangle` tool depend on it, so library users and `swift run untangle stress`
-// never build it; `untangle lint` runs the `untangle-lint` binary built beside it. 603.x is the swift-syntax that
-// matches Swift 6.3 (swift-syntax's major version follows the compiler's: 600 = 6.0, 602 = 6.2, 603 = 6.3), so the
-// linter parses exactly the language the toolchain compiles.
+// Dependencies: the libraries (Untangle, UntangleExtras, UntangleTesting, UntangleSync) need nothing but the Swift
+// toolchain; swift-argument-parser is the `untangle` tool's command-line parsing (`untangle stress`). The swift-syntax
+// tools (`untangle lint`, `untangle migrate`) are a package of their own in Lint/, built on first use, and the
+// documentation plugin is added only for Scripts/build-docs.sh (UNTANGLE_DOCS=1, below): a package that depends on
+// Untangle resolves swift-argument-parser and nothing else.
 import PackageDescription
 
 // The two modules whose public API takes user closures, Untangle and UntangleExtras, are compiled in Swift 5 language
@@ -39,8 +37,7 @@ let package = Package(
         .executable(name: "untangle", targets: ["untangle"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "UntangleSync"),
@@ -75,21 +72,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The linter. UNTANGLE_NO_LINT=1 leaves it out, for builds that need none of it and would otherwise compile
-// swift-syntax with everything (`swift build --build-tests`), such as CI's ThreadSanitizer and locked-word builds.
-if Context.environment["UNTANGLE_NO_LINT"] == nil {
-    package.products.append(.executable(name: "untangle-lint", targets: ["untangle-lint"]))
-    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"))
-    package.targets += [
-        .target(
-            name: "UntangleLint",
-            dependencies: [
-                "UntangleSync",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
-            ]
-        ),
-        .executableTarget(name: "untangle-lint", dependencies: ["UntangleLint"]),
-        .testTarget(name: "UntangleLintTests", dependencies: ["UntangleLint"]),
-    ]
+// The documentation site's plugin (Scripts/build-docs.sh sets UNTANGLE_DOCS=1): only then is it a dependency, so a
+// package that depends on Untangle's libraries resolves none of it.
+if Context.environment["UNTANGLE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
 }

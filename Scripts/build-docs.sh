@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output="${1:-.build-docs/site}"
-swift package --scratch-path .build-docs --disable-sandbox \
+UNTANGLE_DOCS=1 swift package --scratch-path .build-docs --disable-sandbox \
     generate-documentation --enable-experimental-combined-documentation \
     --target Untangle --target UntangleExtras --target UntangleTesting --target UntangleSync \
     --transform-for-static-hosting --warnings-as-errors \
@@ -23,7 +23,7 @@ echo "documentation site: $output"
 
 lint_catalog=$(mktemp -d)
 trap 'rm -rf "$lint_catalog"' EXIT
-cp -R Sources/UntangleLint/UntangleLint.docc "$lint_catalog/"
+cp -R Lint/Sources/UntangleLint/UntangleLint.docc "$lint_catalog/"
 python3 - "$lint_catalog/UntangleLint.docc/UntangleLint.md" <<'PY'
 import sys
 path = sys.argv[1]

@@ -11,8 +11,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 parity="$root/Examples/MigrationParity"
 scratch="$parity/.build-parity"
 
-swift build --package-path "$root" --product untangle-lint
-migrate="$(swift build --package-path "$root" --show-bin-path)/untangle-lint"
+swift build --package-path "$root/Lint" --product untangle-lint
+migrate="$(swift build --package-path "$root/Lint" --show-bin-path)/untangle-lint"
 
 rm -rf "$parity/Migrated"
 for program in "$parity"/RxSwift/*.swift; do

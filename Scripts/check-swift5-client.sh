@@ -8,3 +8,13 @@ cd "$(dirname "$0")/../Examples/Swift5Client"
 scratch=.build-swift5client
 swift build --build-tests --scratch-path "$scratch"
 swift test --skip-build --scratch-path "$scratch"
+
+# A package that depends on Untangle's libraries resolves no swift-syntax (the linter is a package of its own, Lint/)
+# and no documentation plugin (added only for Scripts/build-docs.sh): issue 32.
+for unwanted in swift-syntax swift-docc-plugin; do
+    if [ -e "$scratch/checkouts/$unwanted" ]; then
+        echo "check-swift5-client: a client of Untangle's libraries resolved $unwanted" >&2
+        exit 1
+    fi
+done
+echo "check-swift5-client: resolved $(ls "$scratch/checkouts" | tr '\n' ' ')(no swift-syntax, no docc plugin)"

@@ -4,7 +4,7 @@
 # finding of that kind's rules at the bug lines of the file before the fix, and how many findings those rules give at
 # the fixed lines of the file after it (the target: none). Twice: the default rules, then every rule.
 # Usage: Scripts/measure-lint-recall.sh <mirrors-folder> [path-to-untangle-lint]
-#   (default linter: .build/release/untangle-lint, built if missing). CI has no mirrors: this runs by hand.
+#   (default linter: Lint/.build/release/untangle-lint, built if missing). CI has no mirrors: this runs by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
@@ -12,9 +12,9 @@ if [ $# -lt 1 ]; then
     exit 2
 fi
 mirrors="$1"
-linter="${2:-.build/release/untangle-lint}"
+linter="${2:-Lint/.build/release/untangle-lint}"
 if [ ! -x "$linter" ]; then
-    swift build -c release --product untangle-lint >/dev/null
+    swift build -c release --package-path Lint --product untangle-lint >/dev/null
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -21,8 +21,8 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 "$root/Corpus/migrate/restore.sh" "$mirrors" "$work" >&2
-swift build -c release --package-path "$root" --product untangle-lint >&2
-migrate="$(swift build -c release --package-path "$root" --show-bin-path)/untangle-lint"
+swift build -c release --package-path "$root/Lint" --product untangle-lint >&2
+migrate="$(swift build -c release --package-path "$root/Lint" --show-bin-path)/untangle-lint"
 
 # Dry runs: the files stay as restored, so every run sees the same input.
 "$migrate" migrate --dry-run --quiet "$work" >/dev/null || true  # warm-up for the speed line below

@@ -17,6 +17,6 @@ func allFindings(in source: String) -> [Finding] {
     Linter.lint(source: source, path: "test.swift")
 }
 
-/// The repository's root (this file is Tests/UntangleLintTests/LintTestSupport.swift).
+/// The repository's root (this file is Lint/Tests/UntangleLintTests/LintTestSupport.swift).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+    .deletingLastPathComponent().deletingLastPathComponent().path

@@ -51,7 +51,7 @@ final class PitfallsTests: XCTestCase {
 final class RuleDocumentationTests: XCTestCase {
     /// Every rule has its DocC page, which opens with the rule's message, and the article lists it.
     func testEveryRuleHasADocPageListedInTheArticle() throws {
-        let catalog = repositoryRoot + "/Sources/UntangleLint/UntangleLint.docc"
+        let catalog = repositoryRoot + "/Lint/Sources/UntangleLint/UntangleLint.docc"
         let article = try String(contentsOfFile: catalog + "/UntangleLint.md", encoding: .utf8)
         for rule in Rules.all {
             let page = try String(contentsOfFile: catalog + "/Rules/\(rule.id).md", encoding: .utf8)

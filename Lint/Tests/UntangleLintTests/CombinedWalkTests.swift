@@ -21,7 +21,7 @@ final class CombinedWalkTests: XCTestCase {
     func testCombinedWalkFindsWhatEachRuleFindsWalkingAlone() throws {
         var total = 0
         // Small folders: in a debug build the linter is slow, and the four real trees were compared in release.
-        let folders = ["Examples/Pitfalls", "Sources/UntangleLint"]
+        let folders = ["Examples/Pitfalls", "Lint/Sources/UntangleLint"]
         for file in folders.flatMap({ swiftFiles(under: repositoryRoot + "/" + $0) }) {
             let source = try String(contentsOfFile: file, encoding: .utf8)
             let combined = Linter.lint(source: source, path: file, rules: everyRule)
