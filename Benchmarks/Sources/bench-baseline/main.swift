@@ -619,8 +619,12 @@ final class HandlerHolder {
             holder.remove(self)
         }
 
+        // No other reference to the handle exists here (the holder keeps handlers, not handles), and the last
+        // release ordered every earlier write of `slot` before this read: a handle already cancelled skips the mutex.
         deinit {
-            holder.remove(self)
+            if slot >= 0 {
+                holder.remove(self)
+            }
         }
     }
 
