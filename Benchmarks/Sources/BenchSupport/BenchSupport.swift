@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MallocCounter
 
 #if canImport(Glibc)
@@ -123,6 +124,15 @@ func startIdleThread() {
     precondition(error == 0, "pthread_create failed with error \(error)")
 }
 
+/// Runs the main queue's work that is due now, on the main thread (the benchmark's thread): one pass of the main run
+/// loop in its default mode, as an app's main thread takes between two events. The view-model chains deliver through
+/// `DispatchQueue.main`, and a bench process runs no run loop, so each of them drains it itself after every event
+/// (the same call in the three programs).
+@inline(never)
+public func drainMainQueue() {
+    _ = RunLoop.main.run(mode: .default, before: .distantPast)
+}
+
 // MARK: - Helpers for the multi-threaded and async workloads
 
 /// Runs `body` on `count` new threads that all start together (a start gate, so the first thread does not finish
@@ -157,6 +167,16 @@ public func runOnThreads(_ count: Int, _ body: @escaping (Int) -> Void) {
     for _ in 0..<count { context.gate.signal() }
     context.done.wait()
     for thread in threads { pthread_join(thread, nil) }
+}
+
+/// Runs `body(0)` on the calling thread when `count` is 1 (the workload stays single-threaded, so `run.sh
+/// --instructions` counts it), and as ``runOnThreads(_:_:)`` otherwise.
+public func runOnThreadsOrHere(_ count: Int, _ body: @escaping (Int) -> Void) {
+    if count == 1 {
+        body(0)
+    } else {
+        runOnThreads(count, body)
+    }
 }
 
 private final class ThreadArgument {

@@ -352,5 +352,5 @@ let allWorkloads: [Workload] = {
             "memory-per-subscription", events: 1_000_000, unit: "subscription", measuresRetainedBytes: true,
             run: memoryPerSubscription),
     ]
-    return list + applicationShapeWorkloads + isolationCheckWorkloads
+    return list + applicationShapeWorkloads + isolationCheckWorkloads + extrasShapeWorkloads
 }()

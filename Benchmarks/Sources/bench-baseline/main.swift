@@ -418,6 +418,285 @@ func handOffThroughList(threads: Int, _ n: Int) -> Int {
     return subscriber.count
 }
 
+// MARK: - Issue 33: the UntangleExtras shapes and their core analogues, by hand
+
+/// The view-model chain by hand (the baseline of extras-relay-driver-chain and core-subject-receive-chain): a stored
+/// value's handler maps, drops a repeat of the last value, and hands what is left to the main queue (one
+/// `DispatchQueue.main.async` per delivered value), which is drained after every event as the workloads do.
+func mainQueueChain(_ n: Int) -> Int {
+    let subject = Broadcaster()
+    let total = Total()
+    let map: (Int) -> Int = opaque { $0 >> 1 }
+    let sink: (Int) -> Void = opaque { total.value &+= $0 }
+    var last: Int?
+    _ = subject.subscribe { value in
+        let mapped = map(value)
+        if mapped == last { return }
+        last = mapped
+        DispatchQueue.main.async { sink(mapped) }
+    }
+    subject.send(0)  // the current value
+    drainMainQueue()
+    for i in 0..<n {
+        subject.send(i)
+        drainMainQueue()
+    }
+    return total.value
+}
+
+/// withLatestFrom by hand: b's handler keeps its latest value, a's combines with it (sends alternating).
+func withLatestFrom2(_ n: Int) -> Int {
+    let a = Broadcaster()
+    let b = Broadcaster()
+    let total = Total()
+    var latestB: Int?
+    let sink: ((Int, Int)) -> Void = opaque { total.value &+= $0.0 &+ $0.1 }
+    _ = a.subscribe { value in
+        if let latestB { sink((value, latestB)) }
+    }
+    _ = b.subscribe { latestB = $0 }
+    for i in 0..<n / 2 {
+        a.send(i)
+        b.send(i)
+    }
+    return total.value
+}
+
+/// sample by hand: a's handler keeps its latest value not yet sampled, b's hands it on (sends alternating).
+func sample2(_ n: Int) -> Int {
+    let a = Broadcaster()
+    let b = Broadcaster()
+    let total = Total()
+    var pending: Int?
+    let sink: (Int) -> Void = opaque { total.value &+= $0 }
+    _ = a.subscribe { pending = $0 }
+    _ = b.subscribe { _ in
+        if let value = pending {
+            pending = nil
+            sink(value)
+        }
+    }
+    for i in 0..<n / 2 {
+        a.send(i)
+        b.send(i)
+    }
+    return total.value
+}
+
+/// One "subject" with `subscribers` handlers; one event = one delivery (the baseline of core-share-N).
+func shareBroadcast(subscribers: Int, _ n: Int) -> Int {
+    let subject = Broadcaster()
+    let total = Total()
+    for _ in 0..<subscribers {
+        _ = subject.subscribe(opaque { total.value &+= $0 })
+    }
+    for i in 0..<max(n / subscribers, 1) {
+        subject.send(i)
+    }
+    return total.value
+}
+
+/// The same with the latest value kept for late subscribers (a replay buffer of one; extras-share-replay-N).
+func shareReplayBroadcast(subscribers: Int, _ n: Int) -> Int {
+    let subject = Broadcaster()
+    let total = Total()
+    let latest = Total()
+    for _ in 0..<subscribers {
+        _ = subject.subscribe(opaque { total.value &+= $0 })
+    }
+    for i in 0..<max(n / subscribers, 1) {
+        latest.value = i
+        subject.send(i)
+    }
+    return total.value
+}
+
+/// `opaque` for a completion-handler function, with its concrete type (the generic one would reabstract the handler
+/// argument on every call).
+@_optimize(none)
+func opaqueSource(_ source: @escaping (Int, (Int) -> Void) -> Void) -> (Int, (Int) -> Void) -> Void { source }
+
+/// A one-value source by hand, for the Single, Just and Future chains: the completion-handler code a Single replaces.
+/// A "single" is a function that calls its completion handler once with its value; map is a closure call; flatMap is
+/// the next call made from inside the first one's handler. The handlers are not escaping, as in code that calls
+/// back before returning (no allocation per event).
+func oneShotChain(_ n: Int) -> Int {
+    let total = Total()
+    let source = opaqueSource { value, completion in completion(value) }
+    let map: (Int) -> Int = opaque { $0 &* 3 }
+    let sink: (Int) -> Void = opaque { total.value &+= $0 }
+    for i in 0..<n {
+        source(i) { value in
+            source(map(value) &+ 1) { sink($0) }
+        }
+    }
+    return total.value
+}
+
+/// Wrapping each value into an enum and unwrapping it again (materialize / dematerialize, map / compactMap).
+func wrapUnwrap(_ n: Int) -> Int {
+    enum Signal {
+        case value(Int)
+        case finished
+    }
+    let subject = Broadcaster()
+    let total = Total()
+    let wrap: (Int) -> Signal = opaque { .value($0) }
+    let unwrap: (Signal) -> Int? = opaque {
+        if case .value(let value) = $0 { return value }
+        return nil
+    }
+    let sink: (Int) -> Void = opaque { total.value &+= $0 }
+    _ = subject.subscribe { value in
+        if let unwrapped = unwrap(wrap(value)) { sink(unwrapped) }
+    }
+    for i in 0..<n {
+        subject.send(i)
+    }
+    return total.value
+}
+
+/// One of two sources forwarded to one handler (amb once decided, merge with one source sending).
+func oneOfTwoSources(_ n: Int) -> Int {
+    let a = Broadcaster()
+    let b = Broadcaster()
+    let total = Total()
+    let sink: (Int) -> Void = opaque { total.value &+= $0 }
+    _ = a.subscribe(sink)
+    _ = b.subscribe(sink)
+    for i in 0..<n {
+        a.send(i)
+    }
+    return total.value
+}
+
+/// Tokens made by `threads` threads and appended to an array behind an `NSLock`; then the array is taken under the
+/// lock and every token cancelled after unlocking. The checksum counts the cancellations.
+func lockedTokens(threads: Int, _ n: Int) -> Int {
+    final class Bag: @unchecked Sendable {
+        let lock = NSLock()
+        var items: [Token] = []
+    }
+    let bag = Bag()
+    let cancelled = Total()
+    let perThread = n / threads
+    runOnThreadsOrHere(threads) { _ in
+        for _ in 0..<perThread {
+            let item = Token { cancelled.value &+= 1 }
+            bag.lock.lock()
+            bag.items.append(item)
+            bag.lock.unlock()
+        }
+    }
+    bag.lock.lock()
+    let items = bag.items
+    bag.items = []
+    bag.lock.unlock()
+    for item in items {
+        item.cancel()
+    }
+    return cancelled.value
+}
+
+/// The least a subject needs to register one handler, keep it and unregister it, thread-safely, written by hand:
+/// handlers live in slots of one array behind the holder's mutex (a freed slot is reused), and the handle a subscriber
+/// keeps is one small object (the holder and the slot) whose `cancel()`, or its release, frees the slot under the
+/// mutex (idempotent: the slot number is cleared under the same mutex). A send would read the slots under the mutex
+/// and call the handlers after unlocking. No demand, no completion, no per-subscriber serialization. The mutex is a
+/// `pthread_mutex_t` of the holder's own and the stored properties skip Swift's run-time exclusivity checks (the
+/// mutex is what excludes), as a library's lock and state do.
+final class HandlerHolder {
+    final class Handle {
+        let holder: HandlerHolder
+        @exclusivity(unchecked) var slot: Int
+
+        init(holder: HandlerHolder, slot: Int) {
+            self.holder = holder
+            self.slot = slot
+        }
+
+        func cancel() {
+            holder.remove(self)
+        }
+
+        // No other reference to the handle exists here (the holder keeps handlers, not handles), and the last
+        // release ordered every earlier write of `slot` before this read: a handle already cancelled skips the mutex.
+        deinit {
+            if slot >= 0 {
+                holder.remove(self)
+            }
+        }
+    }
+
+    let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+    @exclusivity(unchecked) var handlers: [((Int) -> Void)?] = []
+    @exclusivity(unchecked) var freeSlots: [Int] = []
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func subscribe(_ handler: @escaping (Int) -> Void) -> Handle {
+        pthread_mutex_lock(mutex)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            handlers[slot] = handler
+        } else {
+            slot = handlers.count
+            handlers.append(handler)
+        }
+        pthread_mutex_unlock(mutex)
+        return Handle(holder: self, slot: slot)
+    }
+
+    func remove(_ handle: Handle) {
+        pthread_mutex_lock(mutex)
+        let slot = handle.slot
+        if slot >= 0 {
+            handle.slot = -1
+            handlers[slot] = nil
+            freeSlots.append(slot)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// subscribe-cancel's floor: subscribe one handler to a ``HandlerHolder`` and cancel it. Baseline only.
+func holderSubscribeCancel(_ n: Int) -> Int {
+    let holder = HandlerHolder()
+    let total = Total()
+    for _ in 0..<n {
+        // The handler is passed as it is (no `opaque`: a generic round trip would add reabstraction thunks, an
+        // allocation each, that no library pays).
+        let handle = holder.subscribe { total.value &+= $0 }
+        handle.cancel()
+    }
+    return total.value + n
+}
+
+/// memory-per-subscription's floor: n handlers kept in one ``HandlerHolder``; reports the bytes per kept
+/// subscription (its handle, its slot, the free list's growth). Baseline only.
+func holderMemoryPerSubscription(_ n: Int) -> Int {
+    let holder = HandlerHolder()
+    var held: [HandlerHolder.Handle] = []
+    held.reserveCapacity(n)
+    let before = heapBytesInUse()
+    for _ in 0..<n {
+        held.append(holder.subscribe { _ in })
+    }
+    let after = heapBytesInUse()
+    retainedBytesPerEvent = Double(after - before) / Double(n)
+    let count = held.count
+    held.removeAll()
+    return count
+}
+
 benchMain(
     library: "baseline",
     workloads: [
@@ -495,4 +774,50 @@ benchMain(
         // The isolation check's workloads (Untangle only): the same closures as subject-map-filter-sink, unchecked.
         Workload("isolation-mainactor-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
         Workload("isolation-none-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
+        // Issue 33: the UntangleExtras shapes (extras-*) and their core analogues (core-*); same baseline for both.
+        Workload("extras-relay-driver-chain", events: 200_000, unit: "accept", run: mainQueueChain),
+        Workload("core-subject-receive-chain", events: 200_000, unit: "send", run: mainQueueChain),
+        Workload("core-subject-receive-chain-unshared", events: 200_000, unit: "send", run: mainQueueChain),
+        Workload("extras-withlatestfrom-2", events: 2_000_000, unit: "send", run: withLatestFrom2),
+        Workload("extras-sample-2", events: 2_000_000, unit: "send", run: sample2),
+        Workload("extras-flatmaplatest-just", events: 200_000, unit: "send", run: flatMapJust),
+        Workload("core-map-switchtolatest-just", events: 200_000, unit: "send", run: flatMapJust),
+        Workload(
+            "extras-share-replay-1", events: 200_000, unit: "delivery",
+            run: { shareReplayBroadcast(subscribers: 1, $0) }),
+        Workload("core-share-1", events: 200_000, unit: "delivery", run: { shareBroadcast(subscribers: 1, $0) }),
+        Workload(
+            "extras-share-replay-100", events: 1_000_000, unit: "delivery",
+            run: { shareReplayBroadcast(subscribers: 100, $0) }),
+        Workload(
+            "core-share-100", events: 1_000_000, unit: "delivery", run: { shareBroadcast(subscribers: 100, $0) }),
+        // A subject that keeps its latest value, with one handler (as replay-subject-sink).
+        Workload("extras-current-value-relay-sink", events: 2_000_000, unit: "accept", run: replaySubjectSink),
+        Workload("core-current-value-subject-sink", events: 2_000_000, unit: "send", run: replaySubjectSink),
+        // A plain handler call (as passthrough-relay-sink).
+        Workload("core-passthrough-subject-sink", events: 2_000_000, unit: "send", run: plainHandler),
+        Workload("extras-single-map-flatmap", events: 50_000, unit: "single", run: oneShotChain),
+        Workload("extras-single-promise-map-flatmap", events: 50_000, unit: "single", run: oneShotChain),
+        Workload("core-just-map-flatmap", events: 50_000, unit: "chain", run: oneShotChain),
+        Workload("core-future-map-flatmap", events: 50_000, unit: "future", run: oneShotChain),
+        Workload("extras-materialize-dematerialize", events: 500_000, unit: "send", run: wrapUnwrap),
+        Workload("core-map-compactmap", events: 500_000, unit: "send", run: wrapUnwrap),
+        Workload("extras-amb-2", events: 2_000_000, unit: "send", run: oneOfTwoSources),
+        Workload("core-merge-2", events: 2_000_000, unit: "send", run: oneOfTwoSources),
+        Workload(
+            "extras-cancelbag-1-thread", events: 1_000_000, unit: "insert+cancel",
+            run: { lockedTokens(threads: 1, $0) }),
+        Workload(
+            "core-set-lock-1-thread", events: 1_000_000, unit: "insert+cancel", run: { lockedTokens(threads: 1, $0) }),
+        Workload(
+            "extras-cancelbag-8-threads", events: 1_000_000, unit: "insert+cancel", singleThreaded: false,
+            run: { lockedTokens(threads: 8, $0) }),
+        Workload(
+            "core-set-lock-8-threads", events: 1_000_000, unit: "insert+cancel", singleThreaded: false,
+            run: { lockedTokens(threads: 8, $0) }),
+        // Baseline only: the floor of a subscription (see HandlerHolder).
+        Workload("holder-subscribe-cancel", events: 1_000_000, unit: "subscribe+cancel", run: holderSubscribeCancel),
+        Workload(
+            "holder-memory-per-subscription", events: 1_000_000, unit: "subscription", measuresRetainedBytes: true,
+            run: holderMemoryPerSubscription),
     ])
