@@ -1,11 +1,10 @@
 import UntangleSync
 
 /// What zip and combineLatest do after unlocking that no other fan-in does: the forwarder's loop
-/// (``forward(to:operator:next:)``). Requesting from and cancelling their upstreams is ``UpstreamCalls``, shared with
-/// ``FanIn``.
+/// (``forward(through:next:)``), whose callouts go through their ``FanIn``.
 ///
 /// ```swift
-/// CombiningUpstreams.forward(to: emitter, operator: "zip") { nextStep() }
+/// CombiningUpstreams.forward(through: fanIn) { nextStep() }
 /// ```
 ///
 /// **Demand:** none of its own: it hands over the outputs the state machine formed within the demand it counted.
@@ -14,7 +13,7 @@ import UntangleSync
 enum CombiningUpstreams {}
 
 /// The forwarder's next step, with the output already taken out under the lock (zip's and combineLatest's forward
-/// loops, ``CombiningUpstreams/forward(to:operator:next:)``).
+/// loops, ``CombiningUpstreams/forward(through:next:)``).
 ///
 /// ```swift
 /// let step: CombiningStep<(Int, String)> = .value((1, "a"))
@@ -39,18 +38,15 @@ extension CombiningUpstreams {
     /// The forwarder's loop, shared by zip and combineLatest: `next` decides the next step (under the operator's
     /// lock, or through its forwarder word) and the loop acts on it with no lock held.
     @inlinable
-    static func forward<Downstream: Subscriber>(
-        to emitter: Emitter<DemandRelay<Downstream>>, operator name: StaticString,
-        next: () -> CombiningStep<Downstream.Input>
+    static func forward<Downstream: Subscriber, Machine: FanInStateMachine>(
+        through fanIn: FanIn<Downstream, Machine>, next: () -> CombiningStep<Downstream.Input>
     ) {
         while true {
             switch next() {
             case .value(let output):
-                CalloutCheck.assertNoLockHeld("\(name) delivering a tuple")
-                emitter.offer(output)
+                fanIn.offer(output)
             case .finish:
-                CalloutCheck.assertNoLockHeld("\(name) finishing")
-                emitter.complete(.finished, order: .afterQueuedValues)
+                fanIn.perform(FanInEffects(completion: .finished))
                 return
             case .idle:
                 return

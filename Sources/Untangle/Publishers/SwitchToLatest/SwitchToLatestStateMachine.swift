@@ -124,7 +124,10 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The inner's `receive(_:)` for `ticket` is about to return: the demand to return from it.
     mutating func takeReply(_ ticket: Int) -> Subscribers.Demand {
-        guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else { return .none }
+        // Every admitted value's ticket waits here until its inner's `receive(_:)` takes it; nothing else removes it.
+        guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else {
+            fatalError("SwitchToLatestStateMachine: takeReply(\(ticket)) for a ticket never admitted or taken twice")
+        }
         return replies.remove(at: index).demand
     }
 
@@ -212,7 +215,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
     /// already ended).
-    mutating func terminate() -> [Subscription]? {
+    mutating func cancelled() -> FanInEnding? {
         if case .outerFailedBeforeInnerSubscription = phase {
             // The failure was delivered; a late inner subscription is now cancelled rather than asked.
             phase = .ended
@@ -228,7 +231,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         if let outerSubscription = takeOuter() {
             toCancel.append(outerSubscription)
         }
-        return toCancel
+        return FanInEnding(cancel: toCancel)
     }
 
     private mutating func takeOuter() -> Subscription? {
