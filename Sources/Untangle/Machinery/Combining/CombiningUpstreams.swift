@@ -1,10 +1,10 @@
 import UntangleSync
 
 /// What zip and combineLatest do after unlocking that no other fan-in does: the forwarder's loop
-/// (``forward(through:next:)``), whose callouts go through their ``FanIn``.
+/// (``forward(to:next:)``), whose callouts are their ``FanIn``'s emitter's (it checks them).
 ///
 /// ```swift
-/// CombiningUpstreams.forward(through: fanIn) { nextStep() }
+/// CombiningUpstreams.forward(to: fanIn.emitter) { nextStep() }
 /// ```
 ///
 /// **Demand:** none of its own: it hands over the outputs the state machine formed within the demand it counted.
@@ -13,7 +13,7 @@ import UntangleSync
 enum CombiningUpstreams {}
 
 /// The forwarder's next step, with the output already taken out under the lock (zip's and combineLatest's forward
-/// loops, ``CombiningUpstreams/forward(through:next:)``).
+/// loops, ``CombiningUpstreams/forward(to:next:)``).
 ///
 /// ```swift
 /// let step: CombiningStep<(Int, String)> = .value((1, "a"))
@@ -38,15 +38,15 @@ extension CombiningUpstreams {
     /// The forwarder's loop, shared by zip and combineLatest: `next` decides the next step (under the operator's
     /// lock, or through its forwarder word) and the loop acts on it with no lock held.
     @inlinable
-    static func forward<Downstream: Subscriber, Machine: FanInStateMachine>(
-        through fanIn: FanIn<Downstream, Machine>, next: () -> CombiningStep<Downstream.Input>
+    static func forward<Downstream: Subscriber>(
+        to emitter: Emitter<DemandRelay<Downstream>>, next: () -> CombiningStep<Downstream.Input>
     ) {
         while true {
             switch next() {
             case .value(let output):
-                fanIn.offer(output)
+                emitter.offer(output)
             case .finish:
-                fanIn.perform(FanInEffects(completion: .finished))
+                emitter.complete(.finished, order: .afterQueuedValues)
                 return
             case .idle:
                 return
@@ -69,8 +69,8 @@ extension CombiningUpstreams {
 /// ```
 ///
 /// **Demand:** not applicable.
-/// **Thread safety:** ``claimOrSignal(_:lookFirst:)``, ``took(_:hasMore:)`` and ``giveUp(_:)`` under the operator's lock;
-/// ``tryRelease(_:)`` by the forwarder, without it.
+/// **Thread safety:** ``claimOrSignal(_:lookFirst:)``, ``took(_:hasMore:)`` and ``giveUp(_:)`` under the operator's
+/// lock; ``tryRelease(_:)`` by the forwarder, without it.
 @usableFromInline
 enum CombiningForwarder {
     @usableFromInline static var idle: Int { 0 }

@@ -225,9 +225,11 @@ package struct FanInEffects<Failure: Error> {
 /// callouts a decision needs.
 ///
 /// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
-/// (``decide(_:)``) and performing the result, and offers values with ``offer(_:)``. Every callout goes through the
-/// skeleton (``perform(_:)``, ``offer(_:)``, ``start(_:)``, ``subscribe(_:_:)``, ``callOut(_:)``, ``release(_:)``),
-/// which checks in debug builds that no library lock is held. ``FanInSubscription`` is the whole subscription for sources given up front.
+/// (``decide(_:)``) and performing the result, and offers values to ``emitter`` (or with ``offer(_:from:)``, which
+/// asks the machine first). Every callout goes through the skeleton, which checks in debug builds that no library
+/// lock is held: ``perform(_:)`` (upstream requests and cancels, releases, the downstream's completion), the
+/// ``emitter`` (values; it checks its own callouts), ``start(_:)``, ``subscribe(_:_:)`` and ``callOut(_:)``.
+/// ``FanInSubscription`` is the whole subscription for sources given up front.
 ///
 /// ```swift
 /// let fanIn = FanIn(downstream: subscriber, machine: MergeStateMachine(upstreamCount: 2), demand: .forwarded)
@@ -293,7 +295,8 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
             subscription.request(effects.demand)
         }
         if effects.released != nil {
-            release(effects.released)
+            CalloutCheck.assertNoLockHeld("fan-in releasing what its machine let go of")
+            withExtendedLifetime(effects.released) {}
         }
         switch effects.completion {
         case nil: break
@@ -313,13 +316,6 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         emitter.start(subscription: subscription)
     }
 
-    /// Offers `value` to the downstream (it waits in the emitter while the downstream has no demand).
-    @inlinable
-    package func offer(_ value: Downstream.Input) {
-        CalloutCheck.assertNoLockHeld("fan-in offering a value downstream")
-        _ = emitter.offer(value)
-    }
-
     /// Inner `id`'s value: delivered or dropped as the machine's ``FanInStateMachine/innerValue(_:)`` says, after
     /// cancelling what the value made obsolete. Returns the demand to give back to the inner: none, since the
     /// demand was forwarded to it up front.
@@ -327,12 +323,12 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     package func offer(_ value: Downstream.Input, from id: Int) -> Subscribers.Demand {
         switch decide({ $0.innerValue(id) }) {
         case .deliver:
-            offer(value)
+            emitter.offer(value)
         case .drop:
             break
         case .deliverCancelling(let subscriptions):
             perform(FanInEffects(cancel: subscriptions))
-            offer(value)
+            emitter.offer(value)
         }
         return .none
     }
@@ -341,13 +337,6 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     @inlinable
     package func complete(_ id: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
         perform(decide { $0.innerCompleted(id, completion) })
-    }
-
-    /// Releases `value` (what a decision let go of: its deinit may be user code), with no lock held.
-    @inlinable
-    package func release<Value>(_ value: Value) {
-        CalloutCheck.assertNoLockHeld("fan-in releasing what its machine let go of")
-        withExtendedLifetime(value) {}
     }
 
     /// Calls `body`, user code (a transform), with no lock held.

@@ -103,7 +103,7 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
         if Machine.decidesValues {
             return fanIn.offer(input, from: id)
         }
-        fanIn.offer(input)
+        fanIn.emitter.offer(input)
         return .none
     }
 

@@ -1,9 +1,9 @@
 // `@usableFromInline` so that the `@inlinable` ``CombineLatestSubscription`` can call it; the state machine itself is
 // not generic and stays compiled once, here.
 /// The pure bookkeeping of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the operator's
-/// phase (active, with how many upstreams still lack a value and how many have not finished; finishing; ended) and
-/// where each upstream stands with the demand asked of them (``FanInUpstreams``). It never calls out: every method
-/// returns what the caller must do after unlocking.
+/// phase (active, with how many upstreams have not finished; finishing; ended), how many upstreams still lack a
+/// value, and where each upstream stands with the demand asked of them (``FanInUpstreams``). It never calls out:
+/// every method returns what the caller must do after unlocking.
 ///
 /// ```swift
 /// guard machine.accepts(at: 0) else { return }
@@ -30,8 +30,8 @@
 struct CombineLatestStateMachine {
     @usableFromInline
     enum Phase {
-        /// Accepting values: `missing` upstreams have not sent a value yet, `unfinished` have not finished.
-        case active(missing: Int, unfinished: Int)
+        /// Accepting values: `unfinished` upstreams have not finished.
+        case active(unfinished: Int)
         /// Every upstream finished: no more tuples form; finish after forwarding those already formed.
         case finishing
         /// Finished, failed or cancelled: nothing more is forwarded.
@@ -80,11 +80,16 @@ struct CombineLatestStateMachine {
     // The fields the per-value methods use are `@usableFromInline` (internal) so that those methods can be inlined
     // into the client's specialized subscription; only this type's methods mutate them.
     @usableFromInline var phase: Phase
+    // Performance: the active phase's data, but apart from it: every value reads it, and a plain field costs the
+    // per-value path nothing more than the count it replaced.
+    /// How many upstreams have not sent a value yet (meaningful while active).
+    @usableFromInline var missing: Int
     @usableFromInline var upstreams: FanInUpstreams
 
     @usableFromInline
     init(upstreamCount: Int) {
-        phase = .active(missing: upstreamCount, unfinished: upstreamCount)
+        phase = .active(unfinished: upstreamCount)
+        missing = upstreamCount
         upstreams = FanInUpstreams(count: upstreamCount)
     }
 
@@ -114,14 +119,17 @@ struct CombineLatestStateMachine {
     /// The caller stored an accepted value as its upstream's latest; `isFirst`: that upstream had none before.
     @inlinable
     mutating func stored(isFirst: Bool) -> Stored {
-        guard case .active(var missing, let unfinished) = phase else {
-            fatalError("CombineLatestStateMachine: stored(isFirst: \(isFirst)) in \(phase), for a value not accepted")
-        }
+        guard case .active = phase else { CombineLatestStateMachine.storedNotAccepted(isFirst: isFirst, phase) }
         if isFirst {
             missing -= 1
-            phase = .active(missing: missing, unfinished: unfinished)
         }
         return missing == 0 ? .formed : .kept
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func storedNotAccepted(isFirst: Bool, _ phase: Phase) -> Never {
+        fatalError("CombineLatestStateMachine: stored(isFirst: \(isFirst)) in \(phase), for a value not accepted")
     }
 
     /// Whether values are still accepted (not finishing, not ended).
@@ -134,11 +142,11 @@ struct CombineLatestStateMachine {
     /// Upstream `index` finished.
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
-        guard case .active(let missing, let unfinished) = phase, !upstreams.isEnded(at: index) else { return Effects() }
+        guard case .active(let unfinished) = phase, !upstreams.isEnded(at: index) else { return Effects() }
         var effects = Effects()
         effects.released = upstreams.end(at: index)
         guard unfinished == 1 else {
-            phase = .active(missing: missing, unfinished: unfinished - 1)
+            phase = .active(unfinished: unfinished - 1)
             return effects
         }
         phase = .finishing

@@ -150,9 +150,9 @@ where Downstream.Input == Values.Output {
             state.ready.append(state.values.output)
             return (nil, previous)
         }
-        fanIn.release(replaced)
+        withExtendedLifetime(replaced) {}
         if let tuple {
-            fanIn.offer(tuple)
+            fanIn.emitter.offer(tuple)
             forward()
         }
     }
@@ -198,13 +198,13 @@ where Downstream.Input == Values.Output {
 
     // Why this stays here and is not FanIn's: a fan-in offers each inner's value on the thread that received it,
     // while combineLatest forms tuples under the lock and one thread at a time (the forwarder) hands them over in the
-    // order they formed. The loop is shared with zip (``CombiningUpstreams/forward(through:next:)``). Its first
+    // order they formed. The loop is shared with zip (``CombiningUpstreams/forward(to:next:)``). Its first
     // step is the fast release: if nobody queued a tuple or started the finish since the forwarder last looked (the
     // word still reads `forwarding`), one compare-exchange ends its turn; otherwise it takes the next step under the
     // lock.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(through: fanIn) {
+        CombiningUpstreams.forward(to: fanIn.emitter) {
             if CombiningForwarder.tryRelease(fanIn.state) { return .idle }
             return fanIn.state.withCriticalSection { state, word -> CombiningStep<Values.Output> in
                 switch state.machine.nextToForward(hasQueued: !state.ready.isEmpty) {

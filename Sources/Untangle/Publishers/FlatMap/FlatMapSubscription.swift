@@ -114,7 +114,7 @@ where
     @inlinable
     func receiveJust(_ input: Upstream.Output) -> Subscribers.Demand {
         if steadyJust {
-            fanIn.offer(FlatMapSubscription.justOutput(fanIn.callOut { transform(input) }))
+            fanIn.emitter.offer(FlatMapSubscription.justOutput(fanIn.callOut { transform(input) }))
             return .none
         }
         guard fanIn.decide({ $0.isRunning }) else { return .none }
@@ -125,7 +125,7 @@ where
             return .none
         case .deliver(let upstream, let steady):
             steadyJust = steady
-            fanIn.offer(value)
+            fanIn.emitter.offer(value)
             requestUpstream = upstream
         case .buffered(let upstream):
             requestUpstream = upstream
@@ -179,7 +179,7 @@ where
         while true {
             switch fanIn.decide({ $0.nextBuffered() }) {
             case .deliver(let value, let replenish):
-                fanIn.offer(value)
+                fanIn.emitter.offer(value)
                 if replenish != nil {
                     fanIn.perform(FanInEffects(requestOne: replenish, demand: .max(1)))
                 }
@@ -284,7 +284,7 @@ where
         guard steady else { return receiveCounted(input) }
         // Performance: borrowed (`RawReference.borrow`: the inner holds its parent for as long as it runs), so the
         // emitter's storage is not retained and released around every value.
-        RawReference.borrow(parent) { $0.fanIn.offer(input) }
+        _ = RawReference.borrow(parent) { $0.fanIn.emitter.offer(input) }
         return .none
     }
 
@@ -303,7 +303,7 @@ where
         case .deliverUnlimited(let steady):
             self.steady = steady
         }
-        RawReference.borrow(parent) { $0.fanIn.offer(input) }
+        _ = RawReference.borrow(parent) { $0.fanIn.emitter.offer(input) }
         return more
     }
 

@@ -89,7 +89,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
             fatalError(
                 "SwitchToLatestStateMachine: admit(\(generation)): the current inner sent a value without demand")
         case .offer(let ticket):
-            fanIn.offer(Tagged(generation: generation, ticket: ticket, value: input))
+            fanIn.emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
             return fanIn.decide { $0.takeReply(ticket) }
         }
     }

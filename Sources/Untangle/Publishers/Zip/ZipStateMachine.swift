@@ -87,24 +87,25 @@ struct ZipStateMachine: FanInStateMachine {
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
         guard outbox.isActive else { return Effects() }
-        var effects = finishIfExhausted(releasing: upstreams.end(at: index))
+        let finished = upstreams.end(at: index)
+        var effects = finishIfExhausted()
+        if let finished {
+            effects.release.append(finished)
+        }
         effects.startForwarding = outbox.claimForwarding()
         return effects
     }
 
     // No tuple can form once a finished upstream has no unpaired value left: the zip finishes (after the tuples
     // already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
-    private mutating func finishIfExhausted(releasing finished: Subscription? = nil) -> Effects {
-        var effects = Effects()
-        if let finished {
-            effects.release.append(finished)
-        }
+    private mutating func finishIfExhausted() -> Effects {
         guard queues.indices.contains(where: { upstreams.isEnded(at: $0) && queues[$0].isEmpty }) else {
-            return effects
+            return Effects()
         }
         outbox.finish()
+        var effects = Effects()
         effects.cancel = upstreams.endAll()
-        effects.release.append(contentsOf: takeQueuedValues())
+        effects.release = takeQueuedValues()
         return effects
     }
 

@@ -111,11 +111,11 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     // Why this stays here and is not FanIn's: a fan-in offers each inner's value to the emitter on the thread that
     // received it, while zip forms groups under the lock and one thread at a time (the forwarder) hands them over, in
-    // the order they formed. The loop is shared with combineLatest (``CombiningUpstreams/forward(through:next:)``);
+    // the order they formed. The loop is shared with combineLatest (``CombiningUpstreams/forward(to:next:)``);
     // the group is taken out under the lock and turned into the downstream's tuple after unlocking.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(through: fanIn) {
+        CombiningUpstreams.forward(to: fanIn.emitter) {
             switch fanIn.decide({ $0.nextToForward() }) {
             case .value(let group): return .value(makeOutput(group))
             case .finish: return .finish
