@@ -66,4 +66,15 @@ final class FlatMapFirstStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.request(.max(1)).count, 0)
         XCTAssertNil(machine.upstreamSent())
     }
+
+    func testASignalOfAnInnerNeverStartedTraps() throws {
+        if isCrashChild {
+            var (machine, _, _) = active()
+            _ = machine.innerValue(2)
+            return
+        }
+        try assertPreconditionFailure(
+            inTest: "UntangleExtrasTests.FlatMapFirstStateMachineTests/testASignalOfAnInnerNeverStartedTraps",
+            message: "FlatMapFirstStateMachine: innerValue(2) for an inner never started")
+    }
 }

@@ -116,4 +116,15 @@ final class FlatMapStateMachineTests: XCTestCase {
                 "UntangleTests.FlatMapStateMachineTests/testCompletingAgainDuringTheFailureTraps",
             message: "FlatMapStateMachine: the upstream completed again")
     }
+
+    func testASignalOfAnInnerNeverCreatedTraps() throws {
+        if isCrashChild {
+            var machine = Machine(maxPublishers: .unlimited)
+            _ = machine.innerValue(3, 1)
+            return
+        }
+        try assertPreconditionFailure(
+            inTest: "UntangleTests.FlatMapStateMachineTests/testASignalOfAnInnerNeverCreatedTraps",
+            message: "FlatMapStateMachine: innerValue(3) for an inner never created")
+    }
 }

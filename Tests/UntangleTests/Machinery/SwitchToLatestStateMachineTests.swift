@@ -94,4 +94,15 @@ final class SwitchToLatestStateMachineTests: XCTestCase {
             inTest: "UntangleTests.SwitchToLatestStateMachineTests/testTakingTheReplyOfAValueNeverAdmittedTraps",
             message: "SwitchToLatestStateMachine: takeReply(5) for a ticket never admitted or taken twice")
     }
+
+    func testASignalOfAGenerationNeverSwitchedToTraps() throws {
+        if isCrashChild {
+            var (machine, _, _) = withInner()
+            _ = machine.admit(2)
+            return
+        }
+        try assertPreconditionFailure(
+            inTest: "UntangleTests.SwitchToLatestStateMachineTests/testASignalOfAGenerationNeverSwitchedToTraps",
+            message: "SwitchToLatestStateMachine: admit(2) for a generation never switched to")
+    }
 }
