@@ -75,6 +75,6 @@ final class FlatMapFirstStateMachineTests: XCTestCase {
         }
         try assertPreconditionFailure(
             inTest: "UntangleExtrasTests.FlatMapFirstStateMachineTests/testASignalOfAnInnerNeverStartedTraps",
-            message: "FlatMapFirstStateMachine: innerValue(2) for an inner never started")
+            message: "FlatMapFirstStateMachine: innerValue(2) for an inner it never handed out")
     }
 }

@@ -33,14 +33,6 @@ struct FlatMapFirstStateMachine: FanInStateMachine {
         return false
     }
 
-    // Inner ids are handed out by `upstreamSent()` before the inner is subscribed: a signal for a later one is an
-    // inconsistency.
-    private func checkStarted(_ id: Int, _ event: StaticString) {
-        if id < 1 || id > lastID {
-            fatalError("FlatMapFirstStateMachine: \(event)(\(id)) for an inner never started")
-        }
-    }
-
     /// The upstream's subscription arrived: false if it must be cancelled instead.
     mutating func upstreamSubscribed(_ subscription: Subscription) -> Bool {
         guard !isEnded else { return false }
@@ -58,7 +50,7 @@ struct FlatMapFirstStateMachine: FanInStateMachine {
 
     /// Inner `id`'s subscription arrived: returns the demand to request (nil: cancel it instead).
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        checkStarted(id, "innerSubscribed")
+        checkIssued(id, 1..<lastID + 1, "innerSubscribed")
         guard case .active(id, .awaiting) = phase else { return nil }
         phase = .active(id: id, inner: .subscribed(subscription))
         return demand
@@ -66,7 +58,7 @@ struct FlatMapFirstStateMachine: FanInStateMachine {
 
     /// Inner `id` sent a value: delivered if it is the active inner (it uses up one unit of demand), else dropped.
     mutating func innerValue(_ id: Int) -> FanInValue {
-        checkStarted(id, "innerValue")
+        checkIssued(id, 1..<lastID + 1, "innerValue")
         guard case .active(id, _) = phase else { return .drop }
         if demand != .unlimited, demand > .none {
             demand -= 1
@@ -93,7 +85,7 @@ struct FlatMapFirstStateMachine: FanInStateMachine {
     mutating func innerCompleted<Failure>(
         _ id: Int, _ completion: Subscribers.Completion<Failure>
     ) -> FanInEffects<Failure> {
-        checkStarted(id, "innerCompleted")
+        checkIssued(id, 1..<lastID + 1, "innerCompleted")
         guard case .active(id, let inner) = phase else { return FanInEffects() }
         guard case .finished = completion else {
             return FanInEffects(ending: end(cancellingInner: false, cancellingUpstream: true), completion: completion)

@@ -125,6 +125,6 @@ final class FlatMapStateMachineTests: XCTestCase {
         }
         try assertPreconditionFailure(
             inTest: "UntangleTests.FlatMapStateMachineTests/testASignalOfAnInnerNeverCreatedTraps",
-            message: "FlatMapStateMachine: innerValue(3) for an inner never created")
+            message: "FlatMapStateMachine<Int>: innerValue(3) for an inner it never handed out")
     }
 }

@@ -103,6 +103,6 @@ final class SwitchToLatestStateMachineTests: XCTestCase {
         }
         try assertPreconditionFailure(
             inTest: "UntangleTests.SwitchToLatestStateMachineTests/testASignalOfAGenerationNeverSwitchedToTraps",
-            message: "SwitchToLatestStateMachine: admit(2) for a generation never switched to")
+            message: "SwitchToLatestStateMachine: admit(2) for an inner it never handed out")
     }
 }

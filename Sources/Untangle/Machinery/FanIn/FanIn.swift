@@ -80,6 +80,22 @@ extension FanInStateMachine {
         fatalError("\(Self.self): innerCompleted(\(id), \(completion)): the operator completes its inners itself")
     }
 
+    // Inner ids are handed out by the machine itself before the inner is subscribed (a creation number, a
+    // generation): a signal for any other id is an inconsistency.
+    /// Traps unless `id` is one of the inner ids this machine handed out (`issued`); `event` names the signal.
+    @inlinable
+    package func checkIssued(_ id: Int, _ issued: Range<Int>, _ event: StaticString) {
+        if !issued.contains(id) {
+            Self.neverIssued(id, event)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func neverIssued(_ id: Int, _ event: StaticString) -> Never {
+        fatalError("\(Self.self): \(event)(\(id)) for an inner it never handed out")
+    }
+
     /// The type's name without its `StateMachine` suffix.
     @inlinable
     package static var name: String {

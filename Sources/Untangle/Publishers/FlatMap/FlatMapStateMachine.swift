@@ -189,26 +189,11 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     /// downstream's demand is (nil: cancel it instead).
     @inlinable
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        checkCreated(id, "innerSubscribed")
+        checkIssued(id, 0..<nextInnerID, "innerSubscribed")
         guard isRunning, let index = inners.firstIndex(where: { $0.id == id }), inners[index].subscription == nil
         else { return nil }
         inners[index].subscription = subscription
         return demand == .unlimited ? .unlimited : .max(1)
-    }
-
-    // Inner ids are handed out by `innerCreated()` before the inner is subscribed: a signal for any other id is an
-    // inconsistency.
-    @inlinable
-    func checkCreated(_ id: Int, _ event: StaticString) {
-        if id < 0 || id >= nextInnerID {
-            FlatMapStateMachine.neverCreated(id, event)
-        }
-    }
-
-    @usableFromInline
-    @inline(never)
-    static func neverCreated(_ id: Int, _ event: StaticString) -> Never {
-        fatalError("FlatMapStateMachine: \(event)(\(id)) for an inner never created")
     }
 
     /// What an inner's value does.
@@ -228,7 +213,7 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     /// An inner delivered a value.
     @inlinable
     mutating func innerValue(_ id: Int, _ value: Value) -> InnerValueAction {
-        checkCreated(id, "innerValue")
+        checkIssued(id, 0..<nextInnerID, "innerValue")
         guard isRunning else { return .ignore }
         guard isSteady, demand > .none else {
             buffer.append((id, value))
@@ -255,7 +240,7 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     /// inner that finishes twice asks the upstream for one more value twice.
     @inlinable
     mutating func innerFinished(_ id: Int) -> (FinishAction, released: Subscription?) {
-        checkCreated(id, "innerFinished")
+        checkIssued(id, 0..<nextInnerID, "innerFinished")
         guard isRunning else { return (.none, nil) }
         let slot = inners.firstIndex(where: { $0.id == id }).flatMap { inners.remove(at: $0).subscription }
         if isDone {
@@ -272,7 +257,7 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     /// upstream) and the buffered values to release (nil if it had already ended).
     @inlinable
     mutating func innerFailed(_ id: Int) -> FanInEnding? {
-        checkCreated(id, "innerFailed")
+        checkIssued(id, 0..<nextInnerID, "innerFailed")
         guard isRunning else { return nil }
         return end(except: id)
     }

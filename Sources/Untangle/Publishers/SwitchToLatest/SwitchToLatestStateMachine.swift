@@ -71,14 +71,6 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         current.subscription
     }
 
-    // Generations are handed out by `switched()` before the inner is subscribed: a signal for a later one is an
-    // inconsistency.
-    private func checkSwitched(_ id: Int, _ event: StaticString) {
-        if id < 1 || id > generation {
-            fatalError("SwitchToLatestStateMachine: \(event)(\(id)) for a generation never switched to")
-        }
-    }
-
     /// The outer subscription arrived: false if it must be cancelled instead.
     mutating func outerSubscribed(_ subscription: Subscription) -> Bool {
         guard !isTerminated else { return false }
@@ -100,7 +92,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// cancel it (a replaced inner, a second subscription, or the switch has ended). The subscription of an inner
     /// that has already finished is left alone (`.none`), as Combine does.
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        checkSwitched(id, "innerSubscribed")
+        checkIssued(id, 1..<generation + 1, "innerSubscribed")
         guard id == generation else { return nil }
         switch current {
         case .awaiting:
@@ -124,7 +116,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// Inner `id` sent a value (before it reaches the emitter).
     mutating func admit(_ id: Int) -> Admission {
-        checkSwitched(id, "admit")
+        checkIssued(id, 1..<generation + 1, "admit")
         guard !isTerminated, id == generation, currentIsLive else { return .drop }
         guard demand > .none else { return .trap }
         nextTicket &+= 1
@@ -144,7 +136,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// A value of inner `id` is about to be delivered: true if that inner is still current (the value uses up one
     /// unit of demand); false if it was replaced (drop the value).
     mutating func deliver(_ id: Int) -> Bool {
-        checkSwitched(id, "deliver")
+        checkIssued(id, 1..<generation + 1, "deliver")
         guard id == generation, !isTerminated else { return false }
         if demand > .none {
             demand -= 1
@@ -156,7 +148,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// request it from, or nil when it goes back as the return value of the inner's `receive(_:)` (still running)
     /// or there is no current inner to ask.
     mutating func delivered(_ id: Int, ticket: Int, more: Subscribers.Demand) -> Subscription? {
-        checkSwitched(id, "delivered")
+        checkIssued(id, 1..<generation + 1, "delivered")
         guard !isTerminated else { return nil }
         demand += more
         if id == generation, let index = replies.lastIndex(where: { $0.ticket == ticket }) {
@@ -175,7 +167,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// Inner `id` finished or failed. A replaced inner's completion is ignored.
     mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
-        checkSwitched(id, "innerCompleted")
+        checkIssued(id, 1..<generation + 1, "innerCompleted")
         guard !isTerminated, id == generation else { return .ignore }
         switch current {
         case .awaiting:
