@@ -20,11 +20,11 @@ final class RetryWhenStateMachineTests: XCTestCase {
         let first = Token()
         XCTAssertEqual(machine.innerSubscribed(1, first), Subscribers.Demand.none)
         XCTAssertEqual(machine.request(.max(3)).count, 1)
-        XCTAssertTrue(machine.upstreamSent(1))
+        XCTAssertTrue(machine.innerValue(1).delivers)
         guard case .awaitTrigger(let released) = machine.upstreamFailed(1) else { return XCTFail("waits") }
         XCTAssertTrue((released as? Token) === first)
         XCTAssertTrue(machine.awaitingTrigger)
-        XCTAssertFalse(machine.upstreamSent(1), "the failed attempt's late value is ignored")
+        XCTAssertFalse(machine.innerValue(1).delivers, "the failed attempt's late value is ignored")
         XCTAssertEqual(machine.request(.max(1)).count, 0, "no attempt to forward to")
         XCTAssertEqual(machine.triggerSent(), 2)
         XCTAssertNil(machine.triggerSent(), "no failure waits any more")
@@ -64,7 +64,7 @@ final class RetryWhenStateMachineTests: XCTestCase {
         let toCancel = machine.end(upstreamCompleted: true, triggerCompleted: false)
         XCTAssertEqual(toCancel?.count, 1)
         XCTAssertTrue((toCancel?.first as? Token) === trigger)
-        XCTAssertNil(machine.terminate())
+        XCTAssertNil(machine.cancelled())
         XCTAssertFalse(machine.isCurrent(1))
     }
 

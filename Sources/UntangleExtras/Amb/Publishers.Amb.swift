@@ -6,15 +6,10 @@ extension Publisher {
     ///
     /// ```swift
     /// let fastest = primaryServer.fetch().amb(mirror.fetch())
-    /// let cancellable = fastest.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
     ///
-    /// **Demand:** until a winner is known, every request goes to every source; afterwards only to the winner.
-    /// Values of losers that race with the winner's first signal are dropped, so the downstream never receives
-    /// more than it requested.
-    /// **Thread safety:** sources may deliver on any threads; the race is decided under a lock, the losers are
-    /// cancelled outside it, and the downstream receives one signal at a time. `request`/`cancel` may be called from
-    /// any thread.
+    /// **Demand:** every request goes to every source until one wins, then to the winner only (losers' values drop).
+    /// **Thread safety:** sources may deliver on any threads; the downstream receives one signal at a time.
     public func amb<Other: Publisher>(_ others: Other...) -> Publishers.Amb<Output, Failure>
     where Other.Output == Output, Other.Failure == Failure {
         Publishers.Amb([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
@@ -22,29 +17,44 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// A publisher that mirrors the first of its sources to send anything.
+    /// A publisher that mirrors the first of its sources to send anything; with no sources it finishes at once.
     ///
-    /// With no sources it finishes at once.
-    ///
-    /// ```swift
-    /// let first = Publishers.Amb([a.eraseToAnyPublisher(), b.eraseToAnyPublisher()])
-    /// ```
-    ///
-    /// **Demand:** see ``Publisher/amb(_:)``.
-    /// **Thread safety:** see ``Publisher/amb(_:)``.
+    /// **Demand:** and **Thread safety:** see ``Publisher/amb(_:)``.
     public struct Amb<Output, Failure: Error>: Publisher {
-        /// The competing publishers, subscribed in this order.
+        /// The competing publishers, subscribed in this order (until one has won).
         public let sources: [AnyPublisher<Output, Failure>]
-
-        /// Creates the publisher.
-        public init(_ sources: [AnyPublisher<Output, Failure>]) {
-            self.sources = sources
-        }
-
-        /// Attaches the subscriber: it receives its subscription, then the sources are subscribed in order
-        /// (stopping early if one of them already won while being subscribed).
+        /// Creates the publisher: `Publishers.Amb([a.eraseToAnyPublisher(), b.eraseToAnyPublisher()])`.
+        public init(_ sources: [AnyPublisher<Output, Failure>]) { self.sources = sources }
+        /// Attaches the subscriber, then subscribes the sources in order until one has won.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            AmbSubscription(downstream: subscriber, count: sources.count).start(sources)
+            let race = AmbStateMachine(sources: FanInUpstreams(count: sources.count))
+            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.phase == .racing }
         }
+    }
+}
+
+/// An amb's race, decided under the fan-in's lock: the first source to send anything wins, the others are cancelled.
+struct AmbStateMachine: FanInStateMachine {
+    enum Phase: Equatable { case racing, won(Int), ended }
+    static var decidesValues: Bool { true }
+    var phase = Phase.racing
+    var sources: FanInUpstreams
+    mutating func innerSubscribed(_ id: Int, _ s: Subscription) -> Subscribers.Demand? { sources.admit(s, at: id) }
+    mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
+    mutating func cancelled() -> FanInEnding? { end(completed: nil) }
+    mutating func innerValue(_ id: Int) -> FanInValue {
+        guard phase == .racing else { return phase == .won(id) ? .deliver : .drop }
+        phase = .won(id)
+        return .deliverCancelling(sources.endAll(except: id))
+    }
+    mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
+        guard phase == .racing || phase == .won(id) else { return FanInEffects() }
+        return FanInEffects(ending: end(completed: id), completion: completion)
+    }
+    mutating func end(completed: Int?) -> FanInEnding? {
+        guard phase != .ended else { return nil }
+        phase = .ended
+        let winner = completed.flatMap { sources.end(at: $0) }
+        return FanInEnding(cancel: sources.endAll(), released: winner)
     }
 }

@@ -1,5 +1,4 @@
 import Untangle
-import UntangleSync
 
 /// The subscription of a flatMapFirst: the subscriber it gives the upstream, the subscription it gives the
 /// downstream, and a ``FanIn`` whose inners are the inner publishers (one active at a time). Inner values go
@@ -18,7 +17,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     private let transform: (Upstream.Output) -> P
 
     init(downstream: Downstream, transform: @escaping (Upstream.Output) -> P) {
-        fanIn = FanIn(downstream: downstream, machine: FlatMapFirstStateMachine())
+        fanIn = FanIn(downstream: downstream, machine: FlatMapFirstStateMachine(), demand: .forwarded)
         self.transform = transform
     }
 
@@ -29,23 +28,20 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
-        fanIn.emitter.start(subscription: self)
-        if fanIn.decide({ !$0.isTerminated }) {
-            fanIn.perform(FanInEffects(request: [subscription], demand: .unlimited))
+        fanIn.start(self)
+        if !fanIn.decide({ $0.isEnded }) {
+            fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
         }
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let id = fanIn.decide({ $0.upstreamSent() }) else { return .none }
-        CalloutCheck.assertNoLockHeld("flatMapFirst calling transform")
-        transform(input).subscribe(FanInInner(parent: self, id: id))
+        fanIn.subscribe(transform(input), FanInInner(parent: self, id: id))
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        fanIn.complete(
-            completion, finished: { ($0.upstreamFinished(), nil) },
-            failed: { $0.end(failedInner: nil, upstreamFailed: true) })
+        fanIn.perform(fanIn.decide { $0.upstreamCompleted(completion) })
     }
 
     // MARK: Downstream
@@ -65,17 +61,11 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     }
 
     func inner(_ id: Int, received value: P.Output) -> Subscribers.Demand {
-        fanIn.offer(value, ifAdmitted: { $0.innerSent(id) })
+        fanIn.offer(value, from: id)
     }
 
     func inner(_ id: Int, completed completion: Subscribers.Completion<P.Failure>) {
-        fanIn.complete(
-            completion,
-            finished: { machine in
-                let (finish, released) = machine.innerFinished(id)
-                return (finish, released)
-            },
-            failed: { $0.end(failedInner: id, upstreamFailed: false) })
+        fanIn.complete(id, completion)
     }
 
     var description: String { "FlatMapFirst" }

@@ -59,13 +59,15 @@ struct RetryWhenStateMachine: FanInStateMachine {
         return demand
     }
 
-    /// Attempt `number` sent a value: true if it is delivered (it uses up one unit of demand).
-    mutating func upstreamSent(_ number: Int) -> Bool {
-        guard isCurrent(number) else { return false }
+    static var decidesValues: Bool { true }
+
+    /// Attempt `number` sent a value: delivered if it is the current attempt (it uses up one unit of demand).
+    mutating func innerValue(_ number: Int) -> FanInValue {
+        guard isCurrent(number) else { return .drop }
         if demand != .unlimited, demand > .none {
             demand -= 1
         }
-        return true
+        return .deliver
     }
 
     /// What to do when an attempt fails.
@@ -145,8 +147,8 @@ struct RetryWhenStateMachine: FanInStateMachine {
     }
 
     /// The downstream cancelled: ends the operator and returns what to cancel (nil if it had already ended).
-    mutating func terminate() -> [Subscription]? {
-        end(upstreamCompleted: false, triggerCompleted: false)
+    mutating func cancelled() -> FanInEnding? {
+        end(upstreamCompleted: false, triggerCompleted: false).map { FanInEnding(cancel: $0) }
     }
 
     /// The operator ends (attempt finished, trigger failed, downstream cancelled): returns what to cancel (nil if

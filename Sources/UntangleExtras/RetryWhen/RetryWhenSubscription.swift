@@ -19,15 +19,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     init(upstream: Upstream, downstream: Downstream) {
         self.upstream = upstream
-        fanIn = FanIn(downstream: downstream, machine: RetryWhenStateMachine())
+        fanIn = FanIn(downstream: downstream, machine: RetryWhenStateMachine(), demand: .forwarded)
     }
 
     /// Starts the downstream, subscribes the trigger the handler makes from the error stream, then the first
     /// attempt.
     func start<Trigger: Publisher>(handler: (AnyPublisher<Failure, Never>) -> Trigger)
     where Trigger.Failure == Failure {
-        fanIn.emitter.start(subscription: self)
-        handler(errors.eraseToAnyPublisher()).subscribe(TriggerSubscriber<Trigger.Output>(parent: self))
+        fanIn.start(self)
+        fanIn.subscribe(handler(errors.eraseToAnyPublisher()), TriggerSubscriber<Trigger.Output>(parent: self))
         startAttempt()
     }
 
@@ -37,8 +37,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     private func subscribeAttempt(_ number: Int) {
-        CalloutCheck.assertNoLockHeld("retry(when:) subscribing an attempt")
-        upstream.subscribe(FanInInner(parent: self, id: number))
+        fanIn.subscribe(upstream, FanInInner(parent: self, id: number))
     }
 
     // MARK: Attempts (the fan-in's inners, numbered)
@@ -48,7 +47,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     func inner(_ number: Int, received value: Upstream.Output) -> Subscribers.Demand {
-        fanIn.offer(value, ifAdmitted: { $0.upstreamSent(number) })
+        fanIn.offer(value, from: number)
     }
 
     func inner(_ number: Int, completed completion: Subscribers.Completion<Failure>) {
@@ -66,8 +65,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 break
             case .awaitTrigger(let released):
                 fanIn.perform(FanInEffects(released: released))
-                CalloutCheck.assertNoLockHeld("retry(when:) handing an error to the trigger")
-                errors.send(error)
+                fanIn.callOut { errors.send(error) }
             case .fail(let trigger):
                 end(completion, cancelling: trigger.map { [$0] } ?? [])
             }
@@ -81,7 +79,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
-        fanIn.perform(FanInEffects(request: [subscription], demand: .unlimited))
+        fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
     }
 
     private func triggerSent() {
@@ -106,8 +104,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Cancels what is left, finishes the error stream, then completes the downstream.
     private func end(_ completion: Subscribers.Completion<Failure>, cancelling: [Subscription]) {
         fanIn.perform(FanInEffects(cancel: cancelling))
-        CalloutCheck.assertNoLockHeld("retry(when:) finishing the error stream")
-        errors.send(completion: .finished)
+        fanIn.callOut { errors.send(completion: .finished) }
         fanIn.perform(FanInEffects(completion: completion))
     }
 
@@ -119,8 +116,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     func cancel() {
         guard fanIn.cancel() else { return }
-        CalloutCheck.assertNoLockHeld("retry(when:) finishing the error stream")
-        errors.send(completion: .finished)
+        fanIn.callOut { errors.send(completion: .finished) }
     }
 
     var description: String { "RetryWhen" }

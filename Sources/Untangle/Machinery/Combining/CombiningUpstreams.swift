@@ -1,11 +1,10 @@
 import UntangleSync
 
 /// What zip and combineLatest do after unlocking that no other fan-in does: the forwarder's loop
-/// (``forward(to:operator:next:)``). Requesting from and cancelling their upstreams is ``UpstreamCalls``, shared with
-/// ``FanIn``.
+/// (``forward(to:next:)``), whose callouts are their ``FanIn``'s emitter's (it checks them).
 ///
 /// ```swift
-/// CombiningUpstreams.forward(to: emitter, operator: "zip") { nextStep() }
+/// CombiningUpstreams.forward(to: fanIn.emitter) { nextStep() }
 /// ```
 ///
 /// **Demand:** none of its own: it hands over the outputs the state machine formed within the demand it counted.
@@ -14,7 +13,7 @@ import UntangleSync
 enum CombiningUpstreams {}
 
 /// The forwarder's next step, with the output already taken out under the lock (zip's and combineLatest's forward
-/// loops, ``CombiningUpstreams/forward(to:operator:next:)``).
+/// loops, ``CombiningUpstreams/forward(to:next:)``).
 ///
 /// ```swift
 /// let step: CombiningStep<(Int, String)> = .value((1, "a"))
@@ -40,16 +39,13 @@ extension CombiningUpstreams {
     /// lock, or through its forwarder word) and the loop acts on it with no lock held.
     @inlinable
     static func forward<Downstream: Subscriber>(
-        to emitter: Emitter<DemandRelay<Downstream>>, operator name: StaticString,
-        next: () -> CombiningStep<Downstream.Input>
+        to emitter: Emitter<DemandRelay<Downstream>>, next: () -> CombiningStep<Downstream.Input>
     ) {
         while true {
             switch next() {
             case .value(let output):
-                CalloutCheck.assertNoLockHeld("\(name) delivering a tuple")
                 emitter.offer(output)
             case .finish:
-                CalloutCheck.assertNoLockHeld("\(name) finishing")
                 emitter.complete(.finished, order: .afterQueuedValues)
                 return
             case .idle:
@@ -73,8 +69,8 @@ extension CombiningUpstreams {
 /// ```
 ///
 /// **Demand:** not applicable.
-/// **Thread safety:** ``claimOrSignal(_:lookFirst:)``, ``took(_:hasMore:)`` and ``giveUp(_:)`` under the operator's lock;
-/// ``tryRelease(_:)`` by the forwarder, without it.
+/// **Thread safety:** ``claimOrSignal(_:lookFirst:)``, ``took(_:hasMore:)`` and ``giveUp(_:)`` under the operator's
+/// lock; ``tryRelease(_:)`` by the forwarder, without it.
 @usableFromInline
 enum CombiningForwarder {
     @usableFromInline static var idle: Int { 0 }

@@ -1,99 +1,179 @@
 import UntangleSync
 
-/// What every fan-in's pure state machine answers: the arrival of an inner's subscription. The ``FanIn`` skeleton
-/// asks it from ``FanIn/inner(_:subscribed:)``; a machine that also leaves the downstream's requests and cancel to
-/// the skeleton conforms to ``FanInStateMachine``, one that counts the downstream's demand itself (flatMap) only to
-/// this protocol.
+/// What a fan-in's pure state machine answers: the events the ``FanIn`` skeleton routes to it. Only the arrival of
+/// an inner's subscription and the downstream's cancel concern every fan-in; the other requirements have defaults
+/// for the machines that never see those events (a default that is reached anyway traps, naming the machine).
+///
+/// - ``innerSubscribed(_:_:)``: inner `id`'s subscription arrived (``FanIn/inner(_:subscribed:)``).
+/// - ``cancelled()``: the downstream cancelled (``FanIn/cancel()``).
+/// - ``request(_:)``: the downstream asked for more, or returned demand from `receive(_:)`, under the
+///   ``FanInDemand/forwarded`` and ``FanInDemand/routedByDownstream`` routings (default: traps; a machine that
+///   counts the downstream's demand itself is never asked).
+/// - ``decidesValues`` and ``innerValue(_:)``: whether an inner's value is delivered (``FanIn/offer(_:from:)``);
+///   by default every value is (`decidesValues` false: the value path takes no lock).
+/// - ``innerCompleted(_:_:)``: an inner completed (``FanIn/complete(_:_:)``).
+/// - ``name``: the operator's name, a ``FanInSubscription``'s description (by default the type's name without
+///   `StateMachine`: `MergeStateMachine` describes itself as `Merge`).
 ///
 /// ```swift
-/// struct MyMachine: FanInInnerStateMachine {
+/// struct FirstSourceWins: FanInStateMachine {
 ///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
+///     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { ... }
+///     mutating func cancelled() -> FanInEnding? { ... }
 /// }
 /// ```
 ///
-/// **Demand:** `innerSubscribed` returns the demand a new inner subscription is asked for.
+/// **Demand:** `innerSubscribed` returns the demand a new inner is asked for; `request` names the subscriptions the
+/// downstream's new demand is forwarded to.
 /// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
 @usableFromInline
-package protocol FanInInnerStateMachine {
+package protocol FanInStateMachine {
     /// Inner `id`'s subscription arrived: returns the demand to request from it (`.none`: nothing yet), or nil to
     /// cancel it instead (unwanted, late, or a second subscription).
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
-}
 
-/// What a fan-in's pure state machine answers for the downstream's requests, which the ``FanIn`` skeleton forwards
-/// itself (``FanInSkeleton/request(_:)``, and demand the downstream returns from `receive(_:)`). A machine that also
-/// leaves the downstream's cancel to the skeleton conforms to ``FanInStateMachine``; combineLatest, which lets go of
-/// its latest values too when cancelled, only to this protocol.
-///
-/// ```swift
-/// struct MyMachine: FanInDemandStateMachine {
-///     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { ... }
-///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
-/// }
-/// ```
-///
-/// **Demand:** `request` returns the subscriptions the downstream's new demand is forwarded to.
-/// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
-@usableFromInline
-package protocol FanInDemandStateMachine: FanInInnerStateMachine {
+    /// The downstream cancelled: ends the machine and returns what to cancel and release after unlocking (nil: it
+    /// had already ended).
+    mutating func cancelled() -> FanInEnding?
+
     /// The downstream asked for `demand` more: returns the subscriptions to forward it to (none once ended).
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription]
+
+    /// Whether ``innerValue(_:)`` decides each inner value under the lock; false: every value is delivered
+    /// without taking it (merge's per-value path).
+    static var decidesValues: Bool { get }
+
+    /// Inner `id` sent a value: deliver it or drop it (and what to cancel because of it).
+    mutating func innerValue(_ id: Int) -> FanInValue
+
+    /// Inner `id` completed: what to cancel, release and complete downstream.
+    mutating func innerCompleted<Failure>(
+        _ id: Int, _ completion: Subscribers.Completion<Failure>
+    ) -> FanInEffects<Failure>
+
+    /// The operator's name.
+    static var name: String { get }
 }
 
-/// What a fan-in's pure state machine answers for the requests and cancels the ``FanIn`` skeleton handles itself.
-/// Everything else an operator's machine decides (values, completions, its own upstream) stays operator-specific.
-///
-/// ```swift
-/// struct MyMachine: FanInStateMachine {
-///     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { ... }
-///     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? { ... }
-///     mutating func terminate() -> [Subscription]? { ... }
-/// }
-/// ```
-///
-/// **Demand:** `request` returns the subscriptions the downstream's new demand is forwarded to; `innerSubscribed`
-/// returns the demand a new inner subscription is asked for.
-/// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
-@usableFromInline
-package protocol FanInStateMachine: FanInDemandStateMachine {
-    /// The downstream cancelled: ends the machine and returns every subscription to cancel (nil: already ended).
-    mutating func terminate() -> [Subscription]?
-}
-
-/// The lock a ``FanInSkeleton`` keeps its machine under: ``LockedBox`` for every fan-in (``FanIn``), or
-/// ``LockedBoxWithWord`` for an operator that also keeps a lock-free word beside its machine (combineLatest's
-/// forwarder, ``CombiningForwarder``), which reaches the word through the box itself.
-///
-/// ```swift
-/// let state = LockedBox(tracking: MergeStateMachine(upstreamCount: 2))
-/// let subscriptions = state.criticalSection { $0.request(.max(1)) }
-/// ```
-///
-/// **Demand:** not applicable.
-/// **Thread safety:** ``criticalSection(_:)`` from any thread, not reentrantly; make no callout in its body.
-@usableFromInline
-package protocol FanInLock {
-    /// The state under the lock.
-    associatedtype Value
-    /// A lock around `value`, counted by `LiveObjects` in debug builds.
-    init(tracking value: consuming Value)
-    /// Runs `body` on the value under the lock.
-    func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result
-}
-
-extension LockedBox: FanInLock {
-    /// Runs `body` on the value under the lock (``withCriticalSection(_:)``).
+extension FanInStateMachine {
+    /// Traps: this machine counts the downstream's demand itself, so the skeleton never forwards it.
     @inlinable
-    package func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result {
-        withCriticalSection(body)
+    package mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
+        fatalError("\(Self.self): request(\(demand)): this machine counts the downstream's demand itself")
+    }
+
+    /// False: every inner value is delivered without taking the lock.
+    @inlinable
+    package static var decidesValues: Bool { false }
+
+    /// Traps: asked only when ``decidesValues`` is true.
+    @inlinable
+    package mutating func innerValue(_ id: Int) -> FanInValue {
+        fatalError("\(Self.self): innerValue(\(id)): asked only of a machine whose decidesValues is true")
+    }
+
+    /// Traps: this machine's operator handles its inners' completions itself.
+    @inlinable
+    package mutating func innerCompleted<Failure>(
+        _ id: Int, _ completion: Subscribers.Completion<Failure>
+    ) -> FanInEffects<Failure> {
+        fatalError("\(Self.self): innerCompleted(\(id), \(completion)): the operator completes its inners itself")
+    }
+
+    // Inner ids are handed out by the machine itself before the inner is subscribed (a creation number, a
+    // generation): a signal for any other id is an inconsistency.
+    /// Traps unless `id` is one of the inner ids this machine handed out (`issued`); `event` names the signal.
+    @inlinable
+    package func checkIssued(_ id: Int, _ issued: Range<Int>, _ event: StaticString) {
+        if !issued.contains(id) {
+            Self.neverIssued(id, event)
+        }
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func neverIssued(_ id: Int, _ event: StaticString) -> Never {
+        fatalError("\(Self.self): \(event)(\(id)) for an inner it never handed out")
+    }
+
+    /// The type's name without its `StateMachine` suffix.
+    @inlinable
+    package static var name: String {
+        let type = String(describing: Self.self)
+        return type.hasSuffix("StateMachine") ? String(type.dropLast("StateMachine".count)) : type
     }
 }
 
-extension LockedBoxWithWord: FanInLock {
-    /// Runs `body` on the value under the lock, leaving the word alone.
+/// What becomes of the downstream's demand in a ``FanIn``: the routing chosen when the skeleton is built.
+///
+/// ```swift
+/// let fanIn = FanIn(downstream: subscriber, machine: MergeStateMachine(upstreamCount: 2), demand: .forwarded)
+/// ```
+///
+/// **Demand:** as each case says.
+/// **Thread safety:** a value.
+@usableFromInline
+package enum FanInDemand {
+    /// Requests, and demand the downstream returns from `receive(_:)`, go to the subscriptions the machine's
+    /// ``FanInStateMachine/request(_:)`` names (merge, amb, zip, combineLatest, flatMapFirst).
+    case forwarded
+    /// The machine counts the downstream's demand (flatMap: values wait in its buffer): the emitter is asked for
+    /// `.unlimited` once and only serializes; demand the downstream returns from `receive(_:)` is passed to the
+    /// closure (on the delivering thread, with no lock held), and the operator's own `request(_:)` decides on
+    /// requests.
+    case counted(by: (Subscribers.Demand) -> Void)
+    /// Requests go where the machine's `request(_:)` says, as `.forwarded`; demand returned from `receive(_:)` is
+    /// routed by the downstream the skeleton is given, a wrapper the operator builds around the real one
+    /// (switchToLatest's, which knows which inner sent the value).
+    case routedByDownstream
+}
+
+/// What a fan-in's machine lets go of when it ends: the sources to cancel and what to release, both after
+/// unlocking (a release may run user code: a value's or a subscription's deinit).
+///
+/// ```swift
+/// return FanInEnding(cancel: upstreams.endAll(), released: bufferedValues)
+/// ```
+///
+/// **Demand:** none.
+/// **Thread safety:** a value: built under the lock, acted on after it.
+@usableFromInline
+package struct FanInEnding {
+    /// Subscriptions to cancel.
+    @usableFromInline package var cancel: [Subscription]
+    /// What the machine let go of, released after unlocking.
+    @usableFromInline package var released: Any?
+
+    /// Cancels `cancel` and releases `released`.
     @inlinable
-    package func criticalSection<Result>(_ body: (inout Value) -> Result) -> Result {
-        withCriticalSection { value, _ in body(&value) }
+    package init(cancel: [Subscription], released: Any? = nil) {
+        self.cancel = cancel
+        self.released = released
+    }
+}
+
+/// What becomes of an inner's value (``FanInStateMachine/innerValue(_:)``).
+///
+/// ```swift
+/// return winner == id ? .deliver : .drop
+/// ```
+///
+/// **Demand:** a dropped value uses none of the downstream's demand.
+/// **Thread safety:** a value.
+@usableFromInline
+package enum FanInValue {
+    /// Deliver it.
+    case deliver
+    /// Drop it (a replaced, losing or ended source).
+    case drop
+    /// Cancel these subscriptions (after unlocking), then deliver it: the value decided a race.
+    case deliverCancelling([Subscription])
+
+    /// Whether the value is delivered.
+    @inlinable
+    package var delivers: Bool {
+        if case .drop = self { return false }
+        return true
     }
 }
 
@@ -101,7 +181,7 @@ extension LockedBoxWithWord: FanInLock {
 /// order: cancel, request, release, complete.
 ///
 /// ```swift
-/// let effects = fanIn.decide { machine in FanInEffects(cancel: machine.terminate() ?? [], completion: failure) }
+/// let effects = fanIn.decide { machine in FanInEffects(ending: machine.end(), completion: failure) }
 /// fanIn.perform(effects)
 /// ```
 ///
@@ -138,95 +218,82 @@ package struct FanInEffects<Failure: Error> {
         self.released = released
         self.completion = completion
     }
+
+    /// The effects of an ending (nil: nothing, the machine had already ended), then `completion`.
+    @inlinable
+    package init(ending: FanInEnding?, completion: Subscribers.Completion<Failure>? = nil) {
+        guard let ending else {
+            self.init()
+            return
+        }
+        self.init(cancel: ending.cancel, released: ending.released, completion: completion)
+    }
 }
 
 // Performance: `@usableFromInline` with `@inlinable` members, stored inline (a struct of two `let`s) in the
 // operator's subscription: a value reaches the emitter through the subscription's own `let`s, as before the
-// skeleton existed, so merge's per-value path costs nothing more.
+// skeleton existed, so merge's per-value path costs nothing more. The lock is always a `LockedBoxWithWord`: it costs
+// what a `LockedBox` does, and combineLatest keeps its forwarder in the word (``CombiningForwarder``).
 /// The skeleton of every fan-in operator (merge, flatMap, switchToLatest, zip, combineLatest, amb, flatMapFirst,
-/// retry(when:)): the downstream's ``Emitter`` behind a ``DemandRelay`` (demand the subscriber returns from
-/// `receive(_:)` is forwarded like a request), the lock around the operator's pure ``FanInStateMachine``, downstream
-/// `request`/`cancel`, the arrival of indexed inner subscriptions (``FanInInner``), and ``perform(_:)``, the one
-/// place that makes the callouts a decision needs.
+/// retry(when:)): the downstream's ``Emitter`` behind a ``DemandRelay``, the lock around the operator's pure
+/// ``FanInStateMachine``, the downstream's `request`/`cancel` routed as the operator's ``FanInDemand`` says, the
+/// arrival of indexed inner subscriptions (``FanInInner``), and ``perform(_:)``, the one place that makes the
+/// callouts a decision needs.
 ///
 /// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
-/// (``decide(_:)``) and performing the result, and offers values straight to ``emitter``.
+/// (``decide(_:)``) and performing the result, and offers values to ``emitter`` (or with ``offer(_:from:)``, which
+/// asks the machine first). Every callout goes through the skeleton, which checks in debug builds that no library
+/// lock is held: ``perform(_:)`` (upstream requests and cancels, releases, the downstream's completion), the
+/// ``emitter`` (values; it checks its own callouts), ``start(_:)``, ``subscribe(_:_:)`` and ``callOut(_:)``.
+/// ``FanInSubscription`` is the whole subscription for sources given up front.
 ///
 /// ```swift
-/// let fanIn = FanIn(downstream: subscriber, machine: MergeStateMachine(upstreamCount: 2))
-/// fanIn.emitter.start(subscription: self)
-/// fanIn.perform(fanIn.decide { FanInEffects(completion: $0.finished(at: 0) ? .finished : nil) })
+/// let fanIn = FanIn(downstream: subscriber, machine: MergeStateMachine(upstreamCount: 2), demand: .forwarded)
+/// fanIn.start(self)
+/// fanIn.complete(0, .finished)
 /// ```
 ///
-/// **Demand:** downstream requests (and demand returned from `receive(_:)`) go to the subscriptions the machine's
-/// `request` names; values beyond the downstream's demand wait in the emitter (`.unbounded`), so the buffer is
-/// bounded by what the machine requested.
+/// **Demand:** as the ``FanInDemand`` routing says; values beyond the downstream's demand wait in the emitter
+/// (`.unbounded`), so the buffer is bounded by what the machine requested.
 /// **Thread safety:** every method may be called from any thread; the machine is touched only under the lock, and
 /// every callout (upstream request/cancel, downstream signals, releases) happens after it is released.
 @usableFromInline
-package typealias FanIn<Downstream: Subscriber, Machine: FanInInnerStateMachine> = FanInSkeleton<
-    Downstream, Machine, LockedBox<Machine>
->
-
-/// The fan-in skeleton over any ``FanInLock``: ``FanIn`` is this over a ``LockedBox``, the lock of every fan-in but
-/// combineLatest, which keeps its forwarder's word in a ``LockedBoxWithWord`` beside its machine.
-///
-/// ```swift
-/// let fanIn = FanInSkeleton<Downstream, State, LockedBoxWithWord<State>>(downstream: subscriber, machine: State())
-/// ```
-///
-/// **Demand:** as ``FanIn``.
-/// **Thread safety:** as ``FanIn``.
-@usableFromInline
-package struct FanInSkeleton<Downstream: Subscriber, Machine: FanInInnerStateMachine, Lock: FanInLock>:
-    @unchecked Sendable
-where Lock.Value == Machine {
+package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unchecked Sendable {
     /// The downstream's serializing emitter.
     @usableFromInline package let emitter: Emitter<DemandRelay<Downstream>>
-    /// The operator's state machine, under its lock.
-    @usableFromInline package let state: Lock
+    /// The operator's state machine, under its lock (the word beside it is combineLatest's forwarder).
+    @usableFromInline package let state: LockedBoxWithWord<Machine>
 
-    // The one designated init: the ways to build the skeleton differ only in the relay the emitter delivers to (what
-    // becomes of the demand the downstream returns from `receive(_:)`, and whether the relay wraps the machine's
-    // lock) and, for a machine that counts the demand itself, in the emitter asked for `.unlimited` up front.
-    /// A skeleton around `machine` whose emitter delivers to the relay `relay` builds around the machine's lock.
+    /// A skeleton around `machine` delivering to `downstream`, the downstream's demand routed as `demand` says.
     @inlinable
-    package init(machine: Machine, relay: (Lock) -> DemandRelay<Downstream>) {
-        let state = Lock(tracking: machine)
+    package init(downstream: Downstream, machine: Machine, demand: FanInDemand) {
+        let state = LockedBoxWithWord(tracking: machine)
         self.state = state
-        emitter = relay(state).emitter()
+        // The relay's closures capture the state, not the operator's subscription, so the emitter does not keep the
+        // subscription alive.
+        switch demand {
+        case .forwarded:
+            emitter = DemandRelay(downstream: downstream) { more in FanIn.forward(more, state: state) }.emitter()
+        case .counted(let onDemand):
+            emitter = DemandRelay(downstream: downstream, onReturnedDemand: onDemand).emitter()
+            // The machine counts the demand: the emitter only serializes, and a value reaches it only once the
+            // machine has charged it to the downstream's demand.
+            emitter.request(.unlimited)
+        case .routedByDownstream:
+            emitter = DemandRelay(downstream: downstream) { _ in }.emitter()
+        }
     }
 
-    // The machine counts the downstream's demand (flatMap): the emitter is asked for `.unlimited` once and only
-    // serializes; a value reaches it only once the machine has charged it to the downstream's demand.
-    /// A skeleton around a `machine` that counts the downstream's demand itself: requests (forwarded by the
-    /// operator's `request(_:)`) and demand the downstream returns from `receive(_:)` (passed to `onDemand`, on the
-    /// delivering thread, with no lock held) are the operator's to decide on.
     @inlinable
-    package init(
-        downstream: Downstream, machine: Machine, countingDemand onDemand: @escaping (Subscribers.Demand) -> Void
-    ) {
-        self.init(machine: machine) { _ in DemandRelay(downstream: downstream, onReturnedDemand: onDemand) }
-        emitter.request(.unlimited)
-    }
-
-    // The wrapper is built around the machine's lock so that it can consult the machine at the moment of delivery
-    // (switchToLatest drops a replaced inner's value there, however long it waited in the emitter).
-    /// A skeleton whose emitter delivers to `downstream`, a wrapper the operator builds around the machine's lock,
-    /// for operators that tag their values: demand the wrapper returns from `receive(_:)` is passed to `onDemand`
-    /// (on the delivering thread, with no lock held); the emitter counts the downstream's requests as usual.
-    @inlinable
-    package init(
-        machine: Machine, onDemand: @escaping (Subscribers.Demand) -> Void,
-        downstream: (Lock) -> Downstream
-    ) {
-        self.init(machine: machine) { state in DemandRelay(downstream: downstream(state), onReturnedDemand: onDemand) }
+    static func forward(_ demand: Subscribers.Demand, state: LockedBoxWithWord<Machine>) {
+        let subscriptions = state.withCriticalSection { machine, _ in machine.request(demand) }
+        UpstreamCalls.request(demand, from: subscriptions, operator: "fan-in")
     }
 
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
     package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
-        state.criticalSection(body)
+        state.withCriticalSection { machine, _ in body(&machine) }
     }
 
     /// Makes the callouts `effects` names, with no lock held: cancels, requests, releases, then completes the
@@ -244,104 +311,100 @@ where Lock.Value == Machine {
             subscription.request(effects.demand)
         }
         if effects.released != nil {
-            CalloutCheck.assertNoLockHeld("fan-in releasing a subscription")
+            CalloutCheck.assertNoLockHeld("fan-in releasing what its machine let go of")
             withExtendedLifetime(effects.released) {}
         }
         switch effects.completion {
         case nil: break
-        case .finished?: emitter.complete(.finished, order: .afterQueuedValues)
-        case .failure(let error)?: emitter.complete(.failure(error), order: .afterDemandedValues)
+        case .finished?:
+            CalloutCheck.assertNoLockHeld("fan-in finishing its downstream")
+            emitter.complete(.finished, order: .afterQueuedValues)
+        case .failure(let error)?:
+            CalloutCheck.assertNoLockHeld("fan-in failing its downstream")
+            emitter.complete(.failure(error), order: .afterDemandedValues)
         }
     }
 
-    /// A value from an inner: offered to the downstream if `admit` (run under the lock) says so. Returns the demand
-    /// to give back to the inner: none, since the demand was forwarded to it up front.
+    /// Gives the downstream its subscription (`subscription`, the operator's).
     @inlinable
-    package func offer(
-        _ value: Downstream.Input, ifAdmitted admit: (inout Machine) -> Bool
-    ) -> Subscribers.Demand {
-        if decide(admit) {
+    package func start(_ subscription: Subscription) {
+        CalloutCheck.assertNoLockHeld("fan-in handing the downstream its subscription")
+        emitter.start(subscription: subscription)
+    }
+
+    /// Inner `id`'s value: delivered or dropped as the machine's ``FanInStateMachine/innerValue(_:)`` says, after
+    /// cancelling what the value made obsolete. Returns the demand to give back to the inner: none, since the
+    /// demand was forwarded to it up front.
+    @inlinable
+    package func offer(_ value: Downstream.Input, from id: Int) -> Subscribers.Demand {
+        switch decide({ $0.innerValue(id) }) {
+        case .deliver:
+            emitter.offer(value)
+        case .drop:
+            break
+        case .deliverCancelling(let subscriptions):
+            perform(FanInEffects(cancel: subscriptions))
             emitter.offer(value)
         }
         return .none
     }
 
-    /// A source completed: for `.finished`, `finished` (under the lock) says whether the downstream finishes now
-    /// and what the machine let go of; for a failure, `failed` ends the machine and returns what to cancel (nil: it
-    /// had already ended, the failure is ignored). Then the result is performed.
+    /// Inner `id` completed: performs what the machine's ``FanInStateMachine/innerCompleted(_:_:)`` decides.
     @inlinable
-    package func complete(
-        _ completion: Subscribers.Completion<Downstream.Failure>,
-        finished: (inout Machine) -> (finish: Bool, released: Any?),
-        failed: (inout Machine) -> [Subscription]?
-    ) {
-        let effects = decide { machine -> FanInEffects<Downstream.Failure> in
-            switch completion {
-            case .finished:
-                let (finish, released) = finished(&machine)
-                return FanInEffects(released: released, completion: finish ? .finished : nil)
-            case .failure:
-                guard let toCancel = failed(&machine) else { return FanInEffects() }
-                return FanInEffects(cancel: toCancel, completion: completion)
-            }
-        }
-        perform(effects)
+    package func complete(_ id: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        perform(decide { $0.innerCompleted(id, completion) })
     }
 
-    // The downstream's cancel for a machine that lets go of more than subscriptions when it ends (zip's unpaired
-    // values, combineLatest's latest ones): `terminate` names them in the effects, released after unlocking.
-    /// The downstream's cancel: stops the emitter, then `terminate` (under the lock) ends the machine and returns
-    /// what to do after unlocking (nil: it had already ended). Returns true for the call that ended the machine.
+    /// Calls `body`, user code (a transform), with no lock held.
     @inlinable
-    @discardableResult
-    package func cancel(terminating terminate: (inout Machine) -> FanInEffects<Downstream.Failure>?) -> Bool {
-        emitter.cancel()
-        guard let effects = decide(terminate) else { return false }
-        perform(effects)
-        return true
+    package func callOut<Result>(_ body: () -> Result) -> Result {
+        CalloutCheck.assertNoLockHeld("fan-in calling a user closure")
+        return body()
     }
 
-    /// Inner `id`'s subscription arrived: requests what the machine says, or cancels it.
+    /// Subscribes `subscriber` to `publisher` (evaluated here, with no lock held: it may be a user closure's
+    /// result, as flatMap's transform).
+    @inlinable
+    package func subscribe<Source: Publisher, Inner: Subscriber>(
+        _ publisher: @autoclosure () -> Source, _ subscriber: Inner
+    )
+    where Source.Output == Inner.Input, Source.Failure == Inner.Failure {
+        CalloutCheck.assertNoLockHeld("fan-in subscribing to a source")
+        publisher().subscribe(subscriber)
+    }
+
+    /// Inner `id`'s subscription arrived: requests what the machine's ``FanInStateMachine/innerSubscribed(_:_:)``
+    /// says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
-        UpstreamAdmission(decide { $0.innerSubscribed(id, subscription) }).perform(on: subscription, operator: "fan-in")
-    }
-}
-
-extension FanInSkeleton where Machine: FanInDemandStateMachine {
-    /// A skeleton around `machine` delivering to `downstream`; demand the downstream returns from `receive(_:)` is
-    /// forwarded like a request.
-    @inlinable
-    package init(downstream: Downstream, machine: Machine) {
-        // The relay's closure captures the state, not the operator's subscription, so the emitter does not keep the
-        // subscription alive.
-        self.init(machine: machine) { state in
-            DemandRelay(downstream: downstream) { more in FanInSkeleton.forward(more, state: state) }
+        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
+            perform(FanInEffects(cancel: [subscription]))
+            return
+        }
+        if demand > .none {
+            perform(FanInEffects(requestOne: subscription, demand: demand))
         }
     }
 
-    @inlinable
-    static func forward(_ demand: Subscribers.Demand, state: Lock) {
-        let subscriptions = state.criticalSection { $0.request(demand) }
-        UpstreamCalls.request(demand, from: subscriptions, operator: "fan-in")
-    }
-
-    /// The downstream's request: adds to the emitter's demand and forwards it where the machine says.
+    /// The downstream's request: adds to the emitter's demand and forwards it where the machine's
+    /// ``FanInStateMachine/request(_:)`` says.
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         emitter.request(demand)
-        FanInSkeleton.forward(demand, state: state)
+        FanIn.forward(demand, state: state)
     }
-}
 
-extension FanInSkeleton where Machine: FanInStateMachine {
-    /// The downstream's cancel: stops the emitter, ends the machine and cancels what it held. Returns true for the
-    /// call that ended the machine.
+    /// The downstream's cancel: stops the emitter (a completion already queued there can no longer reach the
+    /// downstream), ends the machine (``FanInStateMachine/cancelled()``) and performs its ending. Returns true for
+    /// the call that ended the machine.
     @inlinable
     @discardableResult
     package func cancel() -> Bool {
-        cancel { machine in machine.terminate().map { FanInEffects(cancel: $0) } }
+        _ = emitter.cancel()
+        guard let ending = decide({ $0.cancelled() }) else { return false }
+        perform(FanInEffects(ending: ending))
+        return true
     }
 }
 
@@ -350,8 +413,8 @@ extension FanInSkeleton where Machine: FanInStateMachine {
 /// ```swift
 /// extension MySubscription: FanInParent {
 ///     func inner(_ id: Int, subscribed subscription: Subscription) { fanIn.inner(id, subscribed: subscription) }
-///     func inner(_ id: Int, received input: Output) -> Subscribers.Demand { fanIn.emitter.offer(input); return .none }
-///     func inner(_ id: Int, completed completion: Subscribers.Completion<Failure>) { ... }
+///     func inner(_ id: Int, received input: Output) -> Subscribers.Demand { fanIn.offer(input, from: id) }
+///     func inner(_ id: Int, completed completion: Subscribers.Completion<Failure>) { fanIn.complete(id, completion) }
 /// }
 /// ```
 ///

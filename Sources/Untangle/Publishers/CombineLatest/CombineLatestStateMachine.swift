@@ -1,8 +1,9 @@
 // `@usableFromInline` so that the `@inlinable` ``CombineLatestSubscription`` can call it; the state machine itself is
 // not generic and stays compiled once, here.
-/// The pure bookkeeping of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the upstream
-/// subscriptions, how many upstreams still lack a value, which have finished, the demand requested so far and the
-/// operator's phase. It never calls out: every method returns what the caller must do after unlocking.
+/// The pure bookkeeping of a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`): the operator's
+/// phase (active, with how many upstreams have not finished; finishing; ended), how many upstreams still lack a
+/// value, and where each upstream stands with the demand asked of them (``FanInUpstreams``). It never calls out:
+/// every method returns what the caller must do after unlocking.
 ///
 /// ```swift
 /// guard machine.accepts(at: 0) else { return }
@@ -29,8 +30,8 @@
 struct CombineLatestStateMachine {
     @usableFromInline
     enum Phase {
-        /// Accepting values.
-        case active
+        /// Accepting values: `unfinished` upstreams have not finished.
+        case active(unfinished: Int)
         /// Every upstream finished: no more tuples form; finish after forwarding those already formed.
         case finishing
         /// Finished, failed or cancelled: nothing more is forwarded.
@@ -63,6 +64,8 @@ struct CombineLatestStateMachine {
     struct Effects {
         /// Upstream subscriptions to cancel.
         @usableFromInline var cancel: [Subscription] = []
+        /// The subscription of an upstream that completed, released after unlocking.
+        @usableFromInline var released: Subscription?
         /// The latest values (and queued tuples) are no longer needed: the caller takes them out under the lock and
         /// releases them after unlocking (their deinit is user code).
         @usableFromInline var releaseValues = false
@@ -76,36 +79,33 @@ struct CombineLatestStateMachine {
 
     // The fields the per-value methods use are `@usableFromInline` (internal) so that those methods can be inlined
     // into the client's specialized subscription; only this type's methods mutate them.
-    @usableFromInline var phase = Phase.active
-    private var subscriptions: [Subscription?]
-    private var requested = Subscribers.Demand.none
-    /// How many upstreams have not sent a value yet.
+    @usableFromInline var phase: Phase
+    // Performance: the active phase's data, but apart from it: every value reads it, and a plain field costs the
+    // per-value path nothing more than the count it replaced.
+    /// How many upstreams have not sent a value yet (meaningful while active).
     @usableFromInline var missing: Int
-    @usableFromInline var finished: [Bool]
-    private var finishedCount = 0
+    @usableFromInline var upstreams: FanInUpstreams
 
     @usableFromInline
     init(upstreamCount: Int) {
-        subscriptions = Array(repeating: nil, count: upstreamCount)
+        phase = .active(unfinished: upstreamCount)
         missing = upstreamCount
-        finished = Array(repeating: false, count: upstreamCount)
+        upstreams = FanInUpstreams(count: upstreamCount)
     }
 
-    /// An upstream's subscription arrived: admitted with the demand to request from it, or rejected (cancelled, as
-    /// the combination has ended or this upstream already had a subscription).
+    /// An upstream's subscription arrived: returns the demand to request from it (the total so far), or nil to
+    /// cancel it (the combination has ended or this upstream already had a subscription or finished).
     @usableFromInline
-    mutating func subscribed(_ subscription: Subscription, at index: Int) -> UpstreamAdmission {
-        guard case .active = phase, subscriptions[index] == nil, !finished[index] else { return .rejected }
-        subscriptions[index] = subscription
-        return .admitted(requesting: requested)
+    mutating func subscribed(_ subscription: Subscription, at index: Int) -> Subscribers.Demand? {
+        guard case .active = phase else { return nil }
+        return upstreams.admit(subscription, at: index)
     }
 
     /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
     @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
         guard case .active = phase else { return [] }
-        requested += demand
-        return subscriptions.compactMap { $0 }
+        return upstreams.request(demand)
     }
 
     /// Whether a value from upstream `index` is to be stored (false: the combination ended or is finishing, or this
@@ -113,16 +113,23 @@ struct CombineLatestStateMachine {
     @inlinable
     func accepts(at index: Int) -> Bool {
         guard case .active = phase else { return false }
-        return !finished[index]
+        return !upstreams.isEnded(at: index)
     }
 
     /// The caller stored an accepted value as its upstream's latest; `isFirst`: that upstream had none before.
     @inlinable
     mutating func stored(isFirst: Bool) -> Stored {
+        guard case .active = phase else { CombineLatestStateMachine.storedNotAccepted(isFirst: isFirst, phase) }
         if isFirst {
             missing -= 1
         }
         return missing == 0 ? .formed : .kept
+    }
+
+    @usableFromInline
+    @inline(never)
+    static func storedNotAccepted(isFirst: Bool, _ phase: Phase) -> Never {
+        fatalError("CombineLatestStateMachine: stored(isFirst: \(isFirst)) in \(phase), for a value not accepted")
     }
 
     /// Whether values are still accepted (not finishing, not ended).
@@ -135,13 +142,14 @@ struct CombineLatestStateMachine {
     /// Upstream `index` finished.
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
-        guard case .active = phase, !finished[index] else { return Effects() }
-        finished[index] = true
-        subscriptions[index] = nil
-        finishedCount += 1
-        guard finishedCount == finished.count else { return Effects() }
-        phase = .finishing
+        guard case .active(let unfinished) = phase, !upstreams.isEnded(at: index) else { return Effects() }
         var effects = Effects()
+        effects.released = upstreams.end(at: index)
+        guard unfinished == 1 else {
+            phase = .active(unfinished: unfinished - 1)
+            return effects
+        }
+        phase = .finishing
         effects.releaseValues = true
         effects.needsForwarder = true
         return effects
@@ -153,8 +161,10 @@ struct CombineLatestStateMachine {
     mutating func failed(at index: Int) -> Effects? {
         guard case .active = phase else { return nil }
         // The failed upstream's subscription is over: it is not cancelled.
-        subscriptions[index] = nil
-        return end()
+        let failed = upstreams.end(at: index)
+        var effects = end()
+        effects.released = failed
+        return effects
     }
 
     /// The downstream cancelled: ends the combination. Returns what to cancel and release, or nil if it had already
@@ -168,8 +178,7 @@ struct CombineLatestStateMachine {
     private mutating func end() -> Effects {
         phase = .ended
         var effects = Effects()
-        effects.cancel = subscriptions.compactMap { $0 }
-        subscriptions = subscriptions.map { _ in nil }
+        effects.cancel = upstreams.endAll()
         effects.releaseValues = true
         return effects
     }
@@ -178,16 +187,16 @@ struct CombineLatestStateMachine {
     /// holds one), then the finish. On `.finish` and `.idle` the caller gives the forwarder role up.
     @inlinable
     mutating func nextToForward(hasQueued: Bool) -> Forward {
-        if case .ended = phase {
+        switch phase {
+        case .ended:
             return .idle
-        }
-        if hasQueued {
+        case _ where hasQueued:
             return .value
-        }
-        if case .finishing = phase {
+        case .finishing:
             phase = .ended
             return .finish
+        case .active:
+            return .idle
         }
-        return .idle
     }
 }

@@ -34,12 +34,12 @@ protocol CombineLatestValues {
 // `Any`, no array per tuple, no cast back.
 
 /// The subscription of every combineLatest publisher (`CombineLatest` … `CombineLatest4`), on the fan-in skeleton
-/// (``FanInSkeleton`` over a ``LockedBoxWithWord``: the downstream's emitter behind its demand relay, the lock around
-/// the state, the downstream's requests and cancel, the arrival of the upstreams' subscriptions and the callouts
-/// after unlocking): it subscribes to each upstream through an indexed inner subscriber, keeps each upstream's latest
-/// value typed in `Values`, lets its ``CombineLatestStateMachine`` decide when a tuple forms, keeps who forwards in its
-/// lock's word (``CombiningForwarder``), and hands the tuples, in the order they formed, to the emitter so the
-/// downstream sees one signal at a time however many threads the upstreams use.
+/// (``FanIn``: the downstream's emitter behind its demand relay, the lock around the state, with the word beside it
+/// that combineLatest uses, the downstream's requests and cancel, the arrival of the upstreams' subscriptions and
+/// the callouts after unlocking): it subscribes to each upstream through an indexed inner subscriber, keeps each
+/// upstream's latest value typed in `Values`, lets its ``CombineLatestStateMachine`` decide when a tuple forms, keeps
+/// who forwards in its lock's word (``CombiningForwarder``), and hands the tuples, in the order they formed, to the
+/// emitter so the downstream sees one signal at a time however many threads the upstreams use.
 ///
 /// ```swift
 /// let core = CombineLatestSubscription<CombineLatestValues2<Int, String>, _>(downstream: subscriber)
@@ -59,7 +59,7 @@ where Downstream.Input == Values.Output {
     /// Everything under the lock: the bookkeeping, the typed latest values and the tuples formed while another
     /// thread forwards.
     @usableFromInline
-    struct State: FanInDemandStateMachine {
+    struct State: FanInStateMachine {
         @usableFromInline var machine: CombineLatestStateMachine
         @usableFromInline var values = Values()
         @usableFromInline var ready = RingBuffer<Values.Output>()
@@ -72,13 +72,20 @@ where Downstream.Input == Values.Output {
         /// Upstream `index`'s subscription arrived: the demand to request from it, or nil to cancel it.
         @inlinable
         mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-            machine.subscribed(subscription, at: index).demand
+            machine.subscribed(subscription, at: index)
         }
 
         /// The downstream asked for more (or returned demand): the subscriptions to forward it to.
         @inlinable
         mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
             machine.request(demand)
+        }
+
+        /// The downstream cancelled: the subscriptions to cancel, and the latest values and queued tuples to release
+        /// (nil: it had already ended).
+        @inlinable
+        mutating func cancelled() -> FanInEnding? {
+            machine.cancelled().map { FanInEnding(cancel: $0.cancel, released: takeValues()) }
         }
 
         /// Takes the latest values and the queued tuples out, to be released after unlocking.
@@ -91,17 +98,17 @@ where Downstream.Input == Values.Output {
         }
     }
 
-    @usableFromInline let fanIn: FanInSkeleton<Downstream, State, LockedBoxWithWord<State>>
+    @usableFromInline let fanIn: FanIn<Downstream, State>
 
     @inlinable
     init(downstream: Downstream) {
-        fanIn = FanInSkeleton(downstream: downstream, machine: State())
+        fanIn = FanIn(downstream: downstream, machine: State(), demand: .forwarded)
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        fanIn.emitter.start(subscription: self)
+        fanIn.start(self)
     }
 
     /// The subscriber for upstream `index`, which `store`s its values into the latest values (returning the
@@ -118,9 +125,7 @@ where Downstream.Input == Values.Output {
 
     @inlinable
     func cancel() {
-        fanIn.cancel { state in
-            state.machine.cancelled().map { FanInEffects(cancel: $0.cancel, released: state.takeValues()) }
-        }
+        fanIn.cancel()
     }
 
     @inlinable
@@ -147,7 +152,6 @@ where Downstream.Input == Values.Output {
         }
         withExtendedLifetime(replaced) {}
         if let tuple {
-            CalloutCheck.assertNoLockHeld("combineLatest delivering a tuple")
             fanIn.emitter.offer(tuple)
             forward()
         }
@@ -158,7 +162,7 @@ where Downstream.Input == Values.Output {
     @inlinable
     func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
         let failure: Subscribers.Completion<Downstream.Failure>?
-        let outcome: (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)?
+        let outcome: (effects: CombineLatestStateMachine.Effects, values: (Values, RingBuffer<Values.Output>)?)?
         switch completion {
         case .finished:
             (failure, outcome) = (nil, settle { $0.finished(at: index) })
@@ -166,7 +170,11 @@ where Downstream.Input == Values.Output {
             (failure, outcome) = (completion, settle { $0.failed(at: index) })
         }
         guard let outcome else { return }
-        fanIn.perform(FanInEffects(cancel: outcome.effects.cancel, released: outcome.released, completion: failure))
+        var released: Any? = outcome.effects.released
+        if let values = outcome.values {
+            released = (values, outcome.effects.released)
+        }
+        fanIn.perform(FanInEffects(cancel: outcome.effects.cancel, released: released, completion: failure))
         if outcome.effects.needsForwarder {
             forward()
         }
@@ -178,7 +186,7 @@ where Downstream.Input == Values.Output {
     @inlinable
     func settle(
         _ decide: (inout CombineLatestStateMachine) -> CombineLatestStateMachine.Effects?
-    ) -> (effects: CombineLatestStateMachine.Effects, released: (Values, RingBuffer<Values.Output>)?)? {
+    ) -> (effects: CombineLatestStateMachine.Effects, values: (Values, RingBuffer<Values.Output>)?)? {
         fanIn.state.withCriticalSection { state, word in
             guard var effects = decide(&state.machine) else { return nil }
             if effects.needsForwarder {
@@ -190,13 +198,13 @@ where Downstream.Input == Values.Output {
 
     // Why this stays here and is not FanIn's: a fan-in offers each inner's value on the thread that received it,
     // while combineLatest forms tuples under the lock and one thread at a time (the forwarder) hands them over in the
-    // order they formed. The loop is shared with zip (``CombiningUpstreams/forward(to:operator:next:)``). Its first
+    // order they formed. The loop is shared with zip (``CombiningUpstreams/forward(to:next:)``). Its first
     // step is the fast release: if nobody queued a tuple or started the finish since the forwarder last looked (the
     // word still reads `forwarding`), one compare-exchange ends its turn; otherwise it takes the next step under the
     // lock.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(to: fanIn.emitter, operator: "combineLatest") {
+        CombiningUpstreams.forward(to: fanIn.emitter) {
             if CombiningForwarder.tryRelease(fanIn.state) { return .idle }
             return fanIn.state.withCriticalSection { state, word -> CombiningStep<Values.Output> in
                 switch state.machine.nextToForward(hasQueued: !state.ready.isEmpty) {

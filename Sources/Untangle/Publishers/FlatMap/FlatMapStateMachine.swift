@@ -20,7 +20,7 @@
 /// `.unlimited`, which asks every live inner for `.unlimited`.
 /// **Thread safety:** none: always mutated under the flatMap's lock.
 @usableFromInline
-struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
+struct FlatMapStateMachine<Value>: FanInStateMachine {
     /// A buffered value and the id of the inner that sent it (nil: a Just, which is done).
     @usableFromInline typealias Buffered = (inner: Int?, value: Value)
 
@@ -152,20 +152,22 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// and the upstream's subscription to release, outside the lock (nil if it had already ended). The caller calls
     /// ``upstreamFailureCancellationsDone()`` after cancelling.
     @inlinable
-    mutating func upstreamFailed(
-        on thread: ThreadID
-    ) -> (cancel: [Subscription], released: (RingBuffer<Buffered>, Subscription?))? {
+    mutating func upstreamFailed(on thread: ThreadID) -> FanInEnding? {
         trapIfReenteredDuringUpstreamFailure(on: thread)
         guard isRunning else { return nil }
         phase = .cancellingAfterUpstreamFailure(thread)
         let upstreamSubscription = upstream.end()
         let cancel = inners.compactMap(\.subscription)
         inners = []
-        return (cancel, (releaseBuffer(), upstreamSubscription))
+        return FanInEnding(cancel: cancel, released: (releaseBuffer(), upstreamSubscription))
     }
 
+    /// The inners' cancels made after the upstream's failure have returned: the flatMap has ended.
     @inlinable
     mutating func upstreamFailureCancellationsDone() {
+        guard case .cancellingAfterUpstreamFailure = phase else {
+            fatalError("FlatMapStateMachine: upstreamFailureCancellationsDone() in \(phase), not after a failure")
+        }
         phase = .ended
     }
 
@@ -175,9 +177,9 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     @inlinable
     func trapIfReenteredDuringUpstreamFailure(on thread: ThreadID) {
         if case .cancellingAfterUpstreamFailure(let canceller) = phase, canceller == thread {
-            preconditionFailure(
-                "flatMap: the upstream completed again from inside an inner's cancel() while flatMap was cancelling "
-                    + "its inners after the upstream's failure")
+            fatalError(
+                "FlatMapStateMachine: the upstream completed again from inside an inner's cancel() while flatMap was "
+                    + "cancelling its inners after the upstream's failure")
         }
     }
 
@@ -187,6 +189,7 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// downstream's demand is (nil: cancel it instead).
     @inlinable
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        checkIssued(id, 0..<nextInnerID, "innerSubscribed")
         guard isRunning, let index = inners.firstIndex(where: { $0.id == id }), inners[index].subscription == nil
         else { return nil }
         inners[index].subscription = subscription
@@ -210,6 +213,7 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// An inner delivered a value.
     @inlinable
     mutating func innerValue(_ id: Int, _ value: Value) -> InnerValueAction {
+        checkIssued(id, 0..<nextInnerID, "innerValue")
         guard isRunning else { return .ignore }
         guard isSteady, demand > .none else {
             buffer.append((id, value))
@@ -236,6 +240,7 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// inner that finishes twice asks the upstream for one more value twice.
     @inlinable
     mutating func innerFinished(_ id: Int) -> (FinishAction, released: Subscription?) {
+        checkIssued(id, 0..<nextInnerID, "innerFinished")
         guard isRunning else { return (.none, nil) }
         let slot = inners.firstIndex(where: { $0.id == id }).flatMap { inners.remove(at: $0).subscription }
         if isDone {
@@ -251,7 +256,8 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// An inner failed: ends the flatMap and returns every other source to cancel (the inners first, then the
     /// upstream) and the buffered values to release (nil if it had already ended).
     @inlinable
-    mutating func innerFailed(_ id: Int) -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+    mutating func innerFailed(_ id: Int) -> FanInEnding? {
+        checkIssued(id, 0..<nextInnerID, "innerFailed")
         guard isRunning else { return nil }
         return end(except: id)
     }
@@ -272,7 +278,7 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
 
     /// The downstream asked for more (by request or by returning demand).
     @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+    mutating func downstreamAsked(_ more: Subscribers.Demand) -> RequestAction {
         var action = RequestAction()
         guard isRunning else { return action }
         let wasUnlimited = demand == .unlimited
@@ -301,6 +307,9 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// The draining thread takes the next buffered value the demand allows, or stops draining.
     @inlinable
     mutating func nextBuffered() -> DrainStep {
+        guard drain == .running else {
+            fatalError("FlatMapStateMachine: nextBuffered() while no thread drains the buffer")
+        }
         guard isRunning else {
             drain = .idle
             return .stop
@@ -326,20 +335,20 @@ struct FlatMapStateMachine<Value>: FanInInnerStateMachine {
     /// The downstream cancelled: ends the flatMap and returns every source to cancel (the inners first, then the
     /// upstream) and the buffered values to release (nil if it had already ended).
     @inlinable
-    mutating func cancel() -> (cancel: [Subscription], released: RingBuffer<Buffered>)? {
+    mutating func cancelled() -> FanInEnding? {
         guard isRunning else { return nil }
         return end(except: nil)
     }
 
     @inlinable
-    mutating func end(except failedInner: Int?) -> (cancel: [Subscription], released: RingBuffer<Buffered>) {
+    mutating func end(except failedInner: Int?) -> FanInEnding {
         phase = .ended
         var cancel = inners.filter { $0.id != failedInner }.compactMap(\.subscription)
         if let subscription = upstream.end() {
             cancel.append(subscription)
         }
         inners = []
-        return (cancel, releaseBuffer())
+        return FanInEnding(cancel: cancel, released: releaseBuffer())
     }
 
     /// Empties the buffer, returning its values for the caller to release outside the lock (their deinit is user

@@ -11,8 +11,8 @@ import UntangleSync
 /// The state machine (``FlatMapStateMachine``) does the demand accounting and keeps the values that wait for demand
 /// (a counting-demand fan-in: the emitter is asked for `.unlimited` once, before the downstream's subscription, and
 /// only serializes: a value reaches it only once the machine has charged it to the downstream's demand). Every
-/// decision is taken with `fanIn.decide` and its callouts made by `fanIn.perform`; the transform and the inner's
-/// `subscribe` are called directly, with no lock held, and values go straight to `fanIn.emitter`.
+/// decision is taken with `fanIn.decide` and its callouts made through the skeleton (`fanIn.perform`, the transform
+/// through `fanIn.callOut`, the inner's `subscribe` through `fanIn.subscribe`); values go straight to `fanIn.offer`.
 ///
 /// **Demand:** see ``FlatMapStateMachine``.
 /// **Thread safety:** the upstream and the inners may deliver concurrently from any threads; `request` and `cancel`
@@ -48,14 +48,14 @@ where
         let link = FlatMapLink<Upstream, NewPublisher, Downstream>()
         fanIn = FanIn(
             downstream: downstream, machine: Machine(maxPublishers: maxPublishers),
-            countingDemand: { link.parent?.downstreamAsked($0) })
+            demand: .counted(by: { link.parent?.downstreamAsked($0) }))
         link.parent = self
     }
 
     /// Gives the downstream its subscription; Apple's Combine does so before subscribing to the upstream.
     @inlinable
     func start() {
-        fanIn.emitter.start(subscription: self)
+        fanIn.start(self)
     }
 
     // MARK: Upstream
@@ -76,10 +76,7 @@ where
             return receiveJust(input)
         }
         guard let id = fanIn.decide({ $0.innerCreated() }) else { return .none }
-        CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-        let publisher = transform(input)
-        CalloutCheck.assertNoLockHeld("flatMap subscribing to an inner publisher")
-        publisher.subscribe(FlatMapInner(parent: self, id: id))
+        fanIn.subscribe(transform(input), FlatMapInner(parent: self, id: id))
         // More upstream demand is requested when an inner finishes (bounded maxPublishers) or was unlimited.
         return .none
     }
@@ -117,13 +114,11 @@ where
     @inlinable
     func receiveJust(_ input: Upstream.Output) -> Subscribers.Demand {
         if steadyJust {
-            CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-            fanIn.emitter.offer(FlatMapSubscription.justOutput(transform(input)))
+            fanIn.emitter.offer(FlatMapSubscription.justOutput(fanIn.callOut { transform(input) }))
             return .none
         }
         guard fanIn.decide({ $0.isRunning }) else { return .none }
-        CalloutCheck.assertNoLockHeld("flatMap calling its transform")
-        let value = FlatMapSubscription.justOutput(transform(input))
+        let value = FlatMapSubscription.justOutput(fanIn.callOut { transform(input) })
         let requestUpstream: Subscription?
         switch fanIn.decide({ $0.justValue(value) }) {
         case .ignore:
@@ -149,8 +144,8 @@ where
             let (finish, released) = fanIn.decide { $0.upstreamFinished(on: thread) }
             fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            guard let ended = fanIn.decide({ $0.upstreamFailed(on: thread) }) else { return }
-            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released))
+            guard let ending = fanIn.decide({ $0.upstreamFailed(on: thread) }) else { return }
+            fanIn.perform(FanInEffects(ending: ending))
             fanIn.decide { $0.upstreamFailureCancellationsDone() }
             fanIn.perform(FanInEffects(completion: completion))
         }
@@ -167,7 +162,7 @@ where
     /// A request, or demand the downstream returned from `receive(_:)`.
     @inlinable
     func downstreamAsked(_ demand: Subscribers.Demand) {
-        let action = fanIn.decide { $0.request(demand) }
+        let action = fanIn.decide { $0.downstreamAsked(demand) }
         if action.drain {
             drainBuffer()
         }
@@ -199,9 +194,7 @@ where
 
     @inlinable
     func cancel() {
-        fanIn.emitter.cancel()
-        guard let ended = fanIn.decide({ $0.cancel() }) else { return }
-        fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released))
+        fanIn.cancel()
     }
 
     // MARK: Inners
@@ -220,8 +213,7 @@ where
                 fanIn.perform(FanInEffects(released: released, completion: .finished))
             }
         case .failure:
-            guard let ended = fanIn.decide({ $0.innerFailed(id) }) else { return }
-            fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
+            fanIn.perform(FanInEffects(ending: fanIn.decide { $0.innerFailed(id) }, completion: completion))
         }
     }
 

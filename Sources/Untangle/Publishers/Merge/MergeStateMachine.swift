@@ -1,7 +1,7 @@
 // `@usableFromInline`/`@inlinable` (like ReducerState): the merge's code is specialized in the client module for
 // the concrete downstream, instead of running generic code with runtime type lookups per value.
-/// The pure state machine of a merge: where each upstream stands (``UpstreamSlot``), how much the downstream has
-/// requested in total, how many upstreams have finished. It never calls out.
+/// The pure state machine of a merge: running (with how many upstreams have not finished yet) or ended, and where
+/// each upstream stands with the demand asked of them (``FanInUpstreams``). It never calls out.
 ///
 /// **Demand:** every unit the downstream requests is requested from every upstream (an upstream that subscribes
 /// late is asked for the total so far); values beyond the downstream's demand wait in the downstream's emitter, so
@@ -9,52 +9,88 @@
 /// **Thread safety:** none: always mutated under the merge's lock.
 @usableFromInline
 struct MergeStateMachine: FanInStateMachine {
-    @usableFromInline var upstreams: [UpstreamSlot]
-    @usableFromInline var requested = Subscribers.Demand.none
-    @usableFromInline var finished: Int = 0
-    @usableFromInline var isTerminated = false
+    /// Where the merge is.
+    @usableFromInline
+    enum Phase {
+        /// Delivering; `unfinished` upstreams have not finished yet.
+        case running(unfinished: Int)
+        /// Every upstream finished, one failed, or the downstream cancelled.
+        case ended
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var upstreams: FanInUpstreams
 
     @inlinable
     init(upstreamCount: Int) {
-        upstreams = Array(repeating: .awaiting, count: upstreamCount)
+        phase = .running(unfinished: upstreamCount)
+        upstreams = FanInUpstreams(count: upstreamCount)
     }
 
     /// Upstream `index`'s subscription arrived: returns the demand to request from it (nil: cancel it instead,
     /// because the merge has ended or this upstream already had a subscription).
     @inlinable
     mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        guard !isTerminated, upstreams[index].accept(subscription) else { return nil }
-        return requested
+        guard case .running = phase else { return nil }
+        return upstreams.admit(subscription, at: index)
     }
 
     /// The downstream asked for more: returns the subscriptions to forward the request to.
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        guard !isTerminated else { return [] }
-        requested += demand
-        return upstreams.compactMap(\.subscription)
+        guard case .running = phase else { return [] }
+        return upstreams.request(demand)
     }
 
-    /// An upstream finished: true if it was the last one (the merge finishes).
+    /// Upstream `index` completed: the last one to finish finishes the merge; a failure ends it, cancelling every
+    /// upstream (as Apple's merge, the failed one's subscription too). Ignored once the merge has ended, and a
+    /// second finish of one upstream is ignored.
     @inlinable
-    mutating func finished(at index: Int) -> Bool {
-        guard !isTerminated, !upstreams[index].isEnded else { return false }
-        upstreams[index].end()
-        finished += 1
-        if finished == upstreams.count {
-            isTerminated = true
-            return true
+    mutating func innerCompleted<Failure>(
+        _ index: Int, _ completion: Subscribers.Completion<Failure>
+    ) -> FanInEffects<Failure> {
+        guard case .running(let unfinished) = phase else { return FanInEffects() }
+        guard case .finished = completion else { return FanInEffects(ending: end(), completion: completion) }
+        if upstreams.isEnded(at: index) { return FanInEffects() }
+        let released = upstreams.end(at: index)
+        if unfinished == 1 {
+            phase = .ended
+            return FanInEffects(released: released, completion: .finished)
         }
-        return false
+        phase = .running(unfinished: unfinished - 1)
+        return FanInEffects(released: released)
     }
 
-    /// An upstream failed or the downstream cancelled: ends the merge and returns the subscriptions to cancel
-    /// (nil if it had already ended).
+    /// The downstream cancelled: ends the merge and returns the subscriptions to cancel (nil if it had already
+    /// ended).
     @inlinable
-    mutating func terminate() -> [Subscription]? {
-        guard !isTerminated else { return nil }
-        isTerminated = true
-        defer { upstreams = upstreams.map { _ in .ended } }
-        return upstreams.compactMap(\.subscription)
+    mutating func cancelled() -> FanInEnding? {
+        guard case .running = phase else { return nil }
+        return end()
+    }
+
+    @inlinable
+    mutating func end() -> FanInEnding {
+        phase = .ended
+        return FanInEnding(cancel: upstreams.endAll())
+    }
+}
+
+/// The subscription of every merge publisher (`Merge` … `Merge8`, `MergeMany`): a ``FanInSubscription`` whose
+/// machine is a ``MergeStateMachine``.
+@usableFromInline
+typealias MergeSubscription<Downstream: Subscriber> = FanInSubscription<MergeStateMachine, Downstream>
+
+extension FanInSubscription where Machine == MergeStateMachine {
+    /// Subscribes `downstream` to the merge of `subscribeUpstreams`' publishers: it must subscribe upstream `i` with
+    /// `inner(i)` for each `i < upstreamCount`.
+    @inlinable
+    static func subscribe(
+        _ downstream: Downstream, upstreamCount: Int,
+        _ subscribeUpstreams: (_ inner: (Int) -> FanInInner<FanInSubscription>) -> Void
+    ) {
+        subscribe(
+            downstream, machine: MergeStateMachine(upstreamCount: upstreamCount), sourceCount: upstreamCount,
+            subscribeUpstreams)
     }
 }

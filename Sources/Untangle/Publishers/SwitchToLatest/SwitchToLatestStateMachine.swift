@@ -92,6 +92,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// cancel it (a replaced inner, a second subscription, or the switch has ended). The subscription of an inner
     /// that has already finished is left alone (`.none`), as Combine does.
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        checkIssued(id, 1..<generation + 1, "innerSubscribed")
         guard id == generation else { return nil }
         switch current {
         case .awaiting:
@@ -115,6 +116,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// Inner `id` sent a value (before it reaches the emitter).
     mutating func admit(_ id: Int) -> Admission {
+        checkIssued(id, 1..<generation + 1, "admit")
         guard !isTerminated, id == generation, currentIsLive else { return .drop }
         guard demand > .none else { return .trap }
         nextTicket &+= 1
@@ -124,13 +126,17 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The inner's `receive(_:)` for `ticket` is about to return: the demand to return from it.
     mutating func takeReply(_ ticket: Int) -> Subscribers.Demand {
-        guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else { return .none }
+        // Every admitted value's ticket waits here until its inner's `receive(_:)` takes it; nothing else removes it.
+        guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else {
+            fatalError("SwitchToLatestStateMachine: takeReply(\(ticket)) for a ticket never admitted or taken twice")
+        }
         return replies.remove(at: index).demand
     }
 
     /// A value of inner `id` is about to be delivered: true if that inner is still current (the value uses up one
     /// unit of demand); false if it was replaced (drop the value).
     mutating func deliver(_ id: Int) -> Bool {
+        checkIssued(id, 1..<generation + 1, "deliver")
         guard id == generation, !isTerminated else { return false }
         if demand > .none {
             demand -= 1
@@ -142,6 +148,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// request it from, or nil when it goes back as the return value of the inner's `receive(_:)` (still running)
     /// or there is no current inner to ask.
     mutating func delivered(_ id: Int, ticket: Int, more: Subscribers.Demand) -> Subscription? {
+        checkIssued(id, 1..<generation + 1, "delivered")
         guard !isTerminated else { return nil }
         demand += more
         if id == generation, let index = replies.lastIndex(where: { $0.ticket == ticket }) {
@@ -160,6 +167,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// Inner `id` finished or failed. A replaced inner's completion is ignored.
     mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
+        checkIssued(id, 1..<generation + 1, "innerCompleted")
         guard !isTerminated, id == generation else { return .ignore }
         switch current {
         case .awaiting:
@@ -212,7 +220,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
     /// already ended).
-    mutating func terminate() -> [Subscription]? {
+    mutating func cancelled() -> FanInEnding? {
         if case .outerFailedBeforeInnerSubscription = phase {
             // The failure was delivered; a late inner subscription is now cancelled rather than asked.
             phase = .ended
@@ -228,7 +236,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         if let outerSubscription = takeOuter() {
             toCancel.append(outerSubscription)
         }
-        return toCancel
+        return FanInEnding(cancel: toCancel)
     }
 
     private mutating func takeOuter() -> Subscription? {

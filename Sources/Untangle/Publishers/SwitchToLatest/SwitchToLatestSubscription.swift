@@ -18,15 +18,18 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     private let fanIn: FanIn<Delivery, SwitchToLatestStateMachine>
 
     init(downstream: Downstream) {
-        // The demand the downstream returns is handled by `Delivery` itself (it knows which value it was for).
-        fanIn = FanIn(machine: SwitchToLatestStateMachine(), onDemand: { _ in }) { state in
-            Delivery(downstream: downstream, state: state)
-        }
+        // The demand the downstream returns is handled by `Delivery` itself (it knows which value it was for). It
+        // reaches this subscription through a link: the emitter, which holds it, must not keep the subscription alive.
+        let link = Link()
+        fanIn = FanIn(
+            downstream: Delivery(downstream: downstream, link: link), machine: SwitchToLatestStateMachine(),
+            demand: .routedByDownstream)
+        link.parent = self
     }
 
     /// Gives the downstream its subscription (Combine does so before subscribing to the outer publisher).
     func start() {
-        fanIn.emitter.start(subscription: self)
+        fanIn.start(self)
     }
 
     // MARK: Outer
@@ -44,8 +47,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         if let replaced {
             fanIn.perform(FanInEffects(cancel: [replaced]))
         }
-        CalloutCheck.assertNoLockHeld("switchToLatest subscribing to the new inner")
-        input.subscribe(Inner(parent: self, generation: generation))
+        fanIn.subscribe(input, Inner(parent: self, generation: generation))
         return .none
     }
 
@@ -84,9 +86,10 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         case .drop:
             return .none
         case .trap:
-            preconditionFailure("switchToLatest: the current inner publisher sent a value without demand")
+            fatalError(
+                "SwitchToLatestStateMachine: admit(\(generation)): the current inner sent a value without demand")
         case .offer(let ticket):
-            _ = fanIn.emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
+            fanIn.emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
             return fanIn.decide { $0.takeReply(ticket) }
         }
     }
@@ -98,7 +101,8 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         case .ignore:
             break
         case .trap:
-            preconditionFailure("switchToLatest: an inner publisher completed before sending its subscription")
+            fatalError(
+                "SwitchToLatestStateMachine: innerCompleted(\(generation)) before the inner sent its subscription")
         case .finished(let released, let finish):
             fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failed(let outer):
@@ -152,6 +156,12 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
     }
 
+    /// How ``Delivery`` reaches the subscription. Unowned: the emitter delivers only from inside a call on the
+    /// subscription (an inner's, the outer's or the downstream's), which holds it alive.
+    final class Link {
+        unowned var parent: SwitchToLatestSubscription?
+    }
+
     /// The emitter's downstream: drops values of replaced inners when their turn comes, and reports demand the
     /// downstream returns so that it reaches the current inner.
     struct Delivery: Subscriber, CustomStringConvertible {
@@ -159,7 +169,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         typealias Failure = Downstream.Failure
 
         let downstream: Downstream
-        let state: LockedBox<SwitchToLatestStateMachine>
+        let link: Link
 
         var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
@@ -168,18 +178,15 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
 
         func receive(_ input: Tagged) -> Subscribers.Demand {
-            guard state.withCriticalSection({ $0.deliver(input.generation) }) else {
+            guard let fanIn = link.parent?.fanIn, fanIn.decide({ $0.deliver(input.generation) }) else {
                 // Dropped: give back the unit of demand the emitter reserved for it.
                 return .max(1)
             }
             let more = downstream.receive(input.value)
-            if more > .none,
-                let inner = state.withCriticalSection({
-                    $0.delivered(input.generation, ticket: input.ticket, more: more)
-                })
-            {
-                CalloutCheck.assertNoLockHeld("switchToLatest forwarding returned demand to the current inner")
-                inner.request(more)
+            if more > .none {
+                // Nil: the demand goes back as the return value of the inner's `receive(_:)`, still running.
+                let inner = fanIn.decide { $0.delivered(input.generation, ticket: input.ticket, more: more) }
+                fanIn.perform(FanInEffects(requestOne: inner, demand: more))
             }
             return more
         }

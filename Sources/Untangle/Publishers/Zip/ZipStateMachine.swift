@@ -1,8 +1,9 @@
-// `@usableFromInline` so that the `@inlinable` ``CombiningSubscription`` can call it; the state machine itself is not generic
-// and stays compiled once, here.
-/// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): the upstream subscriptions, the values each upstream
-/// sent that are not paired yet, the tuples formed but not yet handed to the downstream's emitter, and who hands
-/// them over. It never calls out: every method returns what the caller must do after unlocking.
+// `@usableFromInline` so that the `@inlinable` ``ZipSubscription`` can call it; the state machine itself is not
+// generic and stays compiled once, here.
+/// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): where each upstream stands (``FanInUpstreams``), the
+/// values each upstream sent that are not paired yet, and the outbox (``CombiningOutbox``): the zip's phase, the
+/// tuples formed but not yet handed to the downstream's emitter, and who hands them over. It never calls out: every
+/// method returns what the caller must do after unlocking.
 ///
 /// Values are stored type-erased (`Any`): input `i` only ever stores values of its publisher's `Output`, and the
 /// generated publisher casts each formed group back into its tuple, so the casts cannot fail. This keeps one
@@ -12,65 +13,62 @@
 /// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
 ///
 /// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) goes to every upstream (to the one
-/// delivering the tuple, if any, as its `receive(_:)`'s return value: `returnsDemandToSender`);
+/// delivering the tuple, if any, as its `receive(_:)`'s return value, as Combine's zip does: ``CombiningSender``);
 /// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
 /// **Thread safety:** none: always mutated under the zip's lock.
 @usableFromInline
-struct ZipStateMachine: CombiningStateMachine {
-    @usableFromInline static let name = "Zip"
+struct ZipStateMachine: FanInStateMachine {
+    /// What the zip's subscription does after unlocking.
+    @usableFromInline
+    struct Effects {
+        /// The caller became the forwarder: it must run the forwarding loop.
+        @usableFromInline var startForwarding = false
+        /// Upstream subscriptions to cancel.
+        @usableFromInline var cancel: [Subscription] = []
+        /// Values and subscriptions no longer needed, released by the caller outside the lock (their deinit is user
+        /// code).
+        @usableFromInline var release: [Any] = []
 
-    @usableFromInline typealias Effects = CombiningEffects
-    @usableFromInline typealias Forward = CombiningForward
+        @inlinable
+        init() {}
+    }
 
-    private var subscriptions: [Subscription?]
-    private var requested = Subscribers.Demand.none
+    private var upstreams: FanInUpstreams
     private var queues: [RingBuffer<Any>]
-    private var finished: [Bool]
     private var outbox = CombiningOutbox()
+    private let senders: CombiningSender
 
     @usableFromInline
-    init(upstreamCount: Int) {
-        subscriptions = Array(repeating: nil, count: upstreamCount)
+    init(upstreamCount: Int, senders: CombiningSender) {
+        upstreams = FanInUpstreams(count: upstreamCount)
         queues = Array(repeating: RingBuffer(), count: upstreamCount)
-        finished = Array(repeating: false, count: upstreamCount)
+        self.senders = senders
     }
 
     /// Upstream `index`'s subscription arrived: returns the demand to request from it (the total so far), or nil to
     /// cancel it (the zip has ended, or this upstream already had a subscription or finished).
     @usableFromInline
     mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        guard outbox.isActive, subscriptions[index] == nil, !finished[index] else { return nil }
-        subscriptions[index] = subscription
-        return requested
+        guard outbox.isActive else { return nil }
+        return upstreams.admit(subscription, at: index)
     }
 
-    /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to.
+    /// The downstream asked for more (or returned demand): returns the subscriptions to forward it to, leaving out
+    /// the upstream delivering a tuple on this thread, if any: it takes the demand as its `receive(_:)`'s return value.
     @usableFromInline
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
+        let sender = senders.absorb(demand)
         guard outbox.isActive else { return [] }
-        requested += demand
-        return subscriptions.compactMap { $0 }
-    }
-
-    // As in Combine: demand the downstream requests or returns while an upstream delivers a tuple goes back to that
-    // upstream as the return value of its `receive(_:)`, and to the others as a request.
-    @usableFromInline
-    static var returnsDemandToSender: Bool { true }
-
-    /// As ``request(_:)``, leaving out upstream `sender`'s subscription (it gets the demand as its return value).
-    @usableFromInline
-    mutating func request(_ demand: Subscribers.Demand, except sender: Int) -> [Subscription] {
-        guard outbox.isActive else { return [] }
-        requested += demand
-        return subscriptions.indices.compactMap { $0 == sender ? nil : subscriptions[$0] }
+        guard let sender else { return upstreams.request(demand) }
+        return upstreams.request(demand, except: sender)
     }
 
     /// Upstream `index` sent a value.
     @usableFromInline
     mutating func received(_ value: Any, at index: Int) -> Effects {
-        guard outbox.isActive, !finished[index] else { return Effects() }
+        guard outbox.isActive, !upstreams.isEnded(at: index) else { return Effects() }
         queues[index].append(value)
         // Tuples form eagerly, so before this value at least one queue was empty: at most one tuple forms now.
         guard queues.allSatisfy({ !$0.isEmpty }) else { return Effects() }
@@ -89,9 +87,11 @@ struct ZipStateMachine: CombiningStateMachine {
     @usableFromInline
     mutating func finished(at index: Int) -> Effects {
         guard outbox.isActive else { return Effects() }
-        finished[index] = true
-        subscriptions[index] = nil
+        let finished = upstreams.end(at: index)
         var effects = finishIfExhausted()
+        if let finished {
+            effects.release.append(finished)
+        }
         effects.startForwarding = outbox.claimForwarding()
         return effects
     }
@@ -99,18 +99,20 @@ struct ZipStateMachine: CombiningStateMachine {
     // No tuple can form once a finished upstream has no unpaired value left: the zip finishes (after the tuples
     // already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
     private mutating func finishIfExhausted() -> Effects {
-        guard queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else { return Effects() }
+        guard queues.indices.contains(where: { upstreams.isEnded(at: $0) && queues[$0].isEmpty }) else {
+            return Effects()
+        }
         outbox.finish()
         var effects = Effects()
-        effects.cancel = takeSubscriptions()
+        effects.cancel = upstreams.endAll()
         effects.release = takeQueuedValues()
         return effects
     }
 
-    /// Upstream `index` failed: ends the zip. Returns what to cancel (every upstream) and release, or nil if it had already ended or was
-    /// finishing (the first completion wins).
+    /// Upstream `index` failed: ends the zip. Returns what to cancel (every upstream) and release, or nil if it had
+    /// already ended or was finishing (the first completion wins).
     @usableFromInline
-    mutating func failed(at index: Int) -> Effects? {
+    mutating func failed(at index: Int) -> FanInEnding? {
         guard outbox.isActive else { return nil }
         // As in Combine, every upstream subscription is cancelled, the failed one's too (cancelling a finished
         // subscription does nothing).
@@ -119,28 +121,22 @@ struct ZipStateMachine: CombiningStateMachine {
 
     /// The downstream cancelled: ends the zip. Returns what to cancel and release, or nil if it had already ended.
     @usableFromInline
-    mutating func cancelled() -> Effects? {
+    mutating func cancelled() -> FanInEnding? {
         if outbox.isEnded { return nil }
         return end()
     }
 
-    private mutating func end() -> Effects {
-        var effects = Effects()
-        effects.cancel = takeSubscriptions()
-        effects.release = takeQueuedValues()
-        effects.release.append(contentsOf: outbox.end())
-        return effects
+    private mutating func end() -> FanInEnding {
+        let cancel = upstreams.endAll()
+        var release = takeQueuedValues()
+        release.append(contentsOf: outbox.end())
+        return FanInEnding(cancel: cancel, released: release)
     }
 
     /// The forwarder takes the next formed tuple, or `.finish`, or gives up forwarding.
     @usableFromInline
-    mutating func nextToForward() -> Forward {
+    mutating func nextToForward() -> CombiningForward {
         outbox.nextToForward()
-    }
-
-    private mutating func takeSubscriptions() -> [Subscription] {
-        defer { subscriptions = subscriptions.map { _ in nil } }
-        return subscriptions.compactMap { $0 }
     }
 
     private mutating func takeQueuedValues() -> [Any] {
@@ -153,7 +149,3 @@ struct ZipStateMachine: CombiningStateMachine {
         return values
     }
 }
-
-/// The subscription of every zip publisher.
-@usableFromInline
-typealias ZipSubscription<Downstream: Subscriber> = CombiningSubscription<ZipStateMachine, Downstream>

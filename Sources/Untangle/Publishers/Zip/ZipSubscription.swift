@@ -3,51 +3,48 @@ import UntangleSync
 // Performance: `@usableFromInline` with `@inlinable` members (and the generated publishers' `receive(subscriber:)`
 // `@inlinable`), so the client module specializes the subscription, its inner subscribers and the upstream
 // subjects' conduits for the concrete downstream instead of running generic code with runtime type lookups per
-// value. The type-erased state machines are not generic.
+// value. The type-erased state machine is not generic.
 
 /// The subscription of every zip publisher (`Zip` … `Zip4`), on the fan-in skeleton (``FanIn``: the downstream's
 /// emitter behind its demand relay, the lock around the machine, the arrival of the upstreams' subscriptions, the
-/// downstream's cancel and the callouts after unlocking): it subscribes to each upstream through an indexed inner
-/// subscriber, lets its ``CombiningStateMachine`` (pairing) form the output groups, and hands them, in the order
-/// they formed, to the emitter so the downstream sees one signal at a time however many threads the upstreams use.
+/// downstream's requests and cancel, and the callouts after unlocking): it subscribes to each upstream through an
+/// indexed inner subscriber, lets its ``ZipStateMachine`` pair the oldest unconsumed values into groups, and hands
+/// them, in the order they formed, to the emitter so the downstream sees one signal at a time however many threads
+/// the upstreams use.
 ///
 /// ```swift
-/// let zip = CombiningSubscription<ZipStateMachine, _>(downstream: subscriber, upstreamCount: 2) {
-///     ($0[0] as! Int, $0[1] as! String)
-/// }
+/// let zip = ZipSubscription(downstream: subscriber, upstreamCount: 2) { ($0[0] as! Int, $0[1] as! String) }
+/// zip.start()
+/// a.subscribe(zip.inner(0, Int.self))
 /// ```
 ///
-/// **Demand:** see the state machine. Demand the downstream returns from `receive(_:)` is forwarded upstream like a
+/// **Demand:** see ``ZipStateMachine``. Demand the downstream returns from `receive(_:)` is forwarded upstream like a
 /// request (through ``DemandRelay``).
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream.
 @usableFromInline
-final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-{
-    @usableFromInline let fanIn: FanIn<Downstream, Machine>
+final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline let fanIn: FanIn<Downstream, ZipStateMachine>
     @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
-    /// Only when `Machine.returnsDemandToSender`: the upstreams delivering a group downstream, per thread.
-    @usableFromInline let senders: CombiningSender?
+    /// The upstream delivering a group downstream, per thread (shared with the machine, which reads it under the
+    /// lock when demand arrives).
+    @usableFromInline let senders: CombiningSender
 
     /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
     @inlinable
     init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
         self.makeOutput = makeOutput
-        let senders = Machine.returnsDemandToSender ? CombiningSender() : nil
+        let senders = CombiningSender()
         self.senders = senders
-        // Captures the state, not the subscription: the emitter must not keep the subscription alive.
-        fanIn = FanIn(machine: Machine(upstreamCount: upstreamCount)) { state in
-            DemandRelay(downstream: downstream) { more in
-                CombiningSubscription.requestUpstreams(more, state: state, senders: senders)
-            }
-        }
+        fanIn = FanIn(
+            downstream: downstream, machine: ZipStateMachine(upstreamCount: upstreamCount, senders: senders),
+            demand: .forwarded)
     }
 
     /// Delivers `receive(subscription:)` to the downstream. Call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        fanIn.emitter.start(subscription: self)
+        fanIn.start(self)
     }
 
     /// The subscriber for upstream `index`, whose values are of type `Input`.
@@ -56,35 +53,17 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         Inner(owner: self, index: index)
     }
 
+    // Demand that arrives on a thread where an upstream is delivering a group (the downstream requesting, or
+    // returning demand, from inside that delivery) goes back to that upstream as the return value of its
+    // `receive(_:)`, and to the others as a request, as Combine's zip does: the machine's `request` asks `senders`.
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand.preconditionNonZero()
-        fanIn.emitter.request(demand)
-        CombiningSubscription.requestUpstreams(demand, state: fanIn.state, senders: senders)
-    }
-
-    // Why this stays here and is not FanIn's `request`: with `senders`, demand that arrives on a thread where an
-    // upstream is delivering a group (the downstream requesting, or returning demand, from inside that delivery) goes
-    // back to that upstream as the return value of its `receive(_:)`, and to the others as a request, as Combine's zip
-    // does; FanIn forwards every request to every subscription the machine names. Each upstream is still asked for
-    // every unit exactly once; demand from any other thread is requested from all of them.
-    @inlinable
-    static func requestUpstreams(
-        _ demand: Subscribers.Demand, state: LockedBox<Machine>, senders: CombiningSender? = nil
-    ) {
-        let sender = senders?.absorb(demand)
-        let subscriptions = state.withCriticalSection { machine in
-            if let sender { return machine.request(demand, except: sender) }
-            return machine.request(demand)
-        }
-        UpstreamCalls.request(demand, from: subscriptions, operator: "zip")
+        fanIn.request(demand)
     }
 
     @inlinable
     func cancel() {
-        fanIn.cancel { machine in
-            machine.cancelled().map { FanInEffects(cancel: $0.cancel, released: $0.release) }
-        }
+        fanIn.cancel()
     }
 
     @inlinable
@@ -97,7 +76,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
         let effects = fanIn.decide { $0.received(value, at: index) }
         // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
-        guard let senders, effects.startForwarding else {
+        guard effects.startForwarding else {
             perform(effects)
             return .none
         }
@@ -113,8 +92,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
             perform(fanIn.decide { $0.finished(at: index) })
         case .failure:
             // A failure ends the zip: no group is forwarded any more, so there is no forwarding loop to run.
-            guard let effects = fanIn.decide({ $0.failed(at: index) }) else { return }
-            fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release, completion: completion))
+            fanIn.perform(FanInEffects(ending: fanIn.decide { $0.failed(at: index) }, completion: completion))
         }
     }
 
@@ -122,7 +100,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     // user code); then, if this thread became the forwarder, it runs the forwarding loop. The per-value path, where
     // there is nothing to cancel or release, calls only the loop.
     @inlinable
-    func perform(_ effects: CombiningEffects) {
+    func perform(_ effects: ZipStateMachine.Effects) {
         if !effects.cancel.isEmpty || !effects.release.isEmpty {
             fanIn.perform(FanInEffects(cancel: effects.cancel, released: effects.release))
         }
@@ -133,11 +111,11 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
 
     // Why this stays here and is not FanIn's: a fan-in offers each inner's value to the emitter on the thread that
     // received it, while zip forms groups under the lock and one thread at a time (the forwarder) hands them over, in
-    // the order they formed. The loop is shared with combineLatest (``CombiningUpstreams/forward(to:operator:next:)``);
+    // the order they formed. The loop is shared with combineLatest (``CombiningUpstreams/forward(to:next:)``);
     // the group is taken out under the lock and turned into the downstream's tuple after unlocking.
     @inlinable
     func forward() {
-        CombiningUpstreams.forward(to: fanIn.emitter, operator: "zip") {
+        CombiningUpstreams.forward(to: fanIn.emitter) {
             switch fanIn.decide({ $0.nextToForward() }) {
             case .value(let group): return .value(makeOutput(group))
             case .finish: return .finish
@@ -147,7 +125,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     }
 
     @usableFromInline
-    var description: String { Machine.name }
+    var description: String { "Zip" }
 
     /// The subscriber given to upstream `index`: as thin as ``FanInInner`` (the upstreams' values differ in type, so
     /// one per value type).
@@ -155,12 +133,12 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
     struct Inner<Input>: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Failure = Downstream.Failure
 
-        @usableFromInline let owner: CombiningSubscription
+        @usableFromInline let owner: ZipSubscription
         @usableFromInline let index: Int
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(owner: CombiningSubscription, index: Int) {
+        init(owner: ZipSubscription, index: Int) {
             self.owner = owner
             self.index = index
         }
@@ -173,7 +151,7 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             // Demand was forwarded up front; the emitter queues tuples the downstream cannot take yet. Demand from
-            // the downstream during this delivery may come back here (see `requestUpstreams`).
+            // the downstream during this delivery may come back here (see `request`).
             owner.upstream(index, received: input)
         }
 
@@ -183,6 +161,6 @@ final class CombiningSubscription<Machine: CombiningStateMachine, Downstream: Su
         }
 
         @usableFromInline
-        var description: String { Machine.name }
+        var description: String { "Zip" }
     }
 }

@@ -1,0 +1,62 @@
+import XCTest
+
+@testable import Untangle
+
+/// The upstreams of a fan-in numbered up front (merge, amb, zip, combineLatest), decision by decision.
+final class FanInUpstreamsTests: XCTestCase {
+    func testALateSubscriptionIsAskedForTheTotalSoFarAndASecondOneIsRefused() {
+        var upstreams = FanInUpstreams(count: 2)
+        let a = LoggingSubscription()
+        XCTAssertEqual(upstreams.admit(a, at: 0), Subscribers.Demand.none)
+        XCTAssertEqual(identities(upstreams.request(.max(2))), identities(a), "only the subscribed upstream")
+        XCTAssertEqual(identities(upstreams.request(.max(1))), identities(a))
+        let b = LoggingSubscription()
+        XCTAssertEqual(upstreams.admit(b, at: 1), .max(3), "the total so far")
+        XCTAssertNil(upstreams.admit(LoggingSubscription(), at: 1), "a second subscription")
+        XCTAssertEqual(identities(upstreams.request(.max(1))), identities(a, b))
+        XCTAssertEqual(upstreams.requested, .max(4))
+    }
+
+    func testARequestLeavesOutTheSenderWhenAsked() {
+        var upstreams = FanInUpstreams(count: 3)
+        let subscriptions = (0..<3).map { _ in LoggingSubscription() }
+        for (index, subscription) in subscriptions.enumerated() { _ = upstreams.admit(subscription, at: index) }
+        XCTAssertEqual(
+            identities(upstreams.request(.max(1), except: 1)), identities(subscriptions[0], subscriptions[2]))
+    }
+
+    func testEndingOneThenAllReturnsWhatWasHeldOnceAndRefusesLateSubscriptions() {
+        var upstreams = FanInUpstreams(count: 3)
+        let a = LoggingSubscription()
+        let b = LoggingSubscription()
+        _ = upstreams.admit(a, at: 0)
+        _ = upstreams.admit(b, at: 1)
+        XCTAssertTrue(isSame(upstreams.end(at: 0), a))
+        XCTAssertNil(upstreams.end(at: 0), "already ended")
+        XCTAssertTrue(upstreams.isEnded(at: 0))
+        XCTAssertNil(upstreams.admit(LoggingSubscription(), at: 0), "after its end")
+        XCTAssertEqual(identities(upstreams.endAll()), identities(b), "upstream 2 never subscribed")
+        XCTAssertNil(upstreams.admit(LoggingSubscription(), at: 2), "after the operator ended")
+        XCTAssertEqual(upstreams.request(.max(1)).count, 0)
+    }
+
+    func testEndingAllButTheWinnerKeepsItsSubscription() {
+        var upstreams = FanInUpstreams(count: 3)
+        let subscriptions = (0..<3).map { _ in LoggingSubscription() }
+        for (index, subscription) in subscriptions.enumerated() { _ = upstreams.admit(subscription, at: index) }
+        XCTAssertEqual(identities(upstreams.endAll(except: 1)), identities(subscriptions[0], subscriptions[2]))
+        XCTAssertEqual(identities(upstreams.request(.max(1))), identities(subscriptions[1]))
+        XCTAssertFalse(upstreams.isEnded(at: 1))
+    }
+
+    func testAnIndexOutOfRangeTraps() throws {
+        if isCrashChild {
+            var upstreams = FanInUpstreams(count: 2)
+            _ = upstreams.admit(LoggingSubscription(), at: 2)
+            return
+        }
+        try assertPreconditionFailure(
+            inTest: "UntangleTests.FanInUpstreamsTests/testAnIndexOutOfRangeTraps",
+            message: "FanInUpstreams: admit(at: 2) with 2 upstreams")
+    }
+}
