@@ -2,8 +2,11 @@
 """Checks the house documentation rules on Sources/:
 
 - every `public` (or `open`) declaration has a `///` doc comment right above it (attributes may sit in between);
-- every public type (class, struct, enum, protocol, actor) has the two house lines `**Demand:**` and
-  `**Thread safety:**` in its doc comment.
+- every public type (class, struct, enum, protocol, actor) has the house line `**Thread safety:**` in its doc comment,
+  and every public stream type (one that is, or conforms to, a publisher, subscriber, subscription or subject) the
+  line `**Demand:**` too;
+- no doc comment says "**Demand:** not applicable": a type without demand has no Demand line, a function whose
+  result is computed at the call says so in its own words.
 
 Members that only satisfy a protocol requirement still need a one-line summary. Exit status 1 lists offenders.
 """
@@ -16,6 +19,17 @@ DECL = re.compile(
     r"convenience|required|indirect|nonisolated|lazy)\s+)*(class|struct|enum|protocol|actor|func|var|let|init|"
     r"subscript|typealias|case|associatedtype|static)\b")
 TYPE_KINDS = {"class", "struct", "enum", "protocol", "actor"}
+STREAM = re.compile(r"\b(Publisher|Subscriber|Subscription|Subject|ConnectablePublisher)\b")
+
+
+def declaration(lines, index):
+    """The declaration starting at line `index`, up to its opening brace (at most 6 lines)."""
+    text = []
+    for line in lines[index:index + 6]:
+        text.append(line.split("{", 1)[0])
+        if "{" in line:
+            break
+    return " ".join(text)
 
 
 def doc_block(lines, index):
@@ -50,11 +64,16 @@ def main(root):
             if not block:
                 problems.append(f"{where}\n    missing /// documentation")
                 continue
+            text = " ".join(block)
+            if "**Demand:** not applicable" in text:
+                problems.append(f"{where}\n    a \"**Demand:** not applicable\" line: leave the line out")
             if kind in TYPE_KINDS:
-                text = " ".join(block)
-                for required in ("**Demand:**", "**Thread safety:**"):
-                    if required not in text:
-                        problems.append(f"{where}\n    public type without a {required} line")
+                required = ["**Thread safety:**"]
+                if STREAM.search(declaration(lines, index)):
+                    required.append("**Demand:**")
+                for line in required:
+                    if line not in text:
+                        problems.append(f"{where}\n    public type without a {line} line")
     for problem in problems:
         print(problem)
     print(f"{len(problems)} documentation problem(s)")

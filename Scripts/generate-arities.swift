@@ -175,7 +175,6 @@ func typedValues(_ arity: Int) -> String {
         /// _ = CombineLatestValues\(arity).storeA(&values, 1)
         /// ```
         ///
-        /// **Demand:** not applicable.
         /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
         @usableFromInline
         struct CombineLatestValues\(arity)<\(generics)>: CombineLatestValues {
@@ -436,7 +435,6 @@ func secondsStride(scheduler: String, noun: String) -> String {
             /// let b = Stride.milliseconds(5) * 2  // 0.01 seconds
             /// ```
             ///
-            /// **Demand:** not applicable.
             /// **Thread safety:** a value type; use it from any thread.
             public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
                 SchedulerTimeIntervalConvertible, Sendable

@@ -38,7 +38,6 @@ import UntangleSync
 /// and `didChangeValue(forKey: "isFinished")` is what makes the queue read `isFinished` and release dependents
 /// (checked: with that one call removed from ``finish()``, the dependency test times out).
 ///
-/// **Demand:** not applicable (not a stream).
 /// **Thread safety:** ``finish()`` and `cancel()` may be called from any thread, any number of times; `isExecuting`
 /// and `isFinished` may be read from any thread. ``start()`` is called once, by the queue (or by you if the
 /// operation is not in a queue); calling it again is a precondition failure, as in Foundation.
@@ -64,7 +63,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// let operation = MyAsyncOperation()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public override init() {
         super.init()
@@ -76,7 +74,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// assert(operation.isAsynchronous)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be read from any thread.
     open override var isAsynchronous: Bool { true }
 
@@ -86,7 +83,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// if operation.isExecuting { print("running") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be read from any thread.
     open override var isExecuting: Bool {
         state.withCriticalSection { $0 == .executing || $0 == .finishing }
@@ -98,7 +94,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// if operation.isFinished { print("done") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be read from any thread.
     open override var isFinished: Bool {
         state.withCriticalSection { $0 == .finished }
@@ -111,7 +106,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// operation.start()  // only when the operation is not in a queue
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** called once, from any thread; no lock is held while notifications are posted or while
     /// ``main()`` runs. A second call is a precondition failure.
     open override func start() {
@@ -145,7 +139,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     ///
     /// Check `isCancelled` where it makes sense; a `cancel()` override can stop the work and call ``finish()``.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** called once, by ``start()``, with no lock held.
     open override func main() {
         finish()
@@ -159,7 +152,6 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     /// session.dataTask(with: url) { _, _, _ in self.finish() }.resume()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread, any number of times, concurrently; exactly one call
     /// performs the transition. No lock is held while the notifications are posted.
     public final func finish() {

@@ -16,7 +16,6 @@ import UntangleSync
 /// bag.cancel()
 /// ```
 ///
-/// **Demand:** not applicable (it ends subscriptions, it does not request).
 /// **Thread safety:** `insert`, `store(in:)`, `cancel()`, `count` and `isCancelled` may be called from any thread,
 /// concurrently. The bag is striped: it keeps four lists, each behind its own lock, and a thread inserts into the list
 /// of its thread-stripe number, so threads filling one bag at once rarely wait for each other (about

@@ -16,7 +16,6 @@ import Untangle
 /// Any `Cancellable` may appear; each is wrapped in an `AnyCancellable` unless it is one already. `if`, `if`/`else`,
 /// `switch` and `for` are supported.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the builder runs synchronously on the calling thread; it only collects values.
 @resultBuilder
 public enum CancellableBuilder {

@@ -16,7 +16,6 @@ import UntangleSync
 /// group.cancel()    // cancels everything still inside
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread, concurrently. Items are cancelled after the lock
 /// is released, each exactly once, so an item's cancellation may use the group again without deadlocking.
 public final class CompositeCancellable: Cancellable, @unchecked Sendable {
@@ -26,7 +25,6 @@ public final class CompositeCancellable: Cancellable, @unchecked Sendable {
     /// let key = group.insert(cancellable)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value.
     public struct Key: Hashable, Sendable {
         fileprivate let rawValue: UInt64

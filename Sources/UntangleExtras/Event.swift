@@ -7,7 +7,6 @@ import Untangle
 /// // .value(1), .value(2), .completion(.finished), then the materialized stream finishes
 /// ```
 ///
-/// **Demand:** not applicable (a value).
 /// **Thread safety:** a value; `Sendable` when its payloads are.
 public enum Event<Output, Failure: Error> {
     /// A value the publisher sent.

@@ -26,7 +26,6 @@ import UntangleSync
 /// assert(Resources.total == before)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** may be read from any thread; objects released concurrently on other threads (for example by a
 /// queue that still holds a scheduled action) are counted until they are actually released, so wait for that work
 /// before comparing (see ``waitForTotal(atMost:timeout:)``).

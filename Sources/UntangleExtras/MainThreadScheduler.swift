@@ -27,7 +27,6 @@ import UntangleSync
 /// main queue after the delay, like `DispatchQueue.main`'s. "On the main queue" means what RxSwift checks: code running
 /// from the main queue (or on the main thread before it runs its loop), as `DispatchQueue.getSpecific` reports it.
 ///
-/// **Demand:** not applicable (a scheduler).
 /// **Thread safety:** every method may be called from any thread, concurrently. The count of actions waiting on the
 /// main queue is one atomic counter; no lock is held while an action runs.
 public final class MainThreadScheduler: Scheduler, Sendable {

@@ -6,7 +6,6 @@ import Untangle
 /// let cancellable = model.$title.assign(to: \.text, on: label, ownership: .weak)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 public enum ObjectOwnership: Sendable, Equatable {
     /// Keep the object alive as long as the subscription (Combine's `assign(to:on:)`: beware `self` cycles).

@@ -12,7 +12,6 @@
 ///
 /// Tests make the jitter deterministic by passing `random`.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value; `random` may be called from any thread.
 public struct RetryBackoff: Sendable {
     /// The delay before the first retry, in seconds.

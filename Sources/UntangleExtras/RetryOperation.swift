@@ -23,7 +23,6 @@ import Untangle
 /// - The returned `Cancellable` stops further attempts and drops the completion; it does not cancel the operation
 ///   already running (the operation's own cancellation is the caller's). Discarding it does not cancel the run.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `done` and `cancel()` may be called from any thread. The operation, `shouldRetry` and the
 /// completion run outside every library lock.
 ///

@@ -8,7 +8,6 @@ import UntangleSync
 /// let run = RetryRun(...); run.start()
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `cancel` and the `done` callbacks may be called from any thread; each attempt's first result
 /// counts and later ones are ignored; the operation and the completion run outside the lock.
 final class RetryRun<Context: Scheduler, Success, Failure: Error>: Cancellable, @unchecked Sendable {

@@ -14,7 +14,6 @@ import UntangleSync
 /// }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the `cancellable` setter, ``cancel()`` and the getters may be called from any thread,
 /// concurrently. The replaced (or cancelled) item is cancelled after the lock is released, on the calling thread,
 /// exactly once; no call waits for another thread's cancellation.

@@ -5,7 +5,6 @@
 /// let debouncer = Debouncer(dueTime: .milliseconds(300), scheduler: DispatchQueue.main, edges: [.leading, .trailing])
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 public struct TimingEdges: OptionSet, Sendable, Hashable {
     /// The raw bits.

@@ -7,6 +7,5 @@
 /// }
 /// ```
 ///
-/// **Demand:** not applicable (the trait delivers the result within the subscriber's demand).
 /// **Thread safety:** `@Sendable`: may be called from any thread, concurrently; the first call wins.
 public typealias TraitPromise<Output, Failure: Error> = @Sendable (Result<Output, Failure>) -> Void

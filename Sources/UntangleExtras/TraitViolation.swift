@@ -6,7 +6,6 @@
 /// let empty = Empty<Int, Never>().asSingle()     // fails with TraitViolation.noValue
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 public enum TraitViolation: Error, Equatable, Hashable, Sendable {
     /// The upstream finished without a value where one was required (`asSingle()`).

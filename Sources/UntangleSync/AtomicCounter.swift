@@ -18,7 +18,6 @@ import Synchronization
 /// Every operation is sequentially consistent. `add(_:)`, `increment()` and `decrement()` trap on overflow, like
 /// `Int`'s `+`.
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently; each is a single atomic step that
 /// never blocks and never calls out.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -31,7 +30,6 @@ public final class AtomicCounter: Sendable {
     /// let remaining = AtomicCounter(10)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** the new counter may be shared with any thread.
     public init(_ initialValue: Int = 0) {
         storage = Atomic(initialValue)
@@ -46,7 +44,6 @@ public final class AtomicCounter: Sendable {
     /// A loaded value may be stale as soon as it is returned; never follow it with a `store` computed from it
     /// (that is the lost-update bug); use ``add(_:)`` or ``compareExchange(expected:desired:)``.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public func load() -> Int {
         storage.load(ordering: .sequentiallyConsistent)
@@ -58,7 +55,6 @@ public final class AtomicCounter: Sendable {
     /// counter.store(0)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public func store(_ value: Int) {
         storage.store(value, ordering: .sequentiallyConsistent)
@@ -70,7 +66,6 @@ public final class AtomicCounter: Sendable {
     /// let ticketNumber = counter.increment()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; concurrent increments never lose an update and every call
     /// returns a distinct value.
     @discardableResult
@@ -84,7 +79,6 @@ public final class AtomicCounter: Sendable {
     /// if inFlight.decrement() == 0 { print("drained") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     @discardableResult
     public func decrement() -> Int {
@@ -97,7 +91,6 @@ public final class AtomicCounter: Sendable {
     /// let total = bytes.add(chunk.count)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     @discardableResult
     public func add(_ delta: Int) -> Int {
@@ -110,7 +103,6 @@ public final class AtomicCounter: Sendable {
     /// let countSinceLastReport = counter.exchange(0)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public func exchange(_ value: Int) -> Int {
         storage.exchange(value, ordering: .sequentiallyConsistent)
@@ -128,7 +120,6 @@ public final class AtomicCounter: Sendable {
     /// }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public func compareExchange(expected: Int, desired: Int) -> (exchanged: Bool, original: Int) {
         storage.compareExchange(expected: expected, desired: desired, ordering: .sequentiallyConsistent)

@@ -15,7 +15,6 @@ import Synchronization
 /// `true`. That is what a check-then-set on a lock-per-access `Bool` property cannot give you: two threads can both
 /// read `false` before either writes `true`.
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently; each is a single atomic step that
 /// never blocks. ``runOnce(_:)`` calls its closure on the calling thread without any lock held.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
@@ -28,7 +27,6 @@ public final class AtomicFlag: Sendable {
     /// let finished = AtomicFlag()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** the new flag may be shared with any thread.
     public init() {}
 
@@ -38,7 +36,6 @@ public final class AtomicFlag: Sendable {
     /// if finished.isSet { return }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; the answer may be stale as soon as it is returned, so
     /// never follow it with ``set()`` as a two-step "check then act": ``set()`` alone is the check and the act.
     public var isSet: Bool {
@@ -51,7 +48,6 @@ public final class AtomicFlag: Sendable {
     /// if flag.set() { print("first") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; of any number of concurrent calls on a cleared flag,
     /// exactly one returns `true`.
     @discardableResult
@@ -65,7 +61,6 @@ public final class AtomicFlag: Sendable {
     /// flag.clear()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     @discardableResult
     public func clear() -> Bool {
@@ -84,7 +79,6 @@ public final class AtomicFlag: Sendable {
     /// "do this at most once" (cancel, finish, log a warning), not for "make sure this is initialized before I
     /// continue" (use a `static let` or a ``LockedBox`` for that).
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; `body` runs at most once in the flag's life (until
     /// ``clear()``), on the calling thread, with no lock held.
     @discardableResult

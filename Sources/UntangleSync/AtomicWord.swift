@@ -17,7 +17,6 @@
 /// below `Atomic`'s (macOS 15), so there it is a ``LockedBox`` with the same semantics.
 /// `-Xswiftc -DUNTANGLE_LOCKED_WORD` selects that variant on any platform (for tests).
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently; each is one indivisible step that
 /// is acquiring and releasing (what a thread wrote before its step is visible to a thread whose step reads the
 /// value it left), and none calls out.

@@ -13,7 +13,6 @@
 /// `cancel`, a user closure) asserts the count is zero. Tests run in debug, so the whole suite checks the rule
 /// "no callout under a library lock". In release builds every method compiles to nothing.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the count is per thread; every method may be called from any thread.
 @usableFromInline
 package enum CalloutCheck {

@@ -41,7 +41,6 @@ import Dispatch
 /// never adds to such starvation. `async` jobs are not started on `queue`: they run on the Swift concurrency
 /// executor, which on Linux is served by the same libdispatch pool, so a starved pool delays them too.
 ///
-/// **Demand:** not applicable (a scheduling primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently, including from inside a running job.
 /// The bookkeeping is one lock; jobs are started, continuations resumed and tasks cancelled only after it is released,
 /// so a job may submit further jobs or call `done` synchronously.
@@ -53,7 +52,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// if ticket.cancel() { print("it never started") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** ``cancel()`` may be called from any thread, any number of times.
     public struct Ticket: Sendable {
         let limiter: ConcurrencyLimiter
@@ -67,7 +65,6 @@ public final class ConcurrencyLimiter: Sendable {
         /// ticket.cancel()
         /// ```
         ///
-        /// **Demand:** not applicable.
         /// **Thread safety:** may be called from any thread, at any time, more than once.
         @discardableResult
         public func cancel() -> Bool {
@@ -92,7 +89,6 @@ public final class ConcurrencyLimiter: Sendable {
     ///     one at a time (their `done` may still come later), so with a serial queue only jobs that start
     ///     asynchronous work overlap.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** the new limiter may be shared with any thread.
     public init(maxConcurrent: Int, queue: DispatchQueue = .global()) {
         precondition(maxConcurrent >= 1, "ConcurrencyLimiter: maxConcurrent must be at least 1, got \(maxConcurrent)")
@@ -107,7 +103,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// print("\(limiter.runningCount) of \(limiter.maxConcurrent) busy")
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public var runningCount: Int {
         state.withCriticalSection { $0.running.count }
@@ -120,7 +115,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// if limiter.queuedCount > 100 { print("backlog") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread.
     public var queuedCount: Int {
         state.withCriticalSection { $0.queued.count }
@@ -138,7 +132,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// call stops the program with a precondition failure naming the mistake; a missing call keeps the slot busy
     /// forever, as a missing `semaphore.signal()` would.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread. `job` is started with `queue.async`, never on the calling
     /// thread and never with a lock held.
     @discardableResult
@@ -155,7 +148,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread. The task is created with no lock held. Cancelling the
     /// ``Ticket`` of a running job cancels its task; the job sees it through `Task.isCancelled`.
     @discardableResult
@@ -174,7 +166,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// cancelled while it waits still gets its slot and runs `operation`, which can check `Task.isCancelled`.
     /// ``cancelAll()`` does not affect callers of `run`.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any task; `operation` runs on the caller's isolation.
     public func run<T>(
         isolation: isolated (any Actor)? = #isolation,
@@ -207,7 +198,6 @@ public final class ConcurrencyLimiter: Sendable {
     /// limiter.cancelAll()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; jobs submitted after it returns run normally.
     public func cancelAll() {
         let (removed, tasks) = state.withCriticalSection { state -> ([Work], [Task<Void, Never>]) in

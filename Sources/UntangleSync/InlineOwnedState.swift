@@ -28,7 +28,6 @@
 /// the type itself, `SubjectSubscriptionLayoutTests` for subject subscriptions), and `InlineOwnedStateTests` checks
 /// the box's value address too, in every `swift test`, release builds included.
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** the word as ``RawWordAccess`` (atomic where ``LockedBoxWithWord/hasLockFreeWord``, otherwise
 /// only under the lock); the value only inside ``withCriticalSection(lock:_:)``, or through
 /// ``withUnlockedValue(_:)`` under the caller's word protocol. The holder must outlive every use of the view.

@@ -11,7 +11,6 @@
 /// assert(LiveObjects.count <= before, "leaked \(LiveObjects.count - before) library objects")
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every member may be used from any thread.
 @usableFromInline
 package enum LiveObjects {

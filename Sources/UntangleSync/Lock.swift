@@ -28,7 +28,6 @@
 /// In debug builds the Linux mutex is created with `PTHREAD_MUTEX_ERRORCHECK`: taking it twice on one thread,
 /// or unlocking it from a thread that does not hold it, stops the program with a message instead of deadlocking.
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread. The lock is not recursive: never call out to
 /// code you do not control (a subscriber, a user closure) while holding it; decide under the lock, act after.
 public struct Lock: @unchecked Sendable {
@@ -77,7 +76,6 @@ extension Lock {
 /// view.withCriticalSection { /* ... */ }
 /// ```
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** as ``Lock``'s library critical sections.
 @usableFromInline
 package struct UnretainedLock {

@@ -12,7 +12,6 @@
 ///
 /// `LockedBox` has reference semantics: copies share the value and the lock.
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** `withLock` and `update` may be called from any thread. The closure runs with the lock held:
 /// keep it short and never call out from it to code that might touch the same box (the lock is not recursive, and
 /// in debug builds a re-entrant use stops the program with a message instead of deadlocking).

@@ -29,7 +29,6 @@
 /// Building with `-Xswiftc -DUNTANGLE_LOCKED_WORD` selects the Darwin variant on any platform, so that the lock-only
 /// path is tested on Linux too (`.ci/run` runs the test suite that way as well).
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** ``withCriticalSection(_:)`` from any thread (not reentrantly). The lock-free calls
 /// (``loadWord()``, ``compareExchangeWord(expected:desired:)``, ``withUnlockedValue(_:)``) only where
 /// ``hasLockFreeWord`` is true, and ``withUnlockedValue(_:)`` only under a protocol, kept by the caller, that makes
@@ -98,7 +97,6 @@ extension LockedBoxWithWord: @unchecked Sendable where Value: Sendable {}
 /// same accessor as a word kept anywhere else (``RawWordAccess``), at the word's place in the box's
 /// ``WordAndValue``.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** atomic where ``LockedBoxWithWord/hasLockFreeWord``; elsewhere use it under the lock only.
 @usableFromInline
 package typealias WordAccess = RawWordAccess

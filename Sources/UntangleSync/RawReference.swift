@@ -14,7 +14,6 @@
 /// instead: erased-map-filter-sink 276 → 454 instructions per value, subject-map-filter-sink 266 → 369,
 /// flatmap-just 295 → 403).
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** no state of its own; the borrowed object must stay alive, and the downcast object be of the
 /// stated class, for the duration of the call (the caller's guarantee: a violation is undefined behaviour in release
 /// builds; debug builds check the downcast).
@@ -54,7 +53,6 @@ package enum RawReference {
 /// let taken = RetainedBits.take(word.exchange(0))   // the reference, released when `taken` goes
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the bits are a value; each retained reference must be taken or released exactly once, by the
 /// thread whose atomic step removed the bits from the word.
 @usableFromInline

@@ -11,7 +11,6 @@
 /// _ = word.compareExchange(expected: 0, desired: 1)
 /// ```
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** as ``WordAccess``.
 @usableFromInline
 package struct RawWordAccess {
@@ -97,7 +96,6 @@ package struct RawWordAccess {
 /// Noncopyable where the word is an `Atomic` (it must not move); elsewhere both fields are plain values, and the
 /// struct stays copyable (as ``LockedBoxWithWord``'s tail does).
 ///
-/// **Demand:** not applicable (a synchronization primitive, not a stream).
 /// **Thread safety:** the word as ``RawWordAccess``; the value is the owner's to guard.
 #if canImport(Darwin) || UNTANGLE_LOCKED_WORD
     @usableFromInline

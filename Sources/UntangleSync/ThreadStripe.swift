@@ -17,7 +17,6 @@
 /// Threads that ask in turn get consecutive numbers, so any `n` threads that started using stripes one after another
 /// land on `n` different stripes out of `n` or more.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `current` may be read from any thread; it never blocks on another thread's callout (the first
 /// read on a thread takes a lock for one increment).
 @usableFromInline

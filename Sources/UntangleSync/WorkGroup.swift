@@ -34,7 +34,6 @@ import Dispatch
 /// - Every `notify` handler runs exactly once and every `wait()` returns exactly once, after all added tasks have
 ///   completed, also when no task was added. `notify` may be called more than once.
 ///
-/// **Demand:** not applicable (a coordination primitive, not a stream).
 /// **Thread safety:** every method may be called from any thread, concurrently; completions may be called from any
 /// thread. Results are recorded under one lock; handlers are dispatched and continuations resumed after unlocking.
 public final class WorkGroup<Success: Sendable>: Sendable {
@@ -49,7 +48,6 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// let group = WorkGroup<Void>()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** the new group may be shared with any thread.
     public init() {}
 
@@ -68,7 +66,6 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// Calling `add` after ``notify(queue:_:)`` or ``wait(isolation:)`` is a precondition failure; calling a
     /// completion twice is a precondition failure.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread; `task` runs on the calling thread with no lock held; the
     /// completion may be called from any thread.
     public func add(_ task: (_ complete: @escaping @Sendable (Result<Success, any Error>) -> Void) -> Void) {
@@ -84,7 +81,6 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// group.add { try await loadProfile() }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread. Calling it after ``notify(queue:_:)`` or
     /// ``wait(isolation:)`` is a precondition failure.
     public func add(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws -> Success) {
@@ -110,7 +106,6 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any thread, more than once; each handler runs exactly once, dispatched
     /// with `queue.async`, never on the calling thread and never with a lock held. No ``add(_:)`` is allowed after it.
     public func notify(queue: DispatchQueue, _ handler: @escaping @Sendable (Results) -> Void) {
@@ -135,7 +130,6 @@ public final class WorkGroup<Success: Sendable>: Sendable {
     ///
     /// Not cancellable: a cancelled caller still waits for the tasks (cancel the tasks themselves).
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be called from any task, more than once. No ``add(_:)`` is allowed after it.
     public func wait(isolation: isolated (any Actor)? = #isolation) async -> Results {
         await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Results, Never>) in

@@ -12,7 +12,6 @@ import Foundation
 ///
 /// Threads are dedicated `Thread`s, not GCD pool threads, so a test stays meaningful when the pool is starved.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every function may be called from any thread; bodies run concurrently with each other.
 public enum Concurrently {
     /// Runs `body(index)` for `index` in `0..<threads`, each on its own thread, all released at once.
@@ -91,7 +90,6 @@ private final class StartBarrier: @unchecked Sendable {
 /// XCTAssertEqual(detector.overlaps, 0)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread.
 public final class OverlapDetector: @unchecked Sendable {
     private let lock = NSLock()

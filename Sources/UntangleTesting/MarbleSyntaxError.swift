@@ -7,7 +7,6 @@ import Dispatch
 /// catch let error as MarbleSyntaxError { print(error) }   // "-a-(b": unclosed group opened at offset 3
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type.
 public struct MarbleSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The diagram.

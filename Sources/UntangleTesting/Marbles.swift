@@ -22,7 +22,6 @@ import Untangle
 /// XCTAssertEqual(subscriber.marbles(from: start, values: ["x": 10, "y": 20, "z": 30]), "-x-y--z|")
 /// ```
 ///
-/// **Demand:** not applicable (the publishers built from diagrams document theirs).
 /// **Thread safety:** pure functions; call them from any thread.
 public enum Marbles {
     /// One second: the frame length used when none is given.

@@ -9,7 +9,6 @@ import Untangle
 /// print(record.event, record.thread, record.time as Any)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type; safe to pass between threads when its payload is.
 public struct RecordedEvent<Value, Failure: Error> {
     /// What arrived.

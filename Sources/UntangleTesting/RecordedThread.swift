@@ -21,7 +21,6 @@ import UntangleSync
 /// XCTAssertEqual(record.thread, here, "delivered synchronously on the subscribing thread")
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** ``current`` may be read from any thread; values are plain data.
 public struct RecordedThread: Hashable, Sendable, CustomStringConvertible {
     /// The process-wide number given to the thread when a recording tool first saw it.

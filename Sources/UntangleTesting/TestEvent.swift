@@ -8,7 +8,6 @@ import Untangle
 /// XCTAssertEqual(subscriber.events, [.subscription, .value(1), .value(2), .completion(.finished)])
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type; safe to pass between threads when its payload is.
 public enum TestEvent<Value, Failure: Error> {
     /// `receive(subscription:)`.

@@ -25,7 +25,6 @@ import UntangleSync
 /// scheduler.run()                      // fired == [1, 2]
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. State lives in a lock; actions run outside it,
 /// one at a time, on the thread that is currently advancing the clock. When `advance` or `run` is called while
 /// another call is already running actions (from another thread, or from inside an action), it only moves the target
@@ -140,7 +139,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// let scheduler = TestScheduler()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** the new scheduler may be used from any thread.
     public init(now: SchedulerTimeType = SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))) {
         state = LockedBox(State(now: now, target: now))
@@ -162,7 +160,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// let pending = scheduler.scheduledActionCount
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** may be read from any thread; the value may be stale once read if others schedule.
     public var scheduledActionCount: Int {
         state.withCriticalSection { $0.entries.count }
@@ -226,7 +223,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// scheduler.advance()   // runs what is due now
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** see the type: if another call is running actions, this one moves its target and returns.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         let shouldDrain = state.withCriticalSection { state -> Bool in
@@ -243,7 +239,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// scheduler.advance(to: scheduler.now.advanced(by: .seconds(3)))
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** see the type: if another call is running actions, this one moves its target and returns.
     public func advance(to instant: SchedulerTimeType) {
         let shouldDrain = state.withCriticalSection { state -> Bool in
@@ -262,7 +257,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// scheduler.run()
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** see the type: if another call is running actions, this one hands it the budget and returns.
     public func run(limit: Int = TestScheduler.defaultRunLimit) {
         let shouldDrain = state.withCriticalSection { state -> Bool in

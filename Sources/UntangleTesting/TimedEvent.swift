@@ -11,7 +11,6 @@ import Untangle
 /// Several events at the same offset happen in array order. A timeline may not contain `.subscription` (it is not
 /// something a publisher sends): the publishers stop the program with a message if it does.
 ///
-/// **Demand:** not applicable (the publishers document how they honour demand).
 /// **Thread safety:** a value type; safe to pass between threads when its payload is.
 public struct TimedEvent<Value, Failure: Error> {
     /// When, relative to the timeline's origin. Negative offsets are "before the origin" (hot publishers skip them).

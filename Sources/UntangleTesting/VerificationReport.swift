@@ -5,7 +5,6 @@
 /// report.assertPassed { XCTFail($0) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type.
 public struct VerificationReport: Sendable, Equatable, CustomStringConvertible {
     /// What the report is about (the publisher's type unless a name was given).

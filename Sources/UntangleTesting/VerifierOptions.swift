@@ -7,12 +7,10 @@ import Foundation
 /// var subject = VerifierOptions(length: .unbounded, temperature: .hot, concurrentDrive: true)
 /// ```
 ///
-/// **Demand:** not applicable (configuration).
 /// **Thread safety:** a value type; safe to pass between threads.
 public struct VerifierOptions: Sendable {
     /// How many values a cold publisher produces when asked.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type.
     public enum Length: Sendable, Equatable {
         /// Exactly `count` values, then a completion (finished or failure).
@@ -39,7 +37,6 @@ public struct VerifierOptions: Sendable {
 
     /// Where values come from.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type.
     public enum Temperature: Sendable, Equatable {
         /// The publisher produces values by itself once they are requested (sequences, `Just`, `Future`,

@@ -4,7 +4,6 @@
 /// let report = verifier.verify(rules: [.demandStepwise, .cancelWhileInsideSubscriber])
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type.
 public enum VerifierRule: String, CaseIterable, Sendable, CustomStringConvertible {
     /// `receive(subscription:)` comes first, exactly once.

@@ -4,12 +4,10 @@
 /// for result in report.results where result.outcome == .failed { print(result) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value type.
 public struct VerifierRuleResult: Sendable, Equatable, CustomStringConvertible {
     /// How a rule ended.
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type.
     public enum Outcome: String, Sendable, Equatable {
         /// The publisher kept the rule.

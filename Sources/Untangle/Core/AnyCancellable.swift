@@ -10,7 +10,7 @@ import UntangleSync
 /// subject.sink { print($0) }.store(in: &cancellables)
 /// ```
 ///
-/// **Demand:** not applicable; cancelling ends the subscription it stands for.
+/// **Demand:** cancelling ends the subscription it stands for.
 /// **Thread safety:** `cancel()` may be called from any thread, concurrently, any number of times: the closure runs
 /// exactly once, outside any lock, and is released right after. A `Set<AnyCancellable>` or array that holds them is
 /// an ordinary value and is *not* thread-safe; use `CancelBag` from UntangleExtras for that.

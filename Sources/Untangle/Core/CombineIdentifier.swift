@@ -7,7 +7,6 @@ import UntangleSync
 /// a == b   // false
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `init()` may be called from any thread; identifiers are values.
 public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     private let rawValue: UInt64
@@ -44,7 +43,6 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 /// final class MySubscriber: Subscriber { /* combineIdentifier comes for free */ }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the identifier must not change over the subscriber's life, so reading it is thread-safe.
 public protocol CustomCombineIdentifierConvertible {
     /// A unique identifier for publisher streams.

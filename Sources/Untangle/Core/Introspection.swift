@@ -17,7 +17,6 @@ import UntangleSync
 /// logger.disable()
 /// ```
 ///
-/// **Demand:** not applicable (the events report the demand requested and returned).
 /// **Thread safety:** `enable()`, `disable()` and `isEnabled` may be called from any thread; the events are called
 /// on the thread of the signal they report, with no Untangle lock held, and may come from several threads at once.
 /// With nothing enabled, `subscribe(_:)` pays one atomic load.
@@ -132,7 +131,6 @@ extension _Introspection {
 /// if IntrospectionHooks.count.load() != 0 { ... }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every member may be used from any thread; the handlers are copied out of the lock before any
 /// of them is called.
 @usableFromInline

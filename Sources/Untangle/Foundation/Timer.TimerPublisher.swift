@@ -158,7 +158,6 @@ extension Timer {
 /// connection.cancel()                    // invalidates the timer; the publisher may be connected again
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `cancel()` may be called from any thread, any number of times.
 private final class TimerConnection: Cancellable, Sendable {
     let ticks = RepeatingActionCancellable()

@@ -8,7 +8,6 @@
 /// reference.cancel()
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value; `cancel()` runs on the calling thread.
 @usableFromInline
 struct CancellableReference {

@@ -14,7 +14,6 @@ import UntangleSync
 /// `popFirst`, `replaceLast`, `count` and `isEmpty` O(1), `remove(at:)` O(the shorter side),
 /// `truncate(keepingFirst:)` O(removed), `takeAll` O(1).
 ///
-/// **Demand:** not applicable (storage).
 /// **Thread safety:** a value type with no synchronization; always used under its owner's lock. Copies share the
 /// storage until one of them is mutated (copy on write).
 @usableFromInline

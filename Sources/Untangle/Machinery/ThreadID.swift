@@ -8,7 +8,6 @@
 
 /// The identity of a thread, used by the emitter to recognize a same-thread (reentrant) signal.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `current` may be read from any thread; values are compared, never dereferenced.
 @usableFromInline
 package struct ThreadID: Equatable {

@@ -9,7 +9,6 @@ import UntangleSync
 /// let publisher = ObjectWillChangeRegistry.publisher(for: model)   // the same publisher on every call
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** may be called from any thread. Reflection and the properties' own installs happen outside the
 /// table's lock; concurrent first calls agree on one publisher because the first `@Published` property (in mirror
 /// order) decides.

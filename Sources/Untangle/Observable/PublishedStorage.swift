@@ -4,7 +4,6 @@
 /// if let storage = child.value as? any PublishedStorage { _ = storage.installObjectWillChange(publisher) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `installObjectWillChange` may be called from any thread.
 protocol PublishedStorage {
     /// Keeps `publisher` as the enclosing object's `objectWillChange` unless one is already kept; returns the one kept.

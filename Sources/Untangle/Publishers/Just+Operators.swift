@@ -18,7 +18,7 @@ extension Just where Output: Comparable {
     /// let smallest: Just<Int> = Just(3).min()   // Just(3)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min() -> Just<Output> {
         self
@@ -30,7 +30,7 @@ extension Just where Output: Comparable {
     /// let largest: Just<Int> = Just(3).max()   // Just(3)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max() -> Just<Output> {
         self
@@ -44,7 +44,7 @@ extension Just where Output: Equatable {
     /// let found: Just<Bool> = Just("a").contains("a")   // Just(true)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** compares on the calling thread, before returning.
     public func contains(_ output: Output) -> Just<Bool> {
         Just<Bool>(self.output == output)
@@ -56,7 +56,7 @@ extension Just where Output: Equatable {
     /// let unique: Just<Int> = Just(1).removeDuplicates()   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates() -> Just<Output> {
         self
@@ -70,7 +70,7 @@ extension Just {
     /// let allPositive: Just<Bool> = Just(4).allSatisfy { $0 > 0 }   // Just(true)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func allSatisfy(_ predicate: (Output) -> Bool) -> Just<Bool> {
         Just<Bool>(predicate(output))
@@ -82,7 +82,7 @@ extension Just {
     /// let checked: Result<Bool, Error>.Publisher = Just(4).tryAllSatisfy { try validate($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(Result { try predicate(output) })
@@ -94,7 +94,7 @@ extension Just {
     /// let hasEven: Just<Bool> = Just(3).contains { $0 % 2 == 0 }   // Just(false)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
         Just<Bool>(predicate(output))
@@ -106,7 +106,7 @@ extension Just {
     /// let found: Result<Bool, Error>.Publisher = Just(3).tryContains { try isSpecial($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(Result { try predicate(output) })
@@ -118,7 +118,7 @@ extension Just {
     /// let all: Just<[Int]> = Just(5).collect()   // Just([5])
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func collect() -> Just<[Output]> {
         Just<[Output]>([output])
@@ -130,7 +130,7 @@ extension Just {
     /// let smallest: Just<String> = Just("b").min { $0 < $1 }   // Just("b")
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
         self
@@ -142,7 +142,7 @@ extension Just {
     /// let largest: Just<String> = Just("b").max { $0 < $1 }   // Just("b")
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
         self
@@ -154,7 +154,7 @@ extension Just {
     /// let count: Just<Int> = Just("x").count()   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func count() -> Just<Int> {
         Just<Int>(1)
@@ -166,7 +166,7 @@ extension Just {
     /// let rest: Optional<Int>.Publisher = Just(1).dropFirst()   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
         precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
@@ -179,7 +179,7 @@ extension Just {
     /// let kept: Optional<Int>.Publisher = Just(5).drop { $0 < 3 }   // publishes 5
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? nil : output)
@@ -191,7 +191,7 @@ extension Just {
     /// let first: Just<Int> = Just(8).first()   // Just(8)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func first() -> Just<Output> {
         self
@@ -203,7 +203,7 @@ extension Just {
     /// let match: Optional<Int>.Publisher = Just(8).first { $0 > 5 }   // publishes 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
@@ -215,7 +215,7 @@ extension Just {
     /// let last: Just<Int> = Just(8).last()   // Just(8)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func last() -> Just<Output> {
         self
@@ -227,7 +227,7 @@ extension Just {
     /// let match: Optional<Int>.Publisher = Just(8).last { $0 > 10 }   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
@@ -239,7 +239,7 @@ extension Just {
     /// let even: Optional<Int>.Publisher = Just(3).filter { $0 % 2 == 0 }   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `isIncluded` runs once, on the calling thread, before this method returns.
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(isIncluded(output) ? output : nil)
@@ -251,7 +251,7 @@ extension Just {
     /// let done: Empty<Int, Never> = Just(1).ignoreOutput()
     /// ```
     ///
-    /// **Demand:** not applicable; the returned `Empty` finishes at subscription.
+    /// **Demand:** the returned `Empty` finishes at subscription.
     /// **Thread safety:** pure; safe from any thread.
     public func ignoreOutput() -> Empty<Output, Never> {
         Empty<Output, Never>()
@@ -263,7 +263,7 @@ extension Just {
     /// let label: Just<String> = Just(7).map { "#\($0)" }   // Just("#7")
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** `transform` runs once, on the calling thread, before this method returns.
     public func map<T>(_ transform: (Output) -> T) -> Just<T> {
         Just<T>(transform(output))
@@ -275,7 +275,7 @@ extension Just {
     /// let parsed: Result<Int, Error>.Publisher = Just("42").tryMap { try parse($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs once, on the calling thread, before this method returns.
     public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, Error>.Publisher {
         Result<T, Error>.Publisher(Result { try transform(output) })
@@ -287,7 +287,7 @@ extension Just {
     /// let number: Optional<Int>.Publisher = Just("12").compactMap { Int($0) }   // publishes 12
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs once, on the calling thread, before this method returns.
     public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(transform(output))
@@ -299,7 +299,7 @@ extension Just {
     /// let element: Optional<Int>.Publisher = Just(9).output(at: 0)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func output(at index: Int) -> Optional<Output>.Publisher {
         precondition(index >= 0, "output(at:) needs a non-negative index, got \(index)")
@@ -315,7 +315,7 @@ extension Just {
     /// let head: Optional<Int>.Publisher = Just(9).output(in: 0..<3)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         Optional<Output>.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
@@ -327,7 +327,7 @@ extension Just {
     /// let head: Optional<Int>.Publisher = Just(9).prefix(1)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
         precondition(maxLength >= 0, "prefix(_:) needs a non-negative maxLength, got \(maxLength)")
@@ -340,7 +340,7 @@ extension Just {
     /// let head: Optional<Int>.Publisher = Just(9).prefix { $0 < 5 }   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs once, on the calling thread, before this method returns.
     public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
@@ -352,7 +352,7 @@ extension Just {
     /// let typed: Result<Int, URLError>.Publisher = Just(1).setFailureType(to: URLError.self)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(.success(output))
@@ -365,7 +365,7 @@ extension Just {
     /// let typed: Result<Int, AppError>.Publisher = Just(1).mapError { _ in AppError.unreachable }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func mapError<E: Error>(_ transform: (Just<Output>.Failure) -> E) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(.success(output))
@@ -377,7 +377,7 @@ extension Just {
     /// let unique: Just<Int> = Just(1).removeDuplicates { $0 == $1 }   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> {
         self
@@ -390,7 +390,7 @@ extension Just {
     /// let unique: Result<Int, Error>.Publisher = Just(1).tryRemoveDuplicates { try same($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
         Result<Output, Error>.Publisher(
@@ -406,7 +406,7 @@ extension Just {
     /// let safe: Just<Int> = Just(1).replaceError(with: 0)   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceError(with output: Output) -> Just<Output> {
         self
@@ -418,7 +418,7 @@ extension Just {
     /// let filled: Just<Int> = Just(1).replaceEmpty(with: 0)   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceEmpty(with output: Output) -> Just<Output> {
         self
@@ -430,7 +430,7 @@ extension Just {
     /// let same: Just<Int> = Just(1).retry(3)   // Just(1)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func retry(_ times: Int) -> Just<Output> {
         self
@@ -442,7 +442,7 @@ extension Just {
     /// let total: Result<Int, Never>.Publisher = Just(4).reduce(10, +)   // publishes 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs once, on the calling thread, before this method returns.
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
         -> Result<T, Just<Output>.Failure>.Publisher
@@ -456,7 +456,7 @@ extension Just {
     /// let total: Result<Int, Error>.Publisher = Just(4).tryReduce(10) { try checkedAdd($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs once, on the calling thread, before this method returns.
     public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
         -> Result<T, Error>.Publisher
@@ -470,7 +470,7 @@ extension Just {
     /// let running: Result<Int, Never>.Publisher = Just(4).scan(10, +)   // publishes 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs once, on the calling thread, before this method returns.
     public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
         -> Result<T, Just<Output>.Failure>.Publisher
@@ -484,7 +484,7 @@ extension Just {
     /// let running: Result<Int, Error>.Publisher = Just(4).tryScan(10) { try checkedAdd($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs once, on the calling thread, before this method returns.
     public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
         -> Result<T, Error>.Publisher
@@ -498,7 +498,7 @@ extension Just {
     /// let all: Publishers.Sequence<[Int], Never> = Just(3).prepend(1, 2)   // 1, 2, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned sequence publisher delivers one element per
+    /// **Demand:** the result is computed when called; the returned sequence publisher delivers one element per
     /// unit of demand.
     /// **Thread safety:** pure; safe from any thread.
     public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Just<Output>.Failure> {
@@ -511,7 +511,7 @@ extension Just {
     /// let all: Publishers.Sequence<[Int], Never> = Just(3).prepend([1, 2])   // 1, 2, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned sequence publisher delivers one element per
+    /// **Demand:** the result is computed when called; the returned sequence publisher delivers one element per
     /// unit of demand.
     /// **Thread safety:** `elements` is iterated once, on the calling thread, before this method returns.
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Just<Output>.Failure>
@@ -525,7 +525,7 @@ extension Just {
     /// let all: Publishers.Sequence<[Int], Never> = Just(1).append(2, 3)   // 1, 2, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned sequence publisher delivers one element per
+    /// **Demand:** the result is computed when called; the returned sequence publisher delivers one element per
     /// unit of demand.
     /// **Thread safety:** pure; safe from any thread.
     public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Just<Output>.Failure> {
@@ -538,7 +538,7 @@ extension Just {
     /// let all: Publishers.Sequence<[Int], Never> = Just(1).append([2, 3])   // 1, 2, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned sequence publisher delivers one element per
+    /// **Demand:** the result is computed when called; the returned sequence publisher delivers one element per
     /// unit of demand.
     /// **Thread safety:** `elements` is iterated once, on the calling thread, before this method returns.
     public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Just<Output>.Failure>

@@ -21,7 +21,7 @@ extension Optional.Publisher where Wrapped: Equatable {
     /// let found: Optional<Bool>.Publisher = Optional("a").publisher.contains("a")   // publishes true
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** compares on the calling thread, before returning.
     public func contains(_ output: Output) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(self.output.map { $0 == output })
@@ -33,7 +33,7 @@ extension Optional.Publisher where Wrapped: Equatable {
     /// let unique: Optional<Int>.Publisher = Optional(1).publisher.removeDuplicates()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates() -> Optional<Wrapped>.Publisher {
         self
@@ -47,7 +47,7 @@ extension Optional.Publisher where Wrapped: Comparable {
     /// let smallest: Optional<Int>.Publisher = Optional(3).publisher.min()   // publishes 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min() -> Optional<Wrapped>.Publisher {
         self
@@ -59,7 +59,7 @@ extension Optional.Publisher where Wrapped: Comparable {
     /// let largest: Optional<Int>.Publisher = Optional(3).publisher.max()   // publishes 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max() -> Optional<Wrapped>.Publisher {
         self
@@ -73,7 +73,7 @@ extension Optional.Publisher {
     /// let positive: Optional<Bool>.Publisher = Optional(4).publisher.allSatisfy { $0 > 0 }   // publishes true
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
@@ -85,7 +85,7 @@ extension Optional.Publisher {
     /// let all: Optional<[Int]>.Publisher = Optional<Int>.none.publisher.collect()   // publishes []
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func collect() -> Optional<[Output]>.Publisher {
         Optional<[Output]>.Publisher(output.map { [$0] } ?? [])
@@ -97,7 +97,7 @@ extension Optional.Publisher {
     /// let number: Optional<Int>.Publisher = Optional("12").publisher.compactMap { Int($0) }   // publishes 12
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs at most once, on the calling thread, before this method returns.
     public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.flatMap(transform))
@@ -109,7 +109,7 @@ extension Optional.Publisher {
     /// let smallest: Optional<Int>.Publisher = Optional(3).publisher.min { $0 < $1 }   // publishes 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
         self
@@ -121,7 +121,7 @@ extension Optional.Publisher {
     /// let largest: Optional<Int>.Publisher = Optional(3).publisher.max { $0 < $1 }   // publishes 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
         self
@@ -133,7 +133,7 @@ extension Optional.Publisher {
     /// let even: Optional<Bool>.Publisher = Optional(3).publisher.contains { $0 % 2 == 0 }   // publishes false
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
@@ -145,7 +145,7 @@ extension Optional.Publisher {
     /// let count: Optional<Int>.Publisher = Optional("x").publisher.count()   // publishes 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func count() -> Optional<Int>.Publisher {
         Optional<Int>.Publisher(output.map { _ in 1 })
@@ -157,7 +157,7 @@ extension Optional.Publisher {
     /// let rest: Optional<Int>.Publisher = Optional(1).publisher.dropFirst()   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
         precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
@@ -170,7 +170,7 @@ extension Optional.Publisher {
     /// let kept: Optional<Int>.Publisher = Optional(5).publisher.drop { $0 < 3 }   // publishes 5
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
@@ -182,7 +182,7 @@ extension Optional.Publisher {
     /// let first: Optional<Int>.Publisher = Optional(8).publisher.first()   // publishes 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func first() -> Optional<Output>.Publisher {
         self
@@ -194,7 +194,7 @@ extension Optional.Publisher {
     /// let match: Optional<Int>.Publisher = Optional(8).publisher.first { $0 > 5 }   // publishes 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
@@ -206,7 +206,7 @@ extension Optional.Publisher {
     /// let last: Optional<Int>.Publisher = Optional(8).publisher.last()   // publishes 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func last() -> Optional<Output>.Publisher {
         self
@@ -218,7 +218,7 @@ extension Optional.Publisher {
     /// let match: Optional<Int>.Publisher = Optional(8).publisher.last { $0 > 10 }   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
@@ -230,7 +230,7 @@ extension Optional.Publisher {
     /// let even: Optional<Int>.Publisher = Optional(4).publisher.filter { $0 % 2 == 0 }   // publishes 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `isIncluded` runs at most once, on the calling thread, before this method returns.
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
@@ -242,7 +242,7 @@ extension Optional.Publisher {
     /// let done: Empty<Int, Never> = Optional(1).publisher.ignoreOutput()
     /// ```
     ///
-    /// **Demand:** not applicable; the returned `Empty` finishes at subscription.
+    /// **Demand:** the returned `Empty` finishes at subscription.
     /// **Thread safety:** pure; safe from any thread.
     public func ignoreOutput() -> Empty<Output, Failure> {
         Empty<Output, Failure>()
@@ -254,7 +254,7 @@ extension Optional.Publisher {
     /// let label: Optional<String>.Publisher = Optional(7).publisher.map { "#\($0)" }   // publishes "#7"
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs at most once, on the calling thread, before this method returns.
     public func map<T>(_ transform: (Output) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map(transform))
@@ -266,7 +266,7 @@ extension Optional.Publisher {
     /// let element: Optional<Int>.Publisher = Optional(9).publisher.output(at: 0)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func output(at index: Int) -> Optional<Output>.Publisher {
         precondition(index >= 0, "output(at:) needs a non-negative index, got \(index)")
@@ -281,7 +281,7 @@ extension Optional.Publisher {
     /// let head: Optional<Int>.Publisher = Optional(9).publisher.output(in: 0..<3)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let bounds = range.relative(to: 0..<Int.max)
@@ -296,7 +296,7 @@ extension Optional.Publisher {
     /// let head: Optional<Int>.Publisher = Optional(9).publisher.prefix(1)   // publishes 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
         precondition(maxLength >= 0, "prefix(_:) needs a non-negative maxLength, got \(maxLength)")
@@ -309,7 +309,7 @@ extension Optional.Publisher {
     /// let head: Optional<Int>.Publisher = Optional(9).publisher.prefix { $0 < 5 }   // publishes nothing
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
@@ -322,7 +322,7 @@ extension Optional.Publisher {
     /// let total: Optional<Int>.Publisher = Optional(4).publisher.reduce(10, +)   // publishes 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
@@ -334,7 +334,7 @@ extension Optional.Publisher {
     /// let running: Optional<Int>.Publisher = Optional(4).publisher.scan(10, +)   // publishes 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
@@ -346,7 +346,7 @@ extension Optional.Publisher {
     /// let unique: Optional<Int>.Publisher = Optional(1).publisher.removeDuplicates { $0 == $1 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
         self
@@ -358,7 +358,7 @@ extension Optional.Publisher {
     /// let safe: Optional<Int>.Publisher = Optional(1).publisher.replaceError(with: 0)   // publishes 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceError(with output: Output) -> Optional<Output>.Publisher {
         self
@@ -370,7 +370,7 @@ extension Optional.Publisher {
     /// let filled: Just<Int> = Optional<Int>.none.publisher.replaceEmpty(with: 0)   // Just(0)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceEmpty(with output: Output) -> Just<Output> {
         Just<Output>(self.output ?? output)
@@ -382,7 +382,7 @@ extension Optional.Publisher {
     /// let same: Optional<Int>.Publisher = Optional(1).publisher.retry(3)   // publishes 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func retry(_ times: Int) -> Optional<Output>.Publisher {
         self

@@ -20,7 +20,7 @@ extension Publishers.Sequence where Failure == Never {
     /// let shortest: Optional<String>.Publisher = ["bb", "a"].publisher.min { $0.count < $1.count }   // "a"
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `areInIncreasingOrder` runs during the call, on the calling thread.
     @inlinable
     public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
@@ -35,7 +35,7 @@ extension Publishers.Sequence where Failure == Never {
     /// let longest: Optional<String>.Publisher = ["bb", "a"].publisher.max { $0.count < $1.count }   // "bb"
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `areInIncreasingOrder` runs during the call, on the calling thread.
     @inlinable
     public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
@@ -50,7 +50,7 @@ extension Publishers.Sequence where Failure == Never {
     /// let firstEven: Optional<Int>.Publisher = [1, 4, 6].publisher.first { $0 % 2 == 0 }   // 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `true`.
     @inlinable
     public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
@@ -65,7 +65,7 @@ extension Publishers.Sequence {
     /// let allPositive: Result<Bool, Never>.Publisher = [1, 2].publisher.allSatisfy { $0 > 0 }   // true
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
     @inlinable
     public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
@@ -78,7 +78,7 @@ extension Publishers.Sequence {
     /// let valid: Result<Bool, Error>.Publisher = [1, 2].publisher.tryAllSatisfy { try check($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it returns `false` or throws.
     @inlinable
     public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
@@ -91,7 +91,7 @@ extension Publishers.Sequence {
     /// let all: Result<[Int], Never>.Publisher = (1...3).publisher.collect()   // [1, 2, 3]
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
     public func collect() -> Result<[Elements.Element], Failure>.Publisher {
@@ -104,7 +104,7 @@ extension Publishers.Sequence {
     /// let numbers: Publishers.Sequence<[Int], Never> = ["1", "x", "3"].publisher.compactMap { Int($0) }   // 1, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `transform` runs during the call, on the calling thread, once per element.
     @inlinable
@@ -118,7 +118,7 @@ extension Publishers.Sequence {
     /// let hasEven: Result<Bool, Never>.Publisher = [1, 3].publisher.contains { $0 % 2 == 0 }   // false
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `true`.
     @inlinable
     public func contains(where predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
@@ -131,7 +131,7 @@ extension Publishers.Sequence {
     /// let found: Result<Bool, Error>.Publisher = [1, 3].publisher.tryContains { try special($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it returns `true` or throws.
     @inlinable
     public func tryContains(where predicate: (Elements.Element) throws -> Bool) -> Result<Bool, Error>.Publisher {
@@ -144,7 +144,7 @@ extension Publishers.Sequence {
     /// let rest: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = [1, 2, 5, 1].publisher.drop { $0 < 3 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
     @inlinable
@@ -160,7 +160,7 @@ extension Publishers.Sequence {
     /// let rest: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = [1, 2, 3].publisher.dropFirst()   // 2, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -175,7 +175,7 @@ extension Publishers.Sequence {
     /// let evens: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.filter { $0 % 2 == 0 }   // 2, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `isIncluded` runs during the call, on the calling thread, once per element.
     @inlinable
@@ -189,7 +189,7 @@ extension Publishers.Sequence {
     /// let done: Empty<Int, Never> = [1, 2].publisher.ignoreOutput()
     /// ```
     ///
-    /// **Demand:** not applicable; the returned `Empty` finishes at subscription.
+    /// **Demand:** the returned `Empty` finishes at subscription.
     /// **Thread safety:** pure; safe from any thread (the sequence is not iterated).
     @inlinable
     public func ignoreOutput() -> Empty<Elements.Element, Failure> {
@@ -202,7 +202,7 @@ extension Publishers.Sequence {
     /// let tens: Publishers.Sequence<[Int], Never> = [1, 2].publisher.map { $0 * 10 }   // 10, 20
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `transform` runs during the call, on the calling thread, once per element.
     @inlinable
@@ -216,7 +216,7 @@ extension Publishers.Sequence {
     /// let head: Publishers.Sequence<PrefixSequence<[Int]>, Never> = [1, 2, 3].publisher.prefix(2)   // 1, 2
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -231,7 +231,7 @@ extension Publishers.Sequence {
     /// let head: Publishers.Sequence<[Int], Never> = [1, 2, 5, 1].publisher.prefix { $0 < 3 }   // 1, 2
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, until it first returns `false`.
     @inlinable
@@ -247,7 +247,7 @@ extension Publishers.Sequence {
     /// let sum: Result<Int, Never>.Publisher = [1, 2, 3].publisher.reduce(0, +)   // 6
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, once per element.
     @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
@@ -262,7 +262,7 @@ extension Publishers.Sequence {
     /// let sum: Result<Int, Error>.Publisher = [1, 2, 3].publisher.tryReduce(0) { try checkedAdd($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, until it throws.
     @inlinable
     public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T)
@@ -277,7 +277,7 @@ extension Publishers.Sequence {
     /// let filled: Publishers.Sequence<[Int?], Never> = [1, nil, 3].publisher.replaceNil(with: 0)   // 1, 0, 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
@@ -292,7 +292,7 @@ extension Publishers.Sequence {
     /// let running: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.scan(0, +)   // 1, 3, 6
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `nextPartialResult` runs during the call, on the calling thread, once per element.
     @inlinable
@@ -315,7 +315,7 @@ extension Publishers.Sequence {
     /// let typed: Publishers.Sequence<[Int], URLError> = [1, 2].publisher.setFailureType(to: URLError.self)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -331,7 +331,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
     /// let changes: Publishers.Sequence<[Int], Never> = [1, 1, 2, 1].publisher.removeDuplicates()   // 1, 2, 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
@@ -349,7 +349,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
     /// let found: Result<Bool, Never>.Publisher = [1, 2].publisher.contains(2)   // true
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
     public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
@@ -364,7 +364,7 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
     /// let smallest: Optional<Int>.Publisher = [3, 1, 2].publisher.min()   // 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
     public func min() -> Optional<Elements.Element>.Publisher {
@@ -377,7 +377,7 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
     /// let largest: Optional<Int>.Publisher = [3, 1, 2].publisher.max()   // 3
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** the sequence is iterated during the call, on the calling thread.
     @inlinable
     public func max() -> Optional<Elements.Element>.Publisher {
@@ -392,7 +392,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     /// let first: Optional<Int>.Publisher = [7, 8].publisher.first()   // 7
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func first() -> Optional<Elements.Element>.Publisher {
@@ -405,7 +405,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     /// let second: Optional<Character>.Publisher = "abc".publisher.output(at: "abc".index(after: "abc".startIndex))
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
@@ -420,7 +420,7 @@ extension Publishers.Sequence where Elements: Collection {
     /// let count: Result<Int, AppError>.Publisher = Publishers.Sequence<Set<Int>, AppError>(sequence: [1, 2]).count()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
@@ -434,7 +434,7 @@ extension Publishers.Sequence where Elements: Collection {
     /// let middle: Publishers.Sequence<[Character], Never> = "abcd".publisher.output(in: someRangeOfIndices)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -450,7 +450,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     /// let last: Optional<Int>.Publisher = [7, 8].publisher.last()   // 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func last() -> Optional<Elements.Element>.Publisher {
@@ -463,7 +463,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     /// let lastEven: Optional<Int>.Publisher = [2, 4, 5].publisher.last { $0 % 2 == 0 }   // 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs during the call, on the calling thread, from the end backwards.
     @inlinable
     public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
@@ -478,7 +478,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
     /// let second: Optional<Int>.Publisher = [7, 8, 9].publisher.output(at: 1)   // 8
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
@@ -491,7 +491,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
     /// let count: Just<Int> = [7, 8, 9].publisher.count()   // Just(3)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned `Just` delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned `Just` delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func count() -> Just<Int> {
@@ -507,7 +507,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     /// let middle: Publishers.Sequence<[Int], Never> = [7, 8, 9, 10].publisher.output(in: 1..<3)   // 8, 9
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -521,7 +521,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     /// let count: Result<Int, URLError>.Publisher = [7, 8].publisher.setFailureType(to: URLError.self).count()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
@@ -536,7 +536,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend(1, 2)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -550,7 +550,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend(1...2)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `elements` is iterated during the call, on the calling thread.
     @inlinable
@@ -570,7 +570,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend([1, 2].publisher)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -586,7 +586,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append(3, 4)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable
@@ -600,7 +600,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append(3...4)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** `elements` is iterated during the call, on the calling thread.
     @inlinable
@@ -617,7 +617,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// let all: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append([3, 4].publisher)   // 1, 2, 3, 4
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers one element per unit of
+    /// **Demand:** the result is computed when called; the returned publisher delivers one element per unit of
     /// demand.
     /// **Thread safety:** pure; safe from any thread.
     @inlinable

@@ -44,7 +44,6 @@ public struct Record<Output, Failure: Error>: Publisher {
     /// recording.receive(completion: .finished)
     /// ```
     ///
-    /// **Demand:** not applicable (a value).
     /// **Thread safety:** a value type; mutate it from one thread at a time.
     public struct Recording {
         /// The kind of values the recording accepts.
@@ -125,7 +124,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     /// let recording = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: data)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value; decode on any thread.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: RecordingCodingKeys.self)
@@ -141,7 +139,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     /// try recording.encode(into: encoder)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value; encode on any thread.
     public func encode(into encoder: Encoder) throws {
         try encode(to: encoder)
@@ -154,7 +151,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     /// let data = try JSONEncoder().encode(recording)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value; encode on any thread.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: RecordingCodingKeys.self)

@@ -23,7 +23,7 @@ extension Result.Publisher where Output: Equatable {
     /// let found: Result<Bool, AppError>.Publisher = Result<Int, AppError>.Publisher(3).contains(3)   // true
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** compares on the calling thread, before returning.
     public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map { $0 == output })
@@ -35,7 +35,7 @@ extension Result.Publisher where Output: Equatable {
     /// let unique: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(3).removeDuplicates()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates() -> Result<Output, Failure>.Publisher {
         self
@@ -49,7 +49,7 @@ extension Result.Publisher where Output: Comparable {
     /// let smallest: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(3).min()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min() -> Result<Output, Failure>.Publisher {
         self
@@ -61,7 +61,7 @@ extension Result.Publisher where Output: Comparable {
     /// let largest: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(3).max()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max() -> Result<Output, Failure>.Publisher {
         self
@@ -75,7 +75,7 @@ extension Result.Publisher {
     /// let positive: Result<Bool, AppError>.Publisher = Result<Int, AppError>.Publisher(4).allSatisfy { $0 > 0 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
@@ -88,7 +88,7 @@ extension Result.Publisher {
     /// let valid: Result<Bool, Error>.Publisher = Result<Int, AppError>.Publisher(4).tryAllSatisfy { try check($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(tryTransform(predicate))
@@ -100,7 +100,7 @@ extension Result.Publisher {
     /// let even: Result<Bool, AppError>.Publisher = Result<Int, AppError>.Publisher(3).contains { $0 % 2 == 0 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
@@ -113,7 +113,7 @@ extension Result.Publisher {
     /// let found: Result<Bool, Error>.Publisher = Result<Int, AppError>.Publisher(3).tryContains { try special($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `predicate` runs at most once, on the calling thread, before this method returns.
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
         Result<Bool, Error>.Publisher(tryTransform(predicate))
@@ -125,7 +125,7 @@ extension Result.Publisher {
     /// let all: Result<[Int], AppError>.Publisher = Result<Int, AppError>.Publisher(5).collect()   // [5]
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func collect() -> Result<[Output], Failure>.Publisher {
         Result<[Output], Failure>.Publisher(result.map { [$0] })
@@ -137,7 +137,7 @@ extension Result.Publisher {
     /// let smallest: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(3).min { $0 < $1 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
         self
@@ -150,7 +150,7 @@ extension Result.Publisher {
     /// let smallest: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(3).tryMin { try less($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
         Result<Output, Error>.Publisher(
@@ -167,7 +167,7 @@ extension Result.Publisher {
     /// let largest: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(3).max { $0 < $1 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
         self
@@ -180,7 +180,7 @@ extension Result.Publisher {
     /// let largest: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(3).tryMax { try less($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
         Result<Output, Error>.Publisher(
@@ -197,7 +197,7 @@ extension Result.Publisher {
     /// let count: Result<Int, AppError>.Publisher = Result<String, AppError>.Publisher("x").count()   // 1
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func count() -> Result<Int, Failure>.Publisher {
         Result<Int, Failure>.Publisher(result.map { _ in 1 })
@@ -209,7 +209,7 @@ extension Result.Publisher {
     /// let first: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(8).first()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func first() -> Result<Output, Failure>.Publisher {
         self
@@ -221,7 +221,7 @@ extension Result.Publisher {
     /// let last: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(8).last()
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func last() -> Result<Output, Failure>.Publisher {
         self
@@ -233,7 +233,7 @@ extension Result.Publisher {
     /// let done: Empty<Int, AppError> = Result<Int, AppError>.Publisher(1).ignoreOutput()
     /// ```
     ///
-    /// **Demand:** not applicable; the returned `Empty` finishes at subscription.
+    /// **Demand:** the returned `Empty` finishes at subscription.
     /// **Thread safety:** pure; safe from any thread.
     public func ignoreOutput() -> Empty<Output, Failure> {
         Empty<Output, Failure>()
@@ -245,7 +245,7 @@ extension Result.Publisher {
     /// let label: Result<String, AppError>.Publisher = Result<Int, AppError>.Publisher(7).map { "#\($0)" }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs at most once, on the calling thread, before this method returns.
     public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map(transform))
@@ -258,7 +258,7 @@ extension Result.Publisher {
     /// let parsed: Result<Int, Error>.Publisher = Result<String, AppError>.Publisher("42").tryMap { try parse($0) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs at most once, on the calling thread, before this method returns.
     public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, Error>.Publisher {
         Result<T, Error>.Publisher(tryTransform(transform))
@@ -270,7 +270,7 @@ extension Result.Publisher {
     /// let wrapped: Result<Int, UIError>.Publisher = Result<Int, AppError>.Publisher(.offline).mapError(UIError.init)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `transform` runs at most once, on the calling thread, before this method returns.
     public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(result.mapError(transform))
@@ -282,7 +282,7 @@ extension Result.Publisher {
     /// let unique: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(1).removeDuplicates { $0 == $1 }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
         self
@@ -295,7 +295,7 @@ extension Result.Publisher {
     /// let unique: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(1).tryRemoveDuplicates(by: same)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
         Result<Output, Error>.Publisher(
@@ -312,7 +312,7 @@ extension Result.Publisher {
     /// let safe: Result<Int, Never>.Publisher = Result<Int, AppError>.Publisher(.offline).replaceError(with: 0)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
         switch result {
@@ -327,7 +327,7 @@ extension Result.Publisher {
     /// let filled: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(1).replaceEmpty(with: 0)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func replaceEmpty(with output: Output) -> Result<Output, Failure>.Publisher {
         self
@@ -339,7 +339,7 @@ extension Result.Publisher {
     /// let same: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(.offline).retry(3)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func retry(_ times: Int) -> Result<Output, Failure>.Publisher {
         self
@@ -351,7 +351,7 @@ extension Result.Publisher {
     /// let total: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(4).reduce(10, +)   // 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
@@ -364,7 +364,7 @@ extension Result.Publisher {
     /// let total: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(4).tryReduce(10) { try add($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
         -> Result<T, Error>.Publisher
@@ -378,7 +378,7 @@ extension Result.Publisher {
     /// let running: Result<Int, AppError>.Publisher = Result<Int, AppError>.Publisher(4).scan(10, +)   // 14
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
@@ -391,7 +391,7 @@ extension Result.Publisher {
     /// let running: Result<Int, Error>.Publisher = Result<Int, AppError>.Publisher(4).tryScan(10) { try add($0, $1) }
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** `nextPartialResult` runs at most once, on the calling thread, before this method returns.
     public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
         -> Result<T, Error>.Publisher
@@ -415,7 +415,7 @@ extension Result.Publisher where Failure == Never {
     /// let typed: Result<Int, AppError>.Publisher = Result<Int, Never>.Publisher(1).setFailureType(to: AppError.self)
     /// ```
     ///
-    /// **Demand:** not applicable (computed when called); the returned publisher delivers on the first request.
+    /// **Demand:** the result is computed when called; the returned publisher delivers on the first request.
     /// **Thread safety:** pure; safe from any thread.
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(.success(result.get()))

@@ -10,7 +10,6 @@ import Dispatch
 /// ticks.cancel()
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. Actions run on the queue (serially if the queue is
 /// serial). The repeating form returns an `AnyCancellable` (as Combine) whose `cancel()` is idempotent and may be
 /// called from any thread; after it returns no new run of the action starts (a run already under way finishes).

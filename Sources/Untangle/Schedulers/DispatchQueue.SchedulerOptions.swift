@@ -11,7 +11,6 @@ extension DispatchQueue {
     /// DispatchQueue.global().schedule(options: .init(qos: .userInitiated, group: group)) { print("work") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct SchedulerOptions {
         /// The dispatch queue quality of service.

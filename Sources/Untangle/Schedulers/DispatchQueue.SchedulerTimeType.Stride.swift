@@ -17,7 +17,6 @@ extension DispatchQueue.SchedulerTimeType {
     /// let c = Stride(.microseconds(3))        // magnitude 3_000
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
         Hashable, Codable, Sendable

@@ -14,7 +14,6 @@ extension DispatchQueue {
     /// // start.distance(to: later) == .milliseconds(250)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The dispatch time represented by this type.

@@ -11,7 +11,6 @@ extension ImmediateScheduler.SchedulerTimeType {
     /// let z = Stride.seconds(3)  // Stride(0)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
         SchedulerTimeIntervalConvertible, Sendable

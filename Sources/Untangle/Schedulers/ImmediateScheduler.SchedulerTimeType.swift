@@ -6,7 +6,6 @@ extension ImmediateScheduler {
     /// // now.advanced(by: 100) == now, now.distance(to: now.advanced(by: 5)) == 0
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** an immutable value; use it from any thread.
     public struct SchedulerTimeType: Strideable, Sendable {
         init() {}

@@ -10,7 +10,6 @@
 /// // ran == true
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** stateless; call it from any thread. The action runs synchronously on the calling thread, before
 /// `schedule` returns.
 public struct ImmediateScheduler: Scheduler, Sendable {

@@ -15,7 +15,6 @@ import UntangleSync
 /// ticks.cancel()
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. Actions run as operations of the queue (one at a
 /// time only if `maxConcurrentOperationCount == 1`). The repeating form's `Cancellable` may be cancelled from any
 /// thread, any number of times; after `cancel()` returns no new run of the action starts (runs already added to the
@@ -76,7 +75,6 @@ extension OperationQueue: Scheduler {
 /// queue.addOperation(DelayedActionOperation(due: Date() + 1) { print("a second later") })
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `cancel()` and the readiness change may happen on any thread; the action runs once at most,
 /// with no lock held (the readiness notification to the queue is also sent after unlocking).
 private final class DelayedActionOperation: Operation, Cancellable, @unchecked Sendable {
@@ -127,7 +125,6 @@ private final class DelayedActionOperation: Operation, Cancellable, @unchecked S
 /// The operations of one repeating `schedule(after:interval:)` on an operation queue: one pending operation at a
 /// time, each adding the next (due one interval after its own due date) before it runs the action.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `stop()` may be called from any thread; after it returns no new run of the action starts (an
 /// operation that already passed the gate finishes its run).
 private final class RepeatingOperationChain: @unchecked Sendable {

@@ -14,7 +14,6 @@ extension OperationQueue.SchedulerTimeType {
     /// let b = Stride.milliseconds(5) * 2  // 0.01 seconds
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
         SchedulerTimeIntervalConvertible, Sendable

@@ -12,7 +12,6 @@ import UntangleSync
 /// cancellable.setStop { timer.cancel() }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `cancel()` may be called from any thread, any number of times, concurrently; `stop` runs
 /// exactly once, outside the lock. Deinitialization cancels, as Apple's `AnyCancellable` does.
 package final class RepeatingActionCancellable: Cancellable, Sendable {

@@ -13,7 +13,6 @@ import Foundation
 /// ticks.cancel()
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread. The repeating form's `Cancellable` may be cancelled
 /// from any thread, any number of times: it closes a gate the timer checks before each run and invalidates the
 /// timer. After `cancel()` returns no new run of the action starts. Dropping that `Cancellable` cancels too.

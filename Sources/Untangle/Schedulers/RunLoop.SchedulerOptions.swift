@@ -8,7 +8,6 @@ extension RunLoop {
     /// RunLoop.main.schedule(options: nil) { print("soon") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type with no state; use it from any thread.
     public struct SchedulerOptions: Sendable {}
 }

@@ -11,7 +11,6 @@ extension RunLoop {
     /// // start.distance(to: later) == .milliseconds(250)
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** a value type; use it from any thread.
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The date represented by this type.

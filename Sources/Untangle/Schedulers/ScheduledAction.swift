@@ -7,7 +7,6 @@ import UntangleSync
 /// DispatchQueue.global().async { action.run() }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `run()` may be called from any thread; it asserts (debug builds) that no library lock is held.
 // Apple's `Scheduler` takes a plain `() -> Void` and, by design, runs it on another thread (a queue, a run loop, an
 // operation queue). The closure is not `Sendable` in that API, so the transfer is unchecked here, exactly as it is in

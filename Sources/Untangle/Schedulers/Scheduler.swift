@@ -12,7 +12,6 @@
 /// ping(on: DispatchQueue.main)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every Untangle scheduler may be called from any thread, concurrently. Where and how actions run
 /// (serially or not) is the scheduler's own: a serial `DispatchQueue` runs them one at a time, a concurrent one may
 /// not. Schedulers never run a user action while holding a library lock.
@@ -65,7 +64,6 @@ extension Scheduler {
     /// DispatchQueue.main.schedule(after: DispatchQueue.main.now.advanced(by: .seconds(1))) { print("later") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** as the scheduler's `schedule(after:tolerance:options:_:)`.
     public func schedule(after date: SchedulerTimeType, _ action: @escaping () -> Void) {
         schedule(after: date, tolerance: minimumTolerance, options: nil, action)
@@ -77,7 +75,6 @@ extension Scheduler {
     /// DispatchQueue.main.schedule { print("soon") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** as the scheduler's `schedule(options:_:)`.
     public func schedule(_ action: @escaping () -> Void) {
         schedule(options: nil, action)
@@ -90,7 +87,6 @@ extension Scheduler {
     /// queue.schedule(after: queue.now.advanced(by: .seconds(1)), tolerance: .milliseconds(10)) { print("later") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** as the scheduler's `schedule(after:tolerance:options:_:)`.
     public func schedule(
         after date: SchedulerTimeType,
@@ -108,7 +104,6 @@ extension Scheduler {
     /// let ticks = queue.schedule(after: queue.now, interval: .seconds(1), tolerance: .milliseconds(10)) { print("tick") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** as the scheduler's `schedule(after:interval:tolerance:options:_:)`.
     public func schedule(
         after date: SchedulerTimeType,
@@ -127,7 +122,6 @@ extension Scheduler {
     /// let ticks = queue.schedule(after: queue.now, interval: .seconds(1)) { print("tick") }
     /// ```
     ///
-    /// **Demand:** not applicable.
     /// **Thread safety:** as the scheduler's `schedule(after:interval:tolerance:options:_:)`.
     public func schedule(
         after date: SchedulerTimeType,

@@ -7,7 +7,6 @@
 /// let delay: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(500)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** value types; use them from any thread.
 public protocol SchedulerTimeIntervalConvertible {
     /// Converts the specified number of seconds into an instance of this scheduler time type.

@@ -47,7 +47,6 @@ package struct SubjectUpstreams {
 /// A connection from a publisher to a subject (what `subscribe(_:)` hands the subject as its upstream subscription)
 /// that can tell, without a lock, whether it has ended: cancelled, or completed by the publisher.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** ``hasEnded`` may be read from any thread, also under a subject's lock.
 @usableFromInline
 package protocol SubjectConnection: AnyObject {

@@ -5,7 +5,6 @@
 /// upstream.mapError(TimeoutOutcome.failure).timeout(1, scheduler: s, customError: { .timedOut })
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 enum TimeoutOutcome<Failure: Error>: Error {
     case failure(Failure)

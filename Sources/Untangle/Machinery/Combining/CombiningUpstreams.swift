@@ -19,7 +19,6 @@ enum CombiningUpstreams {}
 /// let step: CombiningStep<(Int, String)> = .value((1, "a"))
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 @usableFromInline
 enum CombiningStep<Output> {
@@ -68,7 +67,6 @@ extension CombiningUpstreams {
 /// let claimed = state.withCriticalSection { state, word in CombiningForwarder.claimOrSignal(word) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** ``claimOrSignal(_:lookFirst:)``, ``took(_:hasMore:)`` and ``giveUp(_:)`` under the operator's
 /// lock; ``tryRelease(_:)`` by the forwarder, without it.
 @usableFromInline

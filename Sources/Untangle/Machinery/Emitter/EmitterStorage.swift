@@ -13,7 +13,6 @@ import UntangleSync
 /// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** ``withCriticalSection(_:)`` from any thread; the lock-free calls only under the emitter's
 /// owner-word protocol (see ``SerialEmitter``).
 @usableFromInline
@@ -35,7 +34,6 @@ package protocol EmitterStorage {
 
 /// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own, counted by ``LiveObjects`` in debug builds.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** as ``EmitterStorage``.
 @usableFromInline
 package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {

@@ -31,7 +31,6 @@ package protocol ScheduledStateMachine {
 /// }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: the shell calls it only under its lock.
 @usableFromInline
 package protocol ScheduledTimerStateMachine: ScheduledStateMachine {
@@ -94,7 +93,6 @@ package struct ScheduledEffects<Input, Failure: Error> {
 /// core.schedule(afterInterval: .seconds(1)) { [weak self] in self?.fire(generation) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread; the state is touched only under the lock, and
 /// every callout (the scheduler, releases) happens after it is released.
 @usableFromInline

@@ -5,7 +5,6 @@ extension Publishers {
     /// let buffered = source.buffer(size: 100, prefetch: .byRequest, whenFull: .customError { Overflow() })
     /// ```
     ///
-    /// **Demand:** not applicable (it decides what happens to an element that does not fit).
     /// **Thread safety:** a value; the `customError` closure is called with no lock held, on the thread delivering
     /// the element that did not fit.
     public enum BufferingStrategy<Failure: Error> {

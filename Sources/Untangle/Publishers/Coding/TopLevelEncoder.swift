@@ -8,7 +8,6 @@ import Foundation
 /// let data = try JSONEncoder().encode(Point(x: 1, y: 2))   // TopLevelEncoder.Output == Data
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** as the conforming encoder (Foundation's encoders may be used from one thread at a time).
 public protocol TopLevelEncoder {
     /// The type this encoder produces.
@@ -26,7 +25,6 @@ public protocol TopLevelEncoder {
 /// let point = try JSONDecoder().decode(Point.self, from: data)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** as the conforming decoder.
 public protocol TopLevelDecoder {
     /// The type this decoder accepts.

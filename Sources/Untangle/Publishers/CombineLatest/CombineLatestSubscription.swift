@@ -11,7 +11,6 @@ import UntangleSync
 /// let tuple = values.output                          // (1, "b")
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
 @usableFromInline
 protocol CombineLatestValues {

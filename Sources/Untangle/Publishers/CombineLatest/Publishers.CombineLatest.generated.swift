@@ -60,7 +60,6 @@ extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
 /// _ = CombineLatestValues2.storeA(&values, 1)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
 @usableFromInline
 struct CombineLatestValues2<A, B>: CombineLatestValues {
@@ -158,7 +157,6 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
 /// _ = CombineLatestValues3.storeA(&values, 1)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
 @usableFromInline
 struct CombineLatestValues3<A, B, C>: CombineLatestValues {
@@ -273,7 +271,6 @@ extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable,
 /// _ = CombineLatestValues4.storeA(&values, 1)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: a value, always mutated under the combineLatest's lock.
 @usableFromInline
 struct CombineLatestValues4<A, B, C, D>: CombineLatestValues {

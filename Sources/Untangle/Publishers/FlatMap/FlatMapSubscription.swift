@@ -229,7 +229,6 @@ where
 
 /// How the demand relay inside a flatMap's emitter reaches the flatMap's subscription without keeping it alive.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `parent` is set once, in the subscription's init, before the subscription is shared.
 @usableFromInline
 final class FlatMapLink<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>
