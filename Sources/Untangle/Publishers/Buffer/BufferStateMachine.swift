@@ -1,6 +1,7 @@
-/// The pure state machine of a buffer: the upstream's phase, the bounded queue of values the downstream has not
-/// received yet, the downstream demand not yet used, the completion waiting behind the queue, and who is moving
-/// queued values on. It never calls out (the `customError` closure, too, is called by the caller after unlocking).
+/// The pure state machine of a buffer: its phase (waiting for the upstream's subscription, running with the
+/// upstream's subscription, the downstream and the completion waiting behind the queue, or ended), the mover's phase,
+/// the bounded queue of values the downstream has not received yet, and the downstream demand not yet used. It never
+/// calls out (the `customError` closure, too, is called by the caller after unlocking).
 ///
 /// Every value is queued first; one thread at a time (the *mover*) hands queued values to the downstream, one per
 /// critical section, while demand lasts. A request or a value arriving while a mover runs only adds to the state;
@@ -26,14 +27,34 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         case overflowing
     }
 
-    @usableFromInline var upstream = UpstreamSlot.awaiting
-    @usableFromInline var downstream: Downstream?
+    @usableFromInline
+    enum Phase {
+        /// The upstream's subscription has not arrived.
+        case awaitingSubscription(Downstream)
+        /// Values are queued and moved on; `terminal` is the upstream's completion waiting behind the queue.
+        case running(Subscription, Downstream, terminal: Terminal?)
+        /// The completion went downstream, or the downstream cancelled: everything is ignored. `terminal` is the
+        /// completion the upstream had sent by then, which the mirror still shows (as Apple's).
+        case ended(terminal: Terminal?)
+    }
+
+    /// Who moves queued values on. Legal moves: `idle` to `moving` (a signal made something deliverable, or the
+    /// upstream's subscription arrived), `moving` to `idle` (nothing deliverable) or to `awaitingError` (the
+    /// overflow's error is not made yet), `awaitingError` to `moving` (the error is stored) or to `idle` (cancelled).
+    @usableFromInline
+    enum Mover {
+        /// Nobody: the next signal that makes something deliverable claims the role.
+        case idle
+        /// One thread hands queued values (or, first, the subscription) to the downstream.
+        case moving
+        /// The mover stopped because the overflow's error was not made yet: whoever stores it moves on.
+        case awaitingError
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var mover = Mover.idle
     @usableFromInline var buffer = RingBuffer<Value>()
     @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var terminal: Terminal?
-    @usableFromInline var moving = false
-    /// A mover stopped because the overflow's error was not made yet: whoever stores it moves on.
-    @usableFromInline var completionBlocked = false
     @usableFromInline let size: Int
     @usableFromInline let prefetch: Publishers.PrefetchStrategy
     @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
@@ -43,21 +64,42 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
         whenFull: Publishers.BufferingStrategy<Failure>
     ) {
-        self.downstream = downstream
+        phase = .awaitingSubscription(downstream)
         self.size = size
         self.prefetch = prefetch
         self.whenFull = whenFull
+    }
+
+    /// The upstream's phase, as the mirror shows it.
+    @inlinable
+    var upstream: UpstreamSlot {
+        switch phase {
+        case .awaitingSubscription: return .awaiting
+        case .running(let subscription, _, _): return .subscribed(subscription)
+        case .ended: return .ended
+        }
+    }
+
+    /// The upstream's completion, waiting behind the queue or delivered, if any.
+    @inlinable
+    var terminal: Terminal? {
+        switch phase {
+        case .awaitingSubscription: return nil
+        case .running(_, _, let terminal), .ended(let terminal): return terminal
+        }
     }
 
     /// The upstream subscription arrived: admitted with the demand to request from it at once, and the downstream to
     /// hand the subscription to (the caller is the mover until it has); or rejected, with no downstream.
     @inlinable
     mutating func subscribed(_ subscription: Subscription) -> (UpstreamAdmission, Downstream?) {
-        guard let downstream else { return (.rejected, nil) }
-        let admission = upstream.admit(subscription, requesting: prefetch == .keepFull ? .max(size) : .unlimited)
-        guard admission.isAdmitted else { return (admission, nil) }
-        moving = true
-        return (admission, downstream)
+        guard case .awaitingSubscription(let downstream) = phase else { return (.rejected, nil) }
+        guard case .idle = mover else {
+            impossibleEvent("BufferStateMachine: subscribed while a mover runs before the subscription")
+        }
+        phase = .running(subscription, downstream, terminal: nil)
+        mover = .moving
+        return (.admitted(requesting: prefetch == .keepFull ? .max(size) : .unlimited), downstream)
     }
 
     @usableFromInline
@@ -73,7 +115,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     @inlinable
     mutating func receive(_ value: Value) -> ValueAction {
-        guard case .subscribed(let subscription) = upstream else { return .ignored }
+        guard case .running(let subscription, let downstream, let terminal) = phase else { return .ignored }
         switch terminal {
         case .failure?, .overflowing?: return .ignored
         case .finished?, nil: break
@@ -86,7 +128,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
             case .dropOldest:
                 dropped = buffer.popFirst()
             case .customError(let makeError):
-                terminal = .overflowing
+                phase = .running(subscription, downstream, terminal: .overflowing)
                 return .overflow(makeError: makeError, upstream: subscription)
             }
         }
@@ -98,18 +140,21 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     /// error missing meanwhile).
     @inlinable
     mutating func overflowed(with error: Failure) -> Bool {
-        guard case .overflowing? = terminal else { return false }
-        terminal = .failure(error)
-        guard completionBlocked else { return false }
-        completionBlocked = false
-        return claimMover()
+        guard case .running(let subscription, let downstream, let terminal) = phase else { return false }
+        guard case .overflowing? = terminal else {
+            impossibleEvent("BufferStateMachine: overflowed(with:) with no overflow pending")
+        }
+        phase = .running(subscription, downstream, terminal: .failure(error))
+        guard case .awaitingError = mover else { return false }
+        mover = .moving
+        return true
     }
 
     /// The downstream asked for more: returns the upstream subscription (to request the refill from) and whether the
     /// caller became the mover; nil when not subscribed.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> (Subscription, move: Bool)? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
+        guard case .running(let subscription, _, _) = phase else { return nil }
         demand += more
         return (subscription, claimMover())
     }
@@ -117,18 +162,19 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     /// The upstream completed: returns whether the caller must become the mover.
     @inlinable
     mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> Bool {
-        guard case .subscribed = upstream, terminal == nil else { return false }
+        guard case .running(let subscription, let downstream, nil) = phase else { return false }
         switch completion {
-        case .finished: terminal = .finished
-        case .failure(let error): terminal = .failure(error)
+        case .finished: phase = .running(subscription, downstream, terminal: .finished)
+        case .failure(let error): phase = .running(subscription, downstream, terminal: .failure(error))
         }
         return claimMover()
     }
 
+    /// Whether the caller became the mover (nobody was; one waiting for the overflow's error counts as somebody).
     @inlinable
     mutating func claimMover() -> Bool {
-        guard !moving else { return false }
-        moving = true
+        guard case .idle = mover else { return false }
+        mover = .moving
         return true
     }
 
@@ -145,8 +191,11 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     /// The mover takes its next step, adding the demand the previous delivery returned.
     @inlinable
     mutating func nextStep(returned: Subscribers.Demand) -> Step {
-        guard case .subscribed = upstream, let downstream else {
-            moving = false
+        guard case .moving = mover else {
+            impossibleEvent("BufferStateMachine: nextStep by a thread that is not the mover")
+        }
+        guard case .running(_, let downstream, let terminal) = phase else {
+            mover = .idle
             return .stop
         }
         demand += returned
@@ -155,41 +204,39 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
             // `.finished` waits behind the queue and for demand, as Apple's: with the last queued value leaving the
             // downstream's demand at zero, the next request delivers it (that request's mover finds the queue empty
             // and demand above zero).
-            case .finished? where buffer.isEmpty && demand > .none, .failure?:
-                return complete(downstream)
+            case .finished? where buffer.isEmpty && demand > .none:
+                return complete(downstream, .finished)
+            case .failure(let error)?:
+                return complete(downstream, .failure(error))
             case .overflowing?:
-                completionBlocked = true
+                mover = .awaitingError
+                return .stop
             case .finished?, nil:
-                break
+                mover = .idle
+                return .stop
             }
-            moving = false
-            return .stop
         }
         demand -= 1
         return .value(downstream, buffer.popFirst()!, refill: prefetch == .keepFull ? .max(1) : .none)
     }
 
     @inlinable
-    mutating func complete(_ downstream: Downstream) -> Step {
-        let completion: Subscribers.Completion<Failure>
-        if case .failure(let error)? = terminal {
-            completion = .failure(error)
-        } else {
-            completion = .finished
-        }
-        upstream = .ended
-        moving = false
-        self.downstream = nil
+    mutating func complete(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) -> Step {
+        phase = .ended(terminal: terminal)
+        mover = .idle
         return .complete(downstream, completion, discarded: buffer.takeAll())
     }
 
     /// The downstream cancelled: returns the upstream subscription to cancel and what to release after unlocking,
-    /// or nil if there is nothing to cancel (not subscribed yet, or already over).
+    /// or nil if there is nothing to cancel (not subscribed yet, or already over). A running mover stops at its next
+    /// step; one waiting for the overflow's error is no longer waited for.
     @inlinable
     mutating func cancel() -> (Subscription, discarded: RingBuffer<Value>, downstream: Downstream?)? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
-        upstream = .ended
-        defer { downstream = nil }
+        guard case .running(let subscription, let downstream, let terminal) = phase else { return nil }
+        phase = .ended(terminal: terminal)
+        if case .awaitingError = mover {
+            mover = .idle
+        }
         return (subscription, buffer.takeAll(), downstream)
     }
 }
