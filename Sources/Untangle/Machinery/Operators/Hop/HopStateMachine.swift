@@ -1,6 +1,6 @@
-/// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`): it tracks the upstream subscription
-/// through Apple's phases, the signals handed to the scheduler and not yet handed to the downstream's emitter, and
-/// the upstream's completion. It never calls out.
+/// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`): its phase (Apple's, each with the
+/// upstream subscription, the downstream and the upstream's completion it holds), the signals handed to the scheduler
+/// and not yet handed to the downstream's emitter, and the batch drain's phase. It never calls out.
 ///
 /// Phases, as Apple's Combine has them, except for `cancel()`: before the upstream's subscription arrives `request`
 /// does nothing; once the upstream completed (*pending terminal*) the downstream's `request` does nothing either,
@@ -17,33 +17,40 @@
 /// **Thread safety:** none: a value type always mutated under its subscription's lock.
 @usableFromInline
 struct HopStateMachine<Input, Completion, Downstream> {
+    /// The hop's phase. The downstream is dropped at cancel or once the completion is handed over; scheduled actions
+    /// do not keep it (Apple's do): the contract's cancel drops every reference to the subscriber at once.
     @usableFromInline
-    enum Upstream {
-        case awaiting
-        case subscribed(Subscription)
-        /// The upstream completed; its completion waits on the scheduler.
-        case pendingTerminal(Subscription)
+    enum Phase {
+        case awaiting(Downstream)
+        case subscribed(Subscription, Downstream)
+        /// The upstream completed; its completion's scheduled action has not run yet.
+        case completionScheduled(Subscription, Downstream, Completion)
+        /// The completion's action ran: the completion is handed over once no value is in flight.
+        case completionDue(Subscription, Downstream, Completion)
+        /// Cancelled, or the completion was handed over.
         case terminal
+    }
+
+    /// The batch drain of a DispatchQueue hop (see `HopSubscription.drainBatch`).
+    @usableFromInline
+    enum Drain {
+        /// No drain is scheduled: the next batched value schedules one.
+        case idle
+        /// A drain action is scheduled or running: later values join `batch` without scheduling another.
+        case scheduled
     }
 
     @inlinable
     init(downstream: Downstream) {
-        self.downstream = downstream
+        phase = .awaiting(downstream)
     }
 
-    @usableFromInline var upstream = Upstream.awaiting
-    /// The downstream, dropped at cancel or once the completion is handed over. Scheduled actions do not keep it
-    /// (Apple's do): the contract's cancel drops every reference to the subscriber at once.
-    @usableFromInline var downstream: Downstream?
+    @usableFromInline var phase: Phase
     /// Values handed to the scheduler whose action has not finished offering them to the emitter.
     @usableFromInline var outstandingValues = 0
-    @usableFromInline var completion: Completion?
-    /// The completion's own scheduled action has run: it may be handed over.
-    @usableFromInline var completionDue = false
-    /// Values waiting for the batch drain (DispatchQueue hops only, see `HopSubscription.drainBatch`), in order.
+    /// Values waiting for the batch drain, in order.
     @usableFromInline var batch = RingBuffer<Input>()
-    /// A drain action is scheduled or running: later values join `batch` without scheduling another.
-    @usableFromInline var drainScheduled = false
+    @usableFromInline var drain = Drain.idle
     /// An empty buffer whose storage the next batch reuses.
     @usableFromInline var spare = RingBuffer<Input>()
 
@@ -51,60 +58,70 @@ struct HopStateMachine<Input, Completion, Downstream> {
     /// (a second one), to be cancelled after unlocking.
     @inlinable
     mutating func receiveSubscription(_ subscription: Subscription) -> UpstreamAdmission {
-        guard case .awaiting = upstream else { return .rejected }
-        upstream = .subscribed(subscription)
+        guard case .awaiting(let downstream) = phase else { return .rejected }
+        phase = .subscribed(subscription, downstream)
         return .admitted(requesting: .none)
     }
 
-    /// An upstream value arrived: returns the downstream (only checked; scheduled actions do not keep it), or nil to
-    /// ignore the value.
+    /// An upstream value arrived: returns whether to schedule it (false: ignore it).
     @inlinable
-    mutating func receiveValue() -> Downstream? {
-        guard case .subscribed = upstream, let downstream else { return nil }
+    mutating func receiveValue() -> Bool {
+        guard case .subscribed = phase else { return false }
         outstandingValues += 1
-        return downstream
+        return true
     }
 
-    /// The upstream completed: returns the downstream (only checked; scheduled actions do not keep it), or nil to
-    /// ignore it.
+    /// The upstream completed: returns whether to schedule the completion's action (false: ignore it).
     @inlinable
-    mutating func receiveCompletion(_ completion: Completion) -> Downstream? {
-        guard case .subscribed(let subscription) = upstream, let downstream else { return nil }
-        upstream = .pendingTerminal(subscription)
-        self.completion = completion
-        return downstream
+    mutating func receiveCompletion(_ completion: Completion) -> Bool {
+        guard case .subscribed(let subscription, let downstream) = phase else { return false }
+        phase = .completionScheduled(subscription, downstream, completion)
+        return true
     }
 
     /// The completion's scheduled action runs: returns the completion (and the downstream reference to release
     /// outside the lock) to hand to the emitter now, if no value is still in flight.
     @inlinable
     mutating func completionActionRan() -> (Completion, Downstream?)? {
-        completionDue = true
-        return takeCompletionIfReady()
+        switch phase {
+        case .completionScheduled(let subscription, let downstream, let completion):
+            phase = .completionDue(subscription, downstream, completion)
+            return takeCompletionIfReady()
+        case .terminal:
+            // Cancelled while the action waited on the scheduler.
+            return nil
+        case .awaiting, .subscribed:
+            impossibleEvent("HopStateMachine: completionActionRan with no completion scheduled")
+        case .completionDue:
+            impossibleEvent("HopStateMachine: completionActionRan twice")
+        }
     }
 
-    /// A value's scheduled action has offered its value: returns the completion to hand over now, if this was the
-    /// last value in flight and the completion is due.
+    /// A value's scheduled action has offered its value (or `count` values): returns the completion to hand over
+    /// now, if these were the last values in flight and the completion is due.
     @inlinable
     mutating func valueActionFinished(count: Int = 1) -> (Completion, Downstream?)? {
+        guard outstandingValues >= count else {
+            impossibleEvent("HopStateMachine: valueActionFinished for more values than are in flight")
+        }
         outstandingValues -= count
         return takeCompletionIfReady()
     }
 
     @inlinable
     mutating func takeCompletionIfReady() -> (Completion, Downstream?)? {
-        guard completionDue, outstandingValues == 0, let completion else { return nil }
-        self.completion = nil
-        upstream = .terminal
-        defer { downstream = nil }
+        guard outstandingValues == 0, case .completionDue(_, let downstream, let completion) = phase else {
+            return nil
+        }
+        phase = .terminal
         return (completion, downstream)
     }
 
     /// A value's scheduled action is about to offer it: false once the stream ended (cancelled or completed).
     @inlinable
     func mayDeliverValue() -> Bool {
-        switch upstream {
-        case .subscribed, .pendingTerminal: return true
+        switch phase {
+        case .subscribed, .completionScheduled, .completionDue: return true
         case .awaiting, .terminal: return false
         }
     }
@@ -112,15 +129,17 @@ struct HopStateMachine<Input, Completion, Downstream> {
     /// The subscription a downstream request is forwarded to (only while subscribed).
     @inlinable
     func subscriptionForRequest() -> Subscription? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
+        guard case .subscribed(let subscription, _) = phase else { return nil }
         return subscription
     }
 
     /// The subscription demand returned by the downstream is requested from (also while the completion is pending).
     @inlinable
     func subscriptionForReturnedDemand() -> Subscription? {
-        switch upstream {
-        case .subscribed(let subscription), .pendingTerminal(let subscription): return subscription
+        switch phase {
+        case .subscribed(let subscription, _), .completionScheduled(let subscription, _, _),
+            .completionDue(let subscription, _, _):
+            return subscription
         case .awaiting, .terminal: return nil
         }
     }
@@ -129,13 +148,11 @@ struct HopStateMachine<Input, Completion, Downstream> {
     /// drain (nobody has yet), or nil to ignore the value.
     @inlinable
     mutating func receiveBatchedValue(_ value: Input) -> Bool? {
-        guard case .subscribed = upstream else { return nil }
+        guard case .subscribed = phase else { return nil }
         outstandingValues += 1
         batch.append(value)
-        if drainScheduled {
-            return false
-        }
-        drainScheduled = true
+        guard case .idle = drain else { return false }
+        drain = .scheduled
         return true
     }
 
@@ -144,8 +161,9 @@ struct HopStateMachine<Input, Completion, Downstream> {
     /// place, so steady batching allocates nothing.
     @inlinable
     mutating func takeBatch() -> (RingBuffer<Input>?, completion: (Completion, Downstream?)?) {
+        guard case .scheduled = drain else { impossibleEvent("HopStateMachine: takeBatch with no drain scheduled") }
         guard mayDeliverValue(), !batch.isEmpty else {
-            drainScheduled = false
+            drain = .idle
             return (nil, takeCompletionIfReady())
         }
         let taken = batch
@@ -161,12 +179,16 @@ struct HopStateMachine<Input, Completion, Downstream> {
     mutating func batchOffered(_ delivered: Int, emptied: RingBuffer<Input>) -> (
         Bool, completion: (Completion, Downstream?)?
     ) {
+        guard case .scheduled = drain else { impossibleEvent("HopStateMachine: batchOffered with no drain scheduled") }
+        guard outstandingValues >= delivered else {
+            impossibleEvent("HopStateMachine: batchOffered for more values than are in flight")
+        }
         outstandingValues -= delivered
         if spare.isEmpty {
             spare = emptied
         }
         guard mayDeliverValue(), !batch.isEmpty else {
-            drainScheduled = false
+            drain = .idle
             return (false, takeCompletionIfReady())
         }
         return (true, nil)
@@ -182,16 +204,15 @@ struct HopStateMachine<Input, Completion, Downstream> {
     mutating func cancel() -> (
         upstream: Subscription?, downstream: Downstream?, batch: RingBuffer<Input>, completion: Completion?
     )? {
-        let toCancel: Subscription?
-        switch upstream {
-        case .subscribed(let subscription): toCancel = subscription
-        case .awaiting, .pendingTerminal: toCancel = nil
+        let ended: (Subscription?, Downstream, Completion?)
+        switch phase {
+        case .awaiting(let downstream): ended = (nil, downstream, nil)
+        case .subscribed(let subscription, let downstream): ended = (subscription, downstream, nil)
+        case .completionScheduled(_, let downstream, let completion), .completionDue(_, let downstream, let completion):
+            ended = (nil, downstream, completion)
         case .terminal: return nil
         }
-        upstream = .terminal
-        let dropped = completion
-        completion = nil
-        defer { downstream = nil }
-        return (toCancel, downstream, batch.takeAll(), dropped)
+        phase = .terminal
+        return (ended.0, ended.1, batch.takeAll(), ended.2)
     }
 }
