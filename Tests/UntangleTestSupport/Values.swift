@@ -32,3 +32,14 @@ package final class Token: @unchecked Sendable {
     package let id: Int
     package init(_ id: Int = 0) { self.id = id }
 }
+
+/// Whether `value` is `object` itself: `===` for what a state machine hands back typed as a protocol that is not
+/// class-bound (`Cancellable`, `Subscription`).
+///
+/// ```swift
+/// XCTAssertTrue(isSame(rearm.stale, timer))
+/// ```
+package func isSame(_ value: Any?, _ object: AnyObject) -> Bool {
+    guard let value else { return false }
+    return (value as AnyObject) === object
+}
