@@ -37,7 +37,7 @@ final class SynchronousSourceStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.takeOne(adding: .none), .one)
         XCTAssertEqual(machine.takeOne(adding: .none), .one)
         XCTAssertEqual(machine.takeOne(adding: .none), .stop)
-        guard case .subscribing(_, let thread) = machine.phase, thread == me else {
+        guard case .subscribing(let thread) = machine.phase, thread == me else {
             return XCTFail("out of demand, back in the callout")
         }
         XCTAssertNil(machine.subscriptionCalloutReturned())
