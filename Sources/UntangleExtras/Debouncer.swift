@@ -26,17 +26,8 @@ import UntangleSync
 public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendable {
     // @unchecked Sendable: the stored properties are immutable; the state lives in the core's LockedBox.
 
-    private struct State {
-        /// Bumped by every call and by cancel: a timer fires only if nothing happened since it was set.
-        var generation = 0
-        /// A burst is in progress (a timer is set).
-        var inBurst = false
-        var pending: (() -> Void)?
-    }
-
     private let dueTime: Context.SchedulerTimeType.Stride
-    private let edges: TimingEdges
-    private let core: ScheduledCore<State, Context>
+    private let core: ScheduledCore<DebouncerStateMachine, Context>
 
     /// Creates a debouncer.
     ///
@@ -47,26 +38,12 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     ) {
         precondition(!edges.isEmpty, "Debouncer: edges must contain .leading, .trailing or both")
         self.dueTime = dueTime
-        self.edges = edges
-        core = ScheduledCore(state: State(), scheduler: scheduler, options: options)
+        core = ScheduledCore(state: DebouncerStateMachine(edges: edges), scheduler: scheduler, options: options)
     }
 
     /// Submits an action: it runs (or not) according to the edges, once calls stop for `dueTime`.
     public func call(_ action: @escaping () -> Void) {
-        let edges = self.edges
-        let (generation, runNow, replaced) = core.decide { state -> (Int, Bool, (() -> Void)?) in
-            state.generation += 1
-            var runNow = false
-            var replaced: (() -> Void)?
-            if edges.contains(.leading) && !state.inBurst {
-                runNow = true
-            } else if edges.contains(.trailing) {
-                replaced = state.pending
-                state.pending = action
-            }
-            state.inBurst = true
-            return (state.generation, runNow, replaced)
-        }
+        let (generation, runNow, replaced) = core.decide { $0.call(action) }
         // The replaced action may hold the last reference to user objects: released here, after unlocking.
         core.release(replaced)
         if runNow {
@@ -78,24 +55,13 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     }
 
     private func fire(_ generation: Int) {
-        let action = core.decide { state -> (() -> Void)? in
-            guard state.generation == generation else { return nil }
-            state.inBurst = false
-            defer { state.pending = nil }
-            return state.pending
-        }
+        let action = core.decide { $0.fire(generation) }
         CalloutCheck.assertNoLockHeld("Debouncer running its action")
         action?()
     }
 
     /// Drops the pending action and ends the burst; later calls start a new one.
     public func cancel() {
-        let dropped = core.decide { state -> (() -> Void)? in
-            state.generation += 1
-            state.inBurst = false
-            defer { state.pending = nil }
-            return state.pending
-        }
-        core.release(dropped)
+        core.release(core.decide { $0.cancel() })
     }
 }

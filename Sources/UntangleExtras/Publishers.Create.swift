@@ -202,53 +202,10 @@ class CreateSink<Output, Failure: Error>: @unchecked Sendable {
 final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    /// The producer's teardown, as it travels between `body` returning it and the end of the subscription.
-    private enum State {
-        /// `body` runs (or has not started): no teardown yet.
-        case running
-        /// `body` returned this teardown, run when the subscription ends.
-        case returned(teardown: any Cancellable)
-        /// The subscription ended (cancel or completion); a teardown returned later runs at once.
-        case ended
-
-        var isEnded: Bool {
-            if case .ended = self { return true }
-            return false
-        }
-
-        /// The subscription ended (cancel or completion): the teardown to run now, if `body` already returned it.
-        mutating func end() -> (any Cancellable)? {
-            switch self {
-            case .running:
-                self = .ended
-                return nil
-            case .returned(let teardown):
-                self = .ended
-                return teardown
-            case .ended:
-                return nil
-            }
-        }
-
-        /// `body` returned its teardown: keep it, or hand it back to run now if the subscription already ended.
-        mutating func bodyReturned(_ teardown: any Cancellable) -> (any Cancellable)? {
-            switch self {
-            case .running:
-                self = .returned(teardown: teardown)
-                return nil
-            case .returned:
-                assertionFailure("Create's producer returned twice")
-                return teardown
-            case .ended:
-                return teardown
-            }
-        }
-    }
-
     @usableFromInline let emitter: Emitter<Downstream>
     /// What is kept beyond demand (the publisher's `bufferingPolicy`).
     @usableFromInline let limit: EmitterWaitingLimit
-    private let state = LockedBox(tracking: State.running)
+    private let state = LockedBox(tracking: CreateStateMachine.running)
 
     @usableFromInline
     init(

@@ -25,17 +25,8 @@ import UntangleSync
 public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendable {
     // @unchecked Sendable: the stored properties are immutable; the state lives in the core's LockedBox.
 
-    private struct State {
-        /// Bumped by cancel: a window's timer acts only if the throttler was not cancelled since.
-        var generation = 0
-        var windowOpen = false
-        var pending: (() -> Void)?
-    }
-
     private let interval: Context.SchedulerTimeType.Stride
-    private let edges: TimingEdges
-    private let latest: Bool
-    private let core: ScheduledCore<State, Context>
+    private let core: ScheduledCore<ThrottlerStateMachine, Context>
 
     /// Creates a throttler.
     ///
@@ -46,39 +37,21 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     ) {
         precondition(!edges.isEmpty, "Throttler: edges must contain .leading, .trailing or both")
         self.interval = interval
-        self.edges = edges
-        self.latest = latest
-        core = ScheduledCore(state: State(), scheduler: scheduler, options: options)
+        core = ScheduledCore(
+            state: ThrottlerStateMachine(edges: edges, latest: latest), scheduler: scheduler, options: options)
     }
 
     /// Submits an action: it runs at once if no window is open (leading edge), or is kept for the window's end
     /// (trailing edge), or is dropped.
     public func call(_ action: @escaping () -> Void) {
-        let (edges, latest) = (self.edges, self.latest)
-        let (openWindow, runNow, replaced) = core.decide {
-            state -> (Int?, Bool, (() -> Void)?) in
-            guard state.windowOpen else {
-                state.windowOpen = true
-                if edges.contains(.leading) {
-                    return (state.generation, true, nil)
-                }
-                state.pending = action
-                return (state.generation, false, nil)
-            }
-            guard edges.contains(.trailing) else { return (nil, false, action) }
-            if latest || state.pending == nil {
-                defer { state.pending = action }
-                return (nil, false, state.pending)
-            }
-            return (nil, false, action)
-        }
+        let call = core.decide { $0.call(action) }
         // A replaced or dropped action may hold the last reference to user objects: released after unlocking.
-        core.release(replaced)
-        if runNow {
+        core.release(call.released)
+        if call.runNow {
             core.schedule(options: core.options, action)
         }
-        if let openWindow {
-            scheduleWindowEnd(openWindow)
+        if let opened = call.openedWindow {
+            scheduleWindowEnd(opened)
         }
     }
 
@@ -88,18 +61,9 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
         }
     }
 
+    // The trailing action opens the next window, so actions stay at least `interval` apart.
     private func windowEnded(_ generation: Int) {
-        let action = core.decide { state -> (() -> Void)? in
-            guard state.generation == generation, state.windowOpen else { return nil }
-            guard let pending = state.pending else {
-                state.windowOpen = false
-                return nil
-            }
-            // The trailing action opens the next window, so actions stay at least `interval` apart.
-            state.pending = nil
-            return pending
-        }
-        guard let action else { return }
+        guard let action = core.decide({ $0.windowEnded(generation) }) else { return }
         scheduleWindowEnd(generation)
         CalloutCheck.assertNoLockHeld("Throttler running its action")
         action()
@@ -107,12 +71,6 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     /// Drops the pending action and closes the window; the next call starts afresh.
     public func cancel() {
-        let dropped = core.decide { state -> (() -> Void)? in
-            state.generation += 1
-            state.windowOpen = false
-            defer { state.pending = nil }
-            return state.pending
-        }
-        core.release(dropped)
+        core.release(core.decide { $0.cancel() })
     }
 }

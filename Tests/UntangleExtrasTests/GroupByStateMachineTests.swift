@@ -1,3 +1,4 @@
+import Testing
 import Untangle
 import XCTest
 
@@ -58,9 +59,34 @@ final class GroupByStateMachineTests: XCTestCase {
         guard case .drop = machine.route("a") else { return XCTFail("dropped once ended") }
     }
 
+    func testAGroupWaitsForItsSubscriberAndAStaleIdIsIgnored() {
+        var machine = Machine()
+        _ = machine.subscribed(Token())
+        guard case .create(let a) = machine.route("a") else { return XCTFail() }
+        _ = machine.add(1, key: "a", id: a)
+        machine.groupSubscribed("a", id: a + 1)
+        XCTAssertNil(machine.groupCancelled("a", id: a + 1), "another group's id changes nothing")
+        XCTAssertEqual(
+            machine.outerCancelled().unsubscribed, [1], "still waiting for its subscriber: ended with the outer")
+    }
+
     /// The phase takes less memory than the two flags it replaced (58 bytes then): it is stored last, so its tag
     /// byte packs after the words.
     func testThePhaseTakesNoMoreMemoryThanTheFlagsItReplaced() {
         XCTAssertEqual(MemoryLayout<Machine>.size, 57)
+    }
+}
+
+/// The event groupBy's subscription can never send, trapped with its message (in a child process).
+@Suite struct GroupByStateMachineTrapTests {
+    @Test func aGroupSubscribedTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = GroupByStateMachine<String, Int>()
+            guard case .create(let id) = machine.route("a") else { return }
+            _ = machine.add(1, key: "a", id: id)
+            machine.groupSubscribed("a", id: id)
+            machine.groupSubscribed("a", id: id)
+        }
+        #expect(result?.standardErrorText.contains("GroupByStateMachine: groupSubscribed twice for one group") == true)
     }
 }

@@ -1,3 +1,4 @@
+import Testing
 import Untangle
 import XCTest
 
@@ -71,5 +72,17 @@ final class RetryWhenStateMachineTests: XCTestCase {
     /// The phase takes less memory than the three flags it replaced (105 bytes then).
     func testThePhaseTakesNoMoreMemoryThanTheFlagsItReplaced() {
         XCTAssertEqual(MemoryLayout<RetryWhenStateMachine>.size, 104)
+    }
+}
+
+/// The event retry(when:)'s subscription can never send, trapped with its message (in a child process).
+@Suite struct RetryWhenStateMachineTrapTests {
+    @Test func anAttemptStartedWhileOneRunsTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = RetryWhenStateMachine()
+            _ = machine.startAttempt()
+            _ = machine.startAttempt()
+        }
+        #expect(result?.standardErrorText.contains("RetryWhenStateMachine: startAttempt while an attempt runs") == true)
     }
 }

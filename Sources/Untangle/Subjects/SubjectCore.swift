@@ -89,7 +89,7 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
     @usableFromInline let deliveryLock: Lock
     /// Which subject this is (how its subscriptions describe themselves).
     @usableFromInline let kind: SubjectKind
-    // 1 once this object has seen the subject's first downstream demand (`State.downstreamDemanded`), so that a
+    // 1 once this object has seen the subject's first downstream demand (`State.upstreamDemand`), so that a
     // request through it no longer takes the subject lock to check; it starts at 1 when the subject had seen demand
     // already, or does not wait for it. One atomic load per request.
     @usableFromInline let demandAcknowledged: AtomicWord
@@ -134,8 +134,21 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
 /// several threads at once interleave in an unspecified order, and nothing is lost that demand allowed).
 @usableFromInline
 package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+    /// The subject's state, behind the subject lock: its subscribers, its completion (nil while it is open), its
+    /// upstream subscriptions and whether they were asked for `.unlimited`, its current value. Its methods decide;
+    /// the subject calls out after unlocking.
     @usableFromInline
     struct State {
+        /// Whether upstream subscriptions (`send(subscription:)`) are asked for `.unlimited`: from the start for
+        /// most subjects, from the first downstream request for a PassthroughSubject (as in Combine).
+        @usableFromInline
+        enum UpstreamDemand {
+            /// No subscriber has asked for anything: upstream subscriptions are only kept.
+            case awaitingFirstDemand
+            /// Every upstream subscription is asked for `.unlimited` (those kept until then were, once).
+            case requested
+        }
+
         @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams = SubjectUpstreams()
@@ -143,14 +156,74 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         @usableFromInline var current: Output?
         /// The conduit entries made so far, one per subscriber type (see `entries(for:in:)`).
         @usableFromInline var entries: [SubjectConduitEntries<Output, Failure>] = []
-        /// Whether upstream subscriptions (`send(subscription:)`) have been asked for `.unlimited`: from the start
-        /// for most subjects, from the first downstream request for a PassthroughSubject (as in Combine).
-        @usableFromInline var downstreamDemanded: Bool
+        @usableFromInline var upstreamDemand: UpstreamDemand
 
         @inlinable
-        init(current: Output?, downstreamDemanded: Bool) {
+        init(current: Output?, upstreamDemand: UpstreamDemand) {
             self.current = current
-            self.downstreamDemanded = downstreamDemanded
+            self.upstreamDemand = upstreamDemand
+        }
+
+        /// Whether upstream subscriptions are asked for `.unlimited` (a subscriber asked for something already).
+        @inlinable
+        var upstreamDemandRequested: Bool {
+            if case .requested = upstreamDemand { return true }
+            return false
+        }
+
+        /// Records the subject's first downstream demand; returns the upstream subscriptions to ask for `.unlimited`
+        /// (after unlocking), none if demand had been recorded before.
+        @inlinable
+        mutating func takeFirstDemand() -> [Subscription] {
+            guard case .awaitingFirstDemand = upstreamDemand else { return [] }
+            upstreamDemand = .requested
+            return upstreams.all
+        }
+
+        /// A value is sent: the subscribers to offer it to (none once completed), and the current value it
+        /// replaces (to release after unlocking).
+        @inlinable
+        mutating func send(_ value: Output) -> ([SubjectConduit<Output, Failure>], replaced: Output?) {
+            guard completion == nil else { return ([], nil) }
+            var replaced: Output?
+            if current != nil {
+                replaced = current
+                current = value
+            }
+            return (conduits, replaced)
+        }
+
+        /// CurrentValueSubject's `value` is set: it becomes the current value also after a completion (as in
+        /// Combine); returns the subscribers to offer it to (none once completed) and the value it replaces.
+        @inlinable
+        mutating func setCurrent(_ value: Output) -> ([SubjectConduit<Output, Failure>], replaced: Output?) {
+            let replaced = current
+            current = value
+            return (completion == nil ? conduits : [], replaced)
+        }
+
+        /// The subject completes: returns the subscribers to finish (they leave the list), none if it had
+        /// completed before.
+        @inlinable
+        mutating func complete(_ completion: Subscribers.Completion<Failure>) -> [SubjectConduit<Output, Failure>] {
+            guard self.completion == nil else { return [] }
+            self.completion = completion
+            defer { conduits = [] }
+            return conduits
+        }
+
+        /// An upstream subscription is handed over: kept (also after the completion); returns whether to ask it for
+        /// `.unlimited` now, and the ended connections it replaced (to release after unlocking).
+        @inlinable
+        mutating func addUpstream(_ subscription: Subscription) -> (request: Bool, dropped: [Subscription]) {
+            (upstreamDemandRequested, upstreams.add(subscription))
+        }
+
+        /// A cancelled subscriber leaves the list: returns it (to release after unlocking), nil if it had left.
+        @inlinable
+        mutating func remove(_ conduit: SubjectConduit<Output, Failure>) -> SubjectConduit<Output, Failure>? {
+            guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return conduits.remove(at: index)
         }
     }
 
@@ -164,7 +237,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     package init(current: Output?, policy: EmitterBufferPolicy, kind: SubjectKind = .plain) {
         precondition(policy != .dropWithoutDemand || current == nil, "SubjectCore: a current value needs .keepLatest")
-        state = LockedBox(tracking: State(current: current, downstreamDemanded: !kind.requestsUpstreamOnFirstDemand))
+        state = LockedBox(
+            tracking: State(
+                current: current,
+                upstreamDemand: kind.requestsUpstreamOnFirstDemand ? .awaitingFirstDemand : .requested))
         self.policy = policy
         self.kind = kind
     }
@@ -252,21 +328,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                 return (completion, [])
             }
             state.conduits.append(conduit)
-            return (nil, Self.takeFirstDemand(&state))
+            return (nil, state.takeFirstDemand())
         }
         if let completion {
             conduit.emitter.complete(completion, order: .immediately)
         }
         Self.requestUnlimited(from: upstreams)
-    }
-
-    /// Records the subject's first downstream demand; returns the upstream subscriptions to ask for `.unlimited`
-    /// (after unlocking), none if demand had been recorded before.
-    @inlinable
-    static func takeFirstDemand(_ state: inout State) -> [Subscription] {
-        guard !state.downstreamDemanded else { return [] }
-        state.downstreamDemanded = true
-        return state.upstreams.all
     }
 
     @inlinable
@@ -282,7 +349,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// that may be the subject's first downstream demand, which starts its upstream subscriptions.
     @usableFromInline
     static func acknowledgeDownstreamDemand(_ entries: SubjectConduitEntries<Output, Failure>) {
-        let upstreams = entries.registry.withCriticalSection { takeFirstDemand(&$0) }
+        let upstreams = entries.registry.withCriticalSection { $0.takeFirstDemand() }
         _ = entries.demandAcknowledged.exchange(1)
         requestUnlimited(from: upstreams)
     }
@@ -301,7 +368,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
         let made = SubjectConduitEntries(
             for: Downstream.self, registry: self.state, deliveryLock: deliveryLock, kind: kind,
-            demandAcknowledged: state.downstreamDemanded)
+            demandAcknowledged: state.upstreamDemandRequested)
         if state.entries.count < 16 {
             state.entries.append(made)
         }
@@ -310,16 +377,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     package func send(_ value: Output) {
-        let (conduits, replaced) = state.withCriticalSection {
-            state -> ([SubjectConduit<Output, Failure>], Output?) in
-            guard state.completion == nil else { return ([], nil) }
-            var replaced: Output?
-            if state.current != nil {
-                replaced = state.current
-                state.current = value
-            }
-            return (state.conduits, replaced)
-        }
+        let (conduits, replaced) = state.withCriticalSection { $0.send(value) }
         // The replaced value is released here, after the lock (its deinit may be user code).
         withExtendedLifetime(replaced) {}
         deliver(value, to: conduits)
@@ -329,12 +387,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Combine), and sends it to the subscribers unless the subject has completed.
     @inlinable
     package func setCurrent(_ value: Output) {
-        let (conduits, replaced) = state.withCriticalSection {
-            state -> ([SubjectConduit<Output, Failure>], Output?) in
-            let replaced = state.current
-            state.current = value
-            return (state.completion == nil ? state.conduits : [], replaced)
-        }
+        let (conduits, replaced) = state.withCriticalSection { $0.setCurrent(value) }
         withExtendedLifetime(replaced) {}
         deliver(value, to: conduits)
     }
@@ -363,12 +416,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // (their values are ignored from now on) until it goes away and cancels them.
     @inlinable
     package func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withCriticalSection { state -> [SubjectConduit<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.completion = completion
-            defer { state.conduits = [] }
-            return state.conduits
-        }
+        let conduits = state.withCriticalSection { $0.complete(completion) }
         for conduit in conduits {
             conduit.finish(completion)
         }
@@ -380,9 +428,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // (`takeFirstDemand`). Connections made by `subscribe(_:)` that have ended are dropped (`SubjectUpstreams`).
     @inlinable
     package func send(subscription: Subscription) {
-        let (demanded, dropped) = state.withCriticalSection { state -> (Bool, [Subscription]) in
-            (state.downstreamDemanded, state.upstreams.add(subscription))
-        }
+        let (demanded, dropped) = state.withCriticalSection { $0.addUpstream(subscription) }
         withExtendedLifetime(dropped) {}
         if demanded {
             CalloutCheck.assertNoLockHeld("subject requesting from an upstream subscription")
@@ -393,10 +439,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Takes `conduit` out of the subscriber list in `registry` (a cancelled subscription leaving).
     @inlinable
     static func remove(_ conduit: SubjectConduit<Output, Failure>, from registry: LockedBox<State>) {
-        let removed = registry.withCriticalSection { state -> SubjectConduit<Output, Failure>? in
-            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.conduits.remove(at: index)
-        }
+        let removed = registry.withCriticalSection { $0.remove(conduit) }
         withExtendedLifetime(removed) {}
     }
 }

@@ -1,8 +1,8 @@
 import Untangle
 
 /// The pure state machine of a groupBy: its phase (the outer subscriber there, gone while subscribed groups still
-/// run, or ended) with the upstream subscription, the live groups by key, and which of them have a subscriber. It
-/// never calls out.
+/// run, or ended) with the upstream subscription, and the live groups by key, each with its own phase (waiting for its
+/// one subscriber, or subscribed). It never calls out.
 ///
 /// The upstream stays subscribed while the outer subscriber or any subscribed group is live.
 ///
@@ -10,10 +10,22 @@ import Untangle
 /// emitters.
 /// **Thread safety:** none: always mutated under the operator's lock.
 struct GroupByStateMachine<Key: Hashable, Group> {
+    /// A live group and its phase.
     struct Entry {
+        /// Whether the group has its one subscriber (a group nobody subscribed to ends with the outer subscriber).
+        enum Phase {
+            case awaitingSubscriber
+            case subscribed
+        }
+
         let id: Int
         let group: Group
-        var subscribed = false
+        var phase = Phase.awaitingSubscriber
+
+        var isSubscribed: Bool {
+            if case .subscribed = phase { return true }
+            return false
+        }
     }
 
     /// The operator's phase, each with the upstream subscription once it arrived.
@@ -87,9 +99,11 @@ struct GroupByStateMachine<Key: Hashable, Group> {
 
     /// Group `id` got its subscriber.
     mutating func groupSubscribed(_ key: Key, id: Int) {
-        if groups[key]?.id == id {
-            groups[key]?.subscribed = true
+        guard let entry = groups[key], entry.id == id else { return }
+        guard case .awaitingSubscriber = entry.phase else {
+            impossibleEvent("GroupByStateMachine: groupSubscribed twice for one group")
         }
+        groups[key]?.phase = .subscribed
     }
 
     /// Group `id`'s subscriber cancelled: returns the upstream subscription to cancel if nothing is live any more.
@@ -104,8 +118,8 @@ struct GroupByStateMachine<Key: Hashable, Group> {
     mutating func outerCancelled() -> (unsubscribed: [Group], cancel: Subscription?) {
         guard case .outerLive(let upstream) = phase else { return ([], nil) }
         phase = .outerCancelled(upstream: upstream)
-        let unsubscribed = groups.values.filter { !$0.subscribed }.map(\.group)
-        groups = groups.filter { $0.value.subscribed }
+        let unsubscribed = groups.values.filter { !$0.isSubscribed }.map(\.group)
+        groups = groups.filter { $0.value.isSubscribed }
         return (unsubscribed, endIfIdle())
     }
 

@@ -13,32 +13,38 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread; the subscriber is read under the lock and called
 /// after unlocking.
 final class GroupSlot<Output, Failure: Error>: @unchecked Sendable {
-    private struct State {
-        var subscriber: AnySubscriber<Output, Failure>?
-        var filled = false
+    /// The slot's phase: a group takes one subscriber, once.
+    private enum Phase {
+        case empty
+        case filled(AnySubscriber<Output, Failure>)
+        /// The subscriber left (the group completed or was cancelled); no other is taken.
+        case emptied
     }
 
-    private let state = LockedBox(tracking: State())
+    private let phase = LockedBox(tracking: Phase.empty)
 
     /// Puts the subscriber in: false if the group already had one.
     func fill(_ subscriber: AnySubscriber<Output, Failure>) -> Bool {
-        state.withCriticalSection { state in
-            guard !state.filled else { return false }
-            state.filled = true
-            state.subscriber = subscriber
+        phase.withCriticalSection { phase in
+            guard case .empty = phase else { return false }
+            phase = .filled(subscriber)
             return true
         }
     }
 
     var subscriber: AnySubscriber<Output, Failure>? {
-        state.withCriticalSection { $0.subscriber }
+        phase.withCriticalSection { phase in
+            guard case .filled(let subscriber) = phase else { return nil }
+            return subscriber
+        }
     }
 
     /// Empties the slot: returns the subscriber to release after unlocking.
     func empty() -> AnySubscriber<Output, Failure>? {
-        state.withCriticalSection { state in
-            defer { state.subscriber = nil }
-            return state.subscriber
+        phase.withCriticalSection { phase in
+            guard case .filled(let subscriber) = phase else { return nil }
+            phase = .emptied
+            return subscriber
         }
     }
 }

@@ -37,12 +37,14 @@ struct RetryWhenStateMachine: FanInStateMachine {
         return false
     }
 
-    /// Starts an attempt: returns its number (nil: the operator has ended).
+    /// Starts an attempt (the first one, or the next once a failure waited for the trigger): returns its number
+    /// (nil: the operator has ended).
     mutating func startAttempt() -> Int? {
         switch phase {
         case .terminated: return nil
         case .awaitingTrigger(let trigger): phase = .running(upstream: nil, trigger: trigger)
-        case .running, .lastAttempt: break
+        case .running, .lastAttempt:
+            guard attempt == 0 else { impossibleEvent("RetryWhenStateMachine: startAttempt while an attempt runs") }
         }
         attempt += 1
         return attempt

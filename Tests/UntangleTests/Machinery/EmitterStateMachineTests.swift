@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UntangleSync
 import XCTest
 
@@ -321,5 +322,41 @@ final class EmitterStateMachineTests: XCTestCase {
         guard case .value(_, 2) = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false) else {
             return XCTFail("the lock-only build never batches")
         }
+    }
+}
+
+/// The events the emitter can never send its state machine, each trapped with its message (in a child process).
+@Suite struct EmitterStateMachineTrapTests {
+    @Test func aSecondSubscriptionCalloutTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = EmitterStateMachine(downstream: Recorder<Int, Never>(), policy: .unbounded)
+            _ = machine.startSubscription(on: ThreadID.current)
+            machine.subscriptionCalloutReturned()
+            _ = machine.startSubscription(on: ThreadID.current)
+        }
+        #expect(result?.standardErrorText.contains("EmitterStateMachine: startSubscription twice") == true)
+    }
+
+    @Test func aCalloutReturningOutsideTheCalloutTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = EmitterStateMachine(downstream: Recorder<Int, Never>(), policy: .unbounded)
+            machine.subscriptionCalloutReturned()
+        }
+        #expect(
+            result?.standardErrorText.contains("EmitterStateMachine: subscriptionCalloutReturned outside the callout")
+                == true)
+    }
+
+    @Test func aNextSignalTakenByAThreadThatDoesNotOwnTheEmitterTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = EmitterStateMachine(downstream: Recorder<Int, Never>(), policy: .unbounded)
+            _ = machine.startSubscription(on: ThreadID.current)
+            machine.subscriptionCalloutReturned()
+            _ = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false)
+            _ = machine.next(returnedDemand: .none, nestedInSubscriptionCallout: false)
+        }
+        #expect(
+            result?.standardErrorText.contains("EmitterStateMachine: next by a thread that does not own the emitter")
+                == true)
     }
 }

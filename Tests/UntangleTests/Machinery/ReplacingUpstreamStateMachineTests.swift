@@ -1,10 +1,11 @@
 import Foundation
+import Testing
 import XCTest
 
 @testable import Untangle
 
-/// The pure state behind catch, tryCatch and retry, decision by decision; the traps it reports are checked here
-/// (a trap cannot be observed in-process).
+/// The pure state behind catch, tryCatch and retry, decision by decision; the traps it reports (for its subscription
+/// to perform) are checked here, its own traps in a child process (``ReplacingUpstreamStateMachineTrapTests``).
 final class ReplacingUpstreamStateMachineTests: XCTestCase {
     private typealias Machine = ReplacingUpstreamStateMachine
 
@@ -125,5 +126,40 @@ final class ReplacingUpstreamStateMachineTests: XCTestCase {
         guard case .request(.max(8)) = machine.subscribed(Subscriptions.empty, generation: 1) else {
             return XCTFail()
         }
+    }
+}
+
+/// The events catch's and retry's subscription can never send, each trapped with its message (in a child process).
+@Suite struct ReplacingUpstreamStateMachineTrapTests {
+    @Test func aReplacementOfAnUpstreamThatIsNotFailingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = ReplacingUpstreamStateMachine(earlyCompletion: .ignored, repeatedFailure: .trapped)
+            _ = machine.subscribed(Subscriptions.empty, generation: 0)
+            _ = machine.replace(generation: 0)
+        }
+        #expect(
+            result?.standardErrorText.contains("ReplacingUpstreamStateMachine: replace for an upstream not failing")
+                == true)
+    }
+
+    @Test func anEndFromAFailureThatIsNotDecidedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = ReplacingUpstreamStateMachine(earlyCompletion: .ignored, repeatedFailure: .trapped)
+            _ = machine.endFromFailing(generation: 0)
+        }
+        #expect(
+            result?.standardErrorText.contains(
+                "ReplacingUpstreamStateMachine: endFromFailing for an upstream not failing") == true)
+    }
+
+    @Test func aSubscribeCallReturningTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = ReplacingUpstreamStateMachine(earlyCompletion: .ignored, repeatedFailure: .trapped)
+            _ = machine.subscribeReturned()
+            _ = machine.subscribeReturned()
+        }
+        #expect(
+            result?.standardErrorText.contains(
+                "ReplacingUpstreamStateMachine: subscribeReturned with no subscribe call running") == true)
     }
 }

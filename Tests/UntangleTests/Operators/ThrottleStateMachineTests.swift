@@ -1,3 +1,4 @@
+import Testing
 import XCTest
 
 @testable import Untangle
@@ -81,7 +82,10 @@ final class ThrottleStateMachineTests: XCTestCase {
     func testAValueWithoutDemandIsDroppedAndNothingIsScheduled() {
         var machine = subscribed(demand: 0)
         XCTAssertEqual(released(machine.receiveValue(1, now: 0, interval: 5, latest: true)), .some(1))
-        XCTAssertNil(machine.emissionFired().value)
+        machine.addDemand(.max(1))
+        XCTAssertEqual(
+            scheduledAt(machine.receiveValue(2, now: 1, interval: 5, latest: true)), .some(nil),
+            "nothing waited: the next value with demand is scheduled at once")
     }
 
     func testCancelHandsBackTheWaitingValueAndDropsTheCompletion() {
@@ -96,5 +100,17 @@ final class ThrottleStateMachineTests: XCTestCase {
     /// The emission phase takes the memory the optionals and the flag it replaced took (105 bytes).
     func testTheEmissionPhaseTakesNoMoreMemoryThanWhatItReplaced() {
         XCTAssertEqual(MemoryLayout<ThrottleStateMachine<Int, Subscribers.Completion<Error>, Int>>.size, 105)
+    }
+}
+
+/// The event throttle's subscription can never send, trapped with its message (in a child process).
+@Suite struct ThrottleStateMachineTrapTests {
+    @Test func anEmissionWithNothingWaitingTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = ThrottleStateMachine<Int, Subscribers.Completion<Never>, Int>()
+            _ = machine.receiveSubscription(LoggingSubscription(), now: 0)
+            _ = machine.emissionFired()
+        }
+        #expect(result?.standardErrorText.contains("ThrottleStateMachine: emissionFired with nothing waiting") == true)
     }
 }

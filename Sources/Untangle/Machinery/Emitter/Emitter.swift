@@ -176,7 +176,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         case .queued, .dropped:
             return nil
         case .deliverNested:
-            preconditionFailure("Emitter.offer(_:limit:) never delivers nested")
+            impossibleEvent("Emitter: offer(_:limit:) answered deliverNested")
         }
     }
 
@@ -228,7 +228,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         case .queued, .dropped:
             return nil
         case .deliverAsOwner, .deliverNested:
-            preconditionFailure("Emitter.enqueue never delivers")
+            impossibleEvent("Emitter: enqueue(_:limit:) answered a delivery")
         }
     }
 
@@ -262,7 +262,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         case .queued, .dropped:
             return false
         case .deliverNested:
-            preconditionFailure("Emitter.accept never delivers nested")
+            impossibleEvent("Emitter: accept(_:limit:dropped:) answered deliverNested")
         }
     }
 

@@ -259,7 +259,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// The owner starts the subscription callout. Returns the downstream to call, or nil if already cancelled.
     @inlinable
     mutating func startSubscription(on thread: ThreadID) -> DownstreamReference<Downstream>? {
-        precondition(subscriptionPhase == .waiting, "Emitter.start(subscription:) called twice")
+        guard subscriptionPhase == .waiting else { impossibleEvent("EmitterStateMachine: startSubscription twice") }
         guard let downstream else {
             subscriptionPhase = .started
             return nil
@@ -273,7 +273,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// The subscription callout returned: from here the owner drains like any other.
     @inlinable
     mutating func subscriptionCalloutReturned() {
-        assert(subscriptionPhase == .inCallout, "the subscription callout returned while not in it")
+        guard subscriptionPhase == .inCallout else {
+            impossibleEvent("EmitterStateMachine: subscriptionCalloutReturned outside the callout")
+        }
         subscriptionPhase = .started
     }
 
@@ -432,11 +434,11 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func next(
         returnedDemand: Subscribers.Demand, nestedInSubscriptionCallout: Bool, batching: Bool = false
     ) -> Next {
-        assert(owner != nil, "only the owner takes the next signal")
         ownerBits &= ~Self.batchBit
-        assert(
-            subscriptionPhase == (nestedInSubscriptionCallout ? .drainingInCallout : .started),
-            "a nested drain runs exactly while the subscription callout drains; any other after the callout")
+        // A nested drain runs exactly while the subscription callout drains; any other after the callout.
+        guard ownerBits != 0, subscriptionPhase == (nestedInSubscriptionCallout ? .drainingInCallout : .started) else {
+            impossibleEvent("EmitterStateMachine: next by a thread that does not own the emitter")
+        }
         switch termination {
         case .finished:
             releaseOwnership(nestedInSubscriptionCallout)

@@ -50,14 +50,14 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
     // The word beside the lock is 0 until `cancel()`, which sets it to 1 in its critical section: with unlimited
     // demand the emission loop reads it, without the lock, before each element (see `emit`).
     @usableFromInline let state: LockedBoxWithWord<SynchronousSourceStateMachine<Downstream, Source>>
-    // Touched only by the thread that owns `emitting` (handed over through the lock), or, once the subscription is
-    // over and nobody emits, by the one caller that claimed their release (so a cancelled `Just(bigObject)` frees
-    // the object even while its subscriber still holds the subscription).
+    // Touched only by the thread that emits (the machine's phase, handed over through the lock), or, once the
+    // subscription is over and nobody emits, by the one caller that moved the phase to `ended` (so a cancelled
+    // `Just(bigObject)` frees the object even while its subscriber still holds the subscription).
     //
     // Performance: `@exclusivity(unchecked)`: the run-time exclusivity check of a class `var` (about 40 instructions
     // per access, three accesses per element) could never fire here: the accesses are instantaneous, by one thread
     // at a time (the protocol above), and a reentrant `request` or `cancel` from inside `receive` or from the
-    // iterator's own code never touches these two while `emitting` is set.
+    // iterator's own code never touches these two while a thread emits.
     @exclusivity(unchecked) @usableFromInline var iterator: Elements?
     @exclusivity(unchecked) @usableFromInline var upcoming: Elements.Element?
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
@@ -150,6 +150,9 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
             switch state.withCriticalSection({ machine, _ in machine.takeOne(adding: returned) }) {
             case .stop:
                 break loop
+            case .cancelled:
+                releaseElements()
+                break loop
             case .one:
                 guard deliverUpcoming(to: downstream, returned: &returned) else { return }
             case .unlimited:
@@ -158,7 +161,6 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
                 } while !cancelledWithoutLock
             }
         }
-        releaseElementsIfCancelled()
     }
 
     /// Delivers the element fetched ahead and fetches the next; at the end, delivers the completion (unless
@@ -189,26 +191,18 @@ where Source.Elements.Element == Downstream.Input, Source.Failure == Downstream.
         if LockedBoxWithWord<SynchronousSourceStateMachine<Downstream, Source>>.hasLockFreeWord {
             return state.loadWord() != 0
         }
-        return state.withCriticalSection { machine, _ in machine.downstream == nil }
+        return state.withCriticalSection { machine, _ in machine.isOver }
     }
 
     @inlinable
     func specializedCancel() {
-        let (released, mayRelease) = state.withCriticalSection { machine, word in
+        let (released, releaseElements) = state.withCriticalSection { machine, word in
             word.store(1)
-            return (machine.cancel(), machine.claimElementRelease())
+            return machine.cancel()
         }
         withExtendedLifetime(released) {}
-        if mayRelease {
-            releaseElements()
-        }
-    }
-
-    // After the loop gave up emitting: if that was because of a cancel, nobody will ever touch the elements again.
-    @inlinable
-    func releaseElementsIfCancelled() {
-        if state.withCriticalSection({ machine, _ in machine.claimElementRelease() }) {
-            releaseElements()
+        if releaseElements {
+            self.releaseElements()
         }
     }
 

@@ -183,7 +183,10 @@ struct ReplacingUpstreamStateMachine {
 
     /// The failure of upstream `generation` is to be replaced by generation `generation + 1`.
     mutating func replace(generation: Int) -> ReplaceAction {
-        guard case .failing(generation) = phase else { return .none }
+        guard case .failing(generation) = phase else {
+            guard isEnded else { impossibleEvent("ReplacingUpstreamStateMachine: replace for an upstream not failing") }
+            return .none
+        }
         phase = .awaitingSubscription(generation: generation + 1)
         switch subscribeCall {
         case .idle:
@@ -197,6 +200,9 @@ struct ReplacingUpstreamStateMachine {
 
     /// A `subscribe` call returned: the generation to subscribe next (decided meanwhile), if any.
     mutating func subscribeReturned() -> Int? {
+        if case .idle = subscribeCall {
+            impossibleEvent("ReplacingUpstreamStateMachine: subscribeReturned with no subscribe call running")
+        }
         if case .runningThenNext = subscribeCall, case .awaitingSubscription(let generation) = phase {
             subscribeCall = .running
             return generation
@@ -207,7 +213,12 @@ struct ReplacingUpstreamStateMachine {
 
     /// The failure of upstream `generation` ends the stream (no replacement): false if ended meanwhile.
     mutating func endFromFailing(generation: Int) -> Bool {
-        guard case .failing(generation) = phase else { return false }
+        guard case .failing(generation) = phase else {
+            guard isEnded else {
+                impossibleEvent("ReplacingUpstreamStateMachine: endFromFailing for an upstream not failing")
+            }
+            return false
+        }
         phase = .ended
         return true
     }

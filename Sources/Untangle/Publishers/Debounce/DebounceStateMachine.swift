@@ -1,5 +1,6 @@
-/// The pure state machine of `debounce`: the upstream's phase, the latest upstream value, the downstream's demand,
-/// and the repeating timer armed for the latest value (its generation). It never calls out: timers are created, cancelled
+/// The pure state machine of `debounce`: its phase (waiting for the upstream, running with the upstream's
+/// subscription and the downstream, ended), the latest upstream value, the downstream's demand, and the repeating
+/// timer armed for the latest value (its generation, and its own phase: being created or armed). It never calls out: timers are created, cancelled
 /// and fired by the caller, after unlocking.
 ///
 /// As in Apple's Combine: every upstream value bumps the generation and arms a timer; a timer whose generation is
@@ -16,8 +17,15 @@ struct DebounceStateMachine<Output, Downstream> {
         case armed(Cancellable)
     }
 
-    private(set) var upstream = UpstreamSlot.awaiting
-    private(set) var downstream: Downstream?
+    /// The operator's phase, each with what it holds.
+    enum Phase {
+        case awaitingSubscription(Downstream)
+        case running(Subscription, Downstream)
+        /// The upstream completed or the downstream cancelled.
+        case ended
+    }
+
+    private(set) var phase: Phase
     private(set) var demand = Subscribers.Demand.none
     private(set) var currentValue: Output?
     private var generation = 0
@@ -26,13 +34,21 @@ struct DebounceStateMachine<Output, Downstream> {
     private var timer: Timer?
 
     init(downstream: Downstream) {
-        self.downstream = downstream
+        phase = .awaitingSubscription(downstream)
+    }
+
+    /// The downstream, until the stream ends (the mirror shows it).
+    var downstream: Downstream? {
+        switch phase {
+        case .awaitingSubscription(let downstream), .running(_, let downstream): return downstream
+        case .ended: return nil
+        }
     }
 
     /// The upstream's subscription arrived: the downstream to hand the subscription to, or nil (cancel it).
     mutating func receiveSubscription(_ subscription: Subscription) -> Downstream? {
-        guard case .awaiting = upstream, let downstream else { return nil }
-        upstream = .subscribed(subscription)
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
+        phase = .running(subscription, downstream)
         return downstream
     }
 
@@ -42,7 +58,7 @@ struct DebounceStateMachine<Output, Downstream> {
     mutating func receiveValue(_ value: Output) -> (
         generation: Int, stale: Cancellable?, replaced: Output?, downstream: Downstream
     )? {
-        guard case .subscribed = upstream, let downstream else { return nil }
+        guard case .running(_, let downstream) = phase else { return nil }
         generation += 1
         let replaced = currentValue
         currentValue = value
@@ -53,6 +69,12 @@ struct DebounceStateMachine<Output, Downstream> {
 
     /// The timer of `armed` was created: returns it to cancel outside the lock if it is no longer wanted.
     mutating func timerArmed(_ timer: Cancellable, generation armed: Int) -> Cancellable? {
+        guard armed <= generation else {
+            impossibleEvent("DebounceStateMachine: timerArmed for a generation not begun")
+        }
+        if armed == generation, case .armed? = self.timer {
+            impossibleEvent("DebounceStateMachine: timerArmed twice for one generation")
+        }
         guard armed == generation, case .pending? = self.timer else { return timer }
         self.timer = .armed(timer)
         return nil
@@ -67,7 +89,10 @@ struct DebounceStateMachine<Output, Downstream> {
 
     /// The timer of `fired` fires.
     mutating func fire(generation fired: Int) -> Firing {
-        guard case .subscribed = upstream else { return .ignore(cancel: nil) }
+        guard fired <= generation else {
+            impossibleEvent("DebounceStateMachine: a timer fired for a generation not begun")
+        }
+        guard case .running = phase else { return .ignore(cancel: nil) }
         guard fired == generation, let value = currentValue else {
             if fired == generation, case .armed(let timer)? = self.timer { return .ignore(cancel: timer) }
             return .ignore(cancel: nil)
@@ -86,7 +111,7 @@ struct DebounceStateMachine<Output, Downstream> {
     }
 
     mutating func addDemand(_ more: Subscribers.Demand) {
-        guard case .subscribed = upstream else { return }
+        guard case .running = phase else { return }
         demand += more
     }
 
@@ -99,12 +124,9 @@ struct DebounceStateMachine<Output, Downstream> {
     /// The upstream completed or the downstream cancelled: nil if already over; else the upstream subscription,
     /// the timer to cancel, and the downstream and latest value to release outside the lock.
     mutating func end() -> (upstream: Subscription, timer: Cancellable?, downstream: Downstream?, value: Output?)? {
-        guard case .subscribed(let subscription) = upstream else { return nil }
-        upstream = .ended
-        defer {
-            downstream = nil
-            currentValue = nil
-        }
+        guard case .running(let subscription, let downstream) = phase else { return nil }
+        phase = .ended
+        defer { currentValue = nil }
         return (subscription, takeTimer(), downstream, currentValue)
     }
 }

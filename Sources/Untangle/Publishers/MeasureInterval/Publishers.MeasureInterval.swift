@@ -79,43 +79,17 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    enum Phase {
-        case awaiting(Downstream)
-        case subscribed(Subscription, Downstream)
-        /// Cancelled before the upstream's subscription arrived: as in Combine, the late subscription is ignored.
-        case cancelledEarly
-        /// Cancelled or completed: another subscription is cancelled.
-        case ended
-    }
-
-    private enum SubscriptionAction {
-        case deliver(Downstream)
-        case cancel
-        case ignore
-    }
-
-    private let phase: LockedBox<Phase>
+    private let phase: LockedBox<MeasureIntervalStateMachine<Downstream>>
     private let scheduler: Context
     private var last: Context.SchedulerTimeType?
 
     init(downstream: Downstream, scheduler: Context) {
-        phase = LockedBox(tracking: .awaiting(downstream))
+        phase = LockedBox(tracking: MeasureIntervalStateMachine(downstream: downstream))
         self.scheduler = scheduler
     }
 
     func receive(subscription: Subscription) {
-        let action = phase.withCriticalSection { phase -> SubscriptionAction in
-            switch phase {
-            case .awaiting(let downstream):
-                phase = .subscribed(subscription, downstream)
-                return .deliver(downstream)
-            case .cancelledEarly:
-                return .ignore
-            case .subscribed, .ended:
-                return .cancel
-            }
-        }
-        switch action {
+        switch phase.withCriticalSection({ $0.receiveSubscription(subscription) }) {
         case .ignore:
             return
         case .cancel:
@@ -131,9 +105,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     // As in Combine, the demand the subscriber returns is requested from the upstream right away (from inside this
     // call, with no lock held), and `.none` is returned.
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard case .subscribed(let subscription, let downstream) = phase.withCriticalSection({ $0 }),
-            let previous = last
-        else { return .none }
+        guard let (subscription, downstream) = phase.withCriticalSection({ $0.live }), let previous = last else {
+            return .none
+        }
         CalloutCheck.assertNoLockHeld("measureInterval reading the clock and delivering an interval")
         let now = scheduler.now
         last = now
@@ -145,37 +119,24 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream = phase.withCriticalSection { phase -> Downstream? in
-            guard case .subscribed(_, let downstream) = phase else { return nil }
-            phase = .ended
-            return downstream
-        }
+        let downstream = phase.withCriticalSection { $0.receiveCompletion() }
         CalloutCheck.assertNoLockHeld("measureInterval passing on the completion")
         downstream?.receive(completion: completion)
     }
 
     // As in Combine, any demand (`.none` included) is forwarded while the upstream is live.
     func request(_ demand: Subscribers.Demand) {
-        guard case .subscribed(let subscription, _) = phase.withCriticalSection({ $0 }) else { return }
+        guard let (subscription, _) = phase.withCriticalSection({ $0.live }) else { return }
         CalloutCheck.assertNoLockHeld("measureInterval requesting upstream")
         subscription.request(demand)
     }
 
     func cancel() {
-        let previous = phase.withCriticalSection { phase -> Phase in
-            defer {
-                switch phase {
-                case .awaiting: phase = .cancelledEarly
-                case .subscribed: phase = .ended
-                case .cancelledEarly, .ended: break
-                }
-            }
-            return phase
-        }
-        guard case .subscribed(let subscription, let downstream) = previous else { return }
+        guard let (upstream, downstream) = phase.withCriticalSection({ $0.cancel() }) else { return }
         withExtendedLifetime(downstream) {}
+        guard let upstream else { return }
         CalloutCheck.assertNoLockHeld("measureInterval cancelling upstream")
-        subscription.cancel()
+        upstream.cancel()
     }
 
     var description: String { "MeasureInterval" }

@@ -10,14 +10,14 @@
 /// **Demand:** not applicable (demand flows between each subscriber and the upstream directly).
 /// **Thread safety:** none: always mutated under the autoconnect's lock.
 struct AutoconnectStateMachine {
-    private enum Connection {
+    enum Connection {
         case disconnected
         /// A thread is calling `connect()` outside the lock.
         case connecting
         case connected(Cancellable)
     }
 
-    private var connection = Connection.disconnected
+    private(set) var connection = Connection.disconnected
     private(set) var subscribers = 0
 
     /// A subscriber is attaching: returns true if the caller must connect (after subscribing it upstream).
@@ -31,6 +31,9 @@ struct AutoconnectStateMachine {
     /// The caller's `connect()` returned: returns the connection to cancel at once if every subscriber left
     /// meanwhile (nil: it is kept).
     mutating func connected(_ cancellable: Cancellable) -> Cancellable? {
+        guard case .connecting = connection else {
+            impossibleEvent("AutoconnectStateMachine: connected while no connect was running")
+        }
         guard subscribers > 0 else {
             connection = .disconnected
             return cancellable
@@ -41,6 +44,7 @@ struct AutoconnectStateMachine {
 
     /// A subscriber cancelled: returns the connection to cancel if it was the last one.
     mutating func subscriberRemoved() -> Cancellable? {
+        guard subscribers > 0 else { impossibleEvent("AutoconnectStateMachine: subscriberRemoved with no subscriber") }
         subscribers -= 1
         guard subscribers == 0, case .connected(let cancellable) = connection else { return nil }
         connection = .disconnected

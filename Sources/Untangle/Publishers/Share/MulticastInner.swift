@@ -19,24 +19,14 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private enum Phase {
-        case awaitingSubscription(Downstream)
-        case subscribed(Downstream, Subscription)
-        case terminal
-    }
-
-    private let phase: LockedBox<Phase>
+    private let phase: LockedBox<MulticastInnerStateMachine<Downstream>>
 
     init(downstream: Downstream) {
-        phase = LockedBox(tracking: .awaitingSubscription(downstream))
+        phase = LockedBox(tracking: MulticastInnerStateMachine(downstream: downstream))
     }
 
     func receive(subscription: Subscription) {
-        let downstream = phase.withCriticalSection { phase -> Downstream? in
-            guard case .awaitingSubscription(let downstream) = phase else { return nil }
-            phase = .subscribed(downstream, subscription)
-            return downstream
-        }
+        let downstream = phase.withCriticalSection { $0.receiveSubscription(subscription) }
         guard let downstream else {
             CalloutCheck.assertNoLockHeld("multicast cancelling a second subscription")
             subscription.cancel()
@@ -47,11 +37,7 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let subscribed = phase.withCriticalSection { phase -> (Downstream, Subscription)? in
-            guard case .subscribed(let downstream, let subscription) = phase else { return nil }
-            return (downstream, subscription)
-        }
-        guard let (downstream, subscription) = subscribed else { return .none }
+        guard let (downstream, subscription) = phase.withCriticalSection({ $0.live }) else { return .none }
         CalloutCheck.assertNoLockHeld("multicast delivering a value")
         let more = downstream.receive(input)
         if more > .none {
@@ -61,34 +47,21 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        // The ended phase is released after the call, not under the lock (it holds user objects).
-        let ended = phase.withCriticalSection { phase -> Phase? in
-            guard case .subscribed = phase else { return nil }
-            defer { phase = .terminal }
-            return phase
-        }
-        guard case .subscribed(let downstream, _) = ended else { return }
+        // What the ended phase held is released after the call, not under the lock (it holds user objects).
+        guard let (downstream, _) = phase.withCriticalSection({ $0.receiveCompletion() }) else { return }
         CalloutCheck.assertNoLockHeld("multicast delivering a completion")
         downstream.receive(completion: completion)
     }
 
     // Combine passes any demand on, `.none` included (the subject decides what to do with it).
     func request(_ demand: Subscribers.Demand) {
-        let subscription = phase.withCriticalSection { phase -> Subscription? in
-            guard case .subscribed(_, let subscription) = phase else { return nil }
-            return subscription
-        }
+        let subscription = phase.withCriticalSection { $0.live?.1 }
         CalloutCheck.assertNoLockHeld("multicast requesting from its subject")
         subscription?.request(demand)
     }
 
     func cancel() {
-        let ended = phase.withCriticalSection { phase -> Phase in
-            guard case .subscribed = phase else { return .terminal }
-            defer { phase = .terminal }
-            return phase
-        }
-        guard case .subscribed(_, let subscription) = ended else { return }
+        guard let (_, subscription) = phase.withCriticalSection({ $0.cancel() }) else { return }
         CalloutCheck.assertNoLockHeld("multicast cancelling its subject subscription")
         subscription.cancel()
     }

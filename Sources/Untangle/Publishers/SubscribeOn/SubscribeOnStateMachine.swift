@@ -56,7 +56,19 @@ struct SubscribeOnStateMachine<Downstream: Subscriber> {
 
     /// The subscription callout (or a batch of queued signals) returned: the next batch to deliver, if any.
     mutating func subscriptionDelivered() -> ([Signal], Downstream)? {
-        guard case .subscribing(let subscription, let downstream, let thread, let queued) = phase else { return nil }
+        let subscription: Subscription
+        let downstream: Downstream
+        let thread: ThreadID
+        let queued: [Signal]
+        switch phase {
+        case .subscribing(let current, let receiving, let subscribing, let waiting):
+            (subscription, downstream, thread, queued) = (current, receiving, subscribing, waiting)
+        case .ended:
+            // Cancelled, or completed from the subscribing thread, during the callout.
+            return nil
+        case .awaiting, .cancelledEarly, .subscribed:
+            impossibleEvent("SubscribeOnStateMachine: subscriptionDelivered outside the subscription callout")
+        }
         guard !queued.isEmpty else {
             phase = .subscribed(subscription, downstream)
             return nil

@@ -142,7 +142,8 @@ struct ThrottleStateMachine<Output, Completion, Time: Strideable>: ScheduledStat
         defer { waiting = .nothing }
         switch waiting {
         case .nothing:
-            return (nil, nil, false)
+            // Every emission is scheduled for what waits, and only an emission or the end takes it.
+            impossibleEvent("ThrottleStateMachine: emissionFired with nothing waiting")
         case .value(let value):
             lastEmission = .readingClock
             return (value, nil, true)

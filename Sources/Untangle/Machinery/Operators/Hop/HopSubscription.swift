@@ -103,7 +103,7 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
             }
             return .none
         }
-        guard state.withCriticalSection({ $0.receiveValue() }) != nil else { return .none }
+        guard state.withCriticalSection({ $0.receiveValue() }) else { return .none }
         hop { [self] in
             if state.withCriticalSection({ $0.mayDeliverValue() }) {
                 emitter.offer(input)
@@ -121,7 +121,7 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
     // lock round-trips per value. Order is the upstream's. The drain takes the whole batch in one critical section and
     // offers it with no lock held; values that arrive meanwhile form the next batch, for which the drain schedules
     // itself again (rather than looping, so that other work on a serial queue still runs between batches). At most
-    // one drain is scheduled or running at a time (`drainScheduled`, under the lock). A completion follows the
+    // one drain is scheduled or running at a time (the machine's `drain`, under the lock). A completion follows the
     // values: it is handed over once its own action has run and the last batch is offered (`outstandingValues`).
     // After `cancel()` the emitter drops whatever the drain still offers.
     @inlinable
@@ -149,7 +149,7 @@ class HopSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, S
 
     @inlinable
     final func receive(completion: Completion) {
-        guard state.withCriticalSection({ $0.receiveCompletion(completion) }) != nil else { return }
+        guard state.withCriticalSection({ $0.receiveCompletion(completion) }) else { return }
         hop { [self] in
             if let (completion, released) = state.withCriticalSection({ $0.completionActionRan() }) {
                 withExtendedLifetime(released) {}
