@@ -20,7 +20,6 @@ import UntangleSync
 /// fires), so with a serial scheduler they never overlap. ``cancel()`` drops the pending action; the debouncer
 /// stays usable. Deinitializing the debouncer drops its pending action too (the timers hold it weakly).
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. The decision is made under a
 /// lock; actions run on the scheduler, outside every lock, and an action's release happens outside the lock too.
 public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendable {

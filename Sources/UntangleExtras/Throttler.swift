@@ -19,7 +19,6 @@ import UntangleSync
 /// Actions run on `scheduler`, so with a serial scheduler they never overlap. ``cancel()`` drops the pending action
 /// and closes the window.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** `call` and `cancel` may be called from any thread, concurrently. Decisions are made under a
 /// lock; actions run on the scheduler, outside every lock.
 public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendable {

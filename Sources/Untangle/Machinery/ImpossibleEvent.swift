@@ -21,3 +21,17 @@
 package func impossibleEvent(_ message: StaticString, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError("\(message)", file: file, line: line)
 }
+
+/// Stops the program as the `StaticString` form does, with a message built from the
+/// machine's state (the index, the phase, the inner's id): `impossibleEvent("FanInUpstreams: \(event)(at: \(index))")`.
+///
+/// ```swift
+/// guard index < count else { impossibleEvent("FanInUpstreams: request(at: \(index)) with \(count) upstreams") }
+/// ```
+///
+/// **Thread safety:** callable from any thread; it does not return.
+@usableFromInline
+@inline(never)
+package func impossibleEvent(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+    fatalError(message, file: file, line: line)
+}

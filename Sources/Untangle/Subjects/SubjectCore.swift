@@ -65,7 +65,6 @@ package class SubjectConduit<Output, Failure: Error> {
 /// conduit.setEntries(entries)
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** immutable.
 @usableFromInline
 package final class SubjectConduitEntries<Output, Failure: Error> {
@@ -597,7 +596,6 @@ package enum SubjectKind: UInt8, Sendable {
 /// let emitter = SerialEmitter(storage: SubjectEmitterStorage(lock: UnretainedLock(lock), state: inlineState))
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** as ``EmitterStorage``; the lock and the memory must outlive every use (the subscription keeps
 /// both).
 @usableFromInline

@@ -9,7 +9,6 @@ import UntangleSync
 /// slot.fill(AnySubscriber(subscriber))   // false if the group already had a subscriber
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** every method may be called from any thread; the subscriber is read under the lock and called
 /// after unlocking.
 final class GroupSlot<Output, Failure: Error>: @unchecked Sendable {

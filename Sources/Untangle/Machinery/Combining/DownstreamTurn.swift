@@ -13,7 +13,6 @@
 /// while let completion = state.withCriticalSection({ $0.turn.leave() }) { downstream.receive(completion: completion) }
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none: always mutated under the operator's lock.
 struct DownstreamTurn<Failure: Error> {
     private var owner: ThreadID?

@@ -517,7 +517,6 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 /// subscribers still get a box: reached through a generic cast, the compiler copies them around every call it cannot
 /// inline (measured: +15 ns per value for flatMap's subscription), while a sink's `receive` is inlined.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** immutable.
 @usableFromInline
 package struct DownstreamReference<Downstream: Subscriber> {
@@ -597,7 +596,6 @@ package struct DownstreamReference<Downstream: Subscriber> {
 
 /// A subscriber other than a `Subscribers.Sink`, in an immutable box (see ``DownstreamReference``).
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** immutable.
 @usableFromInline
 package final class DownstreamBox<Downstream: Subscriber> {

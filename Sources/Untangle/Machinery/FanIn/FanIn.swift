@@ -59,7 +59,7 @@ extension FanInStateMachine {
     /// Traps: this machine counts the downstream's demand itself, so the skeleton never forwards it.
     @inlinable
     package mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        fatalError("\(Self.self): request(\(demand)): this machine counts the downstream's demand itself")
+        impossibleEvent("\(Self.self): request(\(demand)): this machine counts the downstream's demand itself")
     }
 
     /// False: every inner value is delivered without taking the lock.
@@ -69,7 +69,7 @@ extension FanInStateMachine {
     /// Traps: asked only when ``decidesValues`` is true.
     @inlinable
     package mutating func innerValue(_ id: Int) -> FanInValue {
-        fatalError("\(Self.self): innerValue(\(id)): asked only of a machine whose decidesValues is true")
+        impossibleEvent("\(Self.self): innerValue(\(id)): asked only of a machine whose decidesValues is true")
     }
 
     /// Traps: this machine's operator handles its inners' completions itself.
@@ -77,7 +77,7 @@ extension FanInStateMachine {
     package mutating func innerCompleted<Failure>(
         _ id: Int, _ completion: Subscribers.Completion<Failure>
     ) -> FanInEffects<Failure> {
-        fatalError("\(Self.self): innerCompleted(\(id), \(completion)): the operator completes its inners itself")
+        impossibleEvent("\(Self.self): innerCompleted(\(id), \(completion)): the operator completes its inners itself")
     }
 
     // Inner ids are handed out by the machine itself before the inner is subscribed (a creation number, a
@@ -93,7 +93,7 @@ extension FanInStateMachine {
     @usableFromInline
     @inline(never)
     static func neverIssued(_ id: Int, _ event: StaticString) -> Never {
-        fatalError("\(Self.self): \(event)(\(id)) for an inner it never handed out")
+        impossibleEvent("\(Self.self): \(event)(\(id)) for an inner it never handed out")
     }
 
     /// The type's name without its `StateMachine` suffix.

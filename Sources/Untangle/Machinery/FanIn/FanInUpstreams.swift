@@ -112,6 +112,6 @@ package struct FanInUpstreams {
     @usableFromInline
     @inline(never)
     static func outOfRange(_ index: Int, count: Int, _ event: StaticString) -> Never {
-        fatalError("FanInUpstreams: \(event)(at: \(index)) with \(count) upstreams")
+        impossibleEvent("FanInUpstreams: \(event)(at: \(index)) with \(count) upstreams")
     }
 }

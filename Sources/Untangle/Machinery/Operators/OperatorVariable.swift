@@ -10,7 +10,6 @@
 /// access is instantaneous (no user code runs inside it), and the closures that touch one variable are the upstream
 /// signal path of one subscription, which the contract serializes.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** none of its own: use it only from one subscription's serialized signal path.
 @usableFromInline
 final class OperatorVariable<Value>: @unchecked Sendable {

@@ -33,7 +33,6 @@ enum ReducerUpstreamDemand: Sendable {
 
 /// What a ``ReducerSubscription``'s `customMirror` shows, after Combine's subscriptions.
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value; the mirror is built from the locked state only (the accumulator lives on the upstream
 /// signal path and is never read from another thread).
 @usableFromInline

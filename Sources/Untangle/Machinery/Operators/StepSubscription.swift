@@ -7,7 +7,6 @@ import UntangleSync
 /// StepSubscription(downstream: subscriber, name: "PrefixWhile", behavior: .strict, step: step, completion: { $0 })
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** a value.
 @usableFromInline
 package struct StepBehavior: Sendable {
@@ -78,7 +77,6 @@ package struct StepBehavior: Sendable {
 ///                  completion: { $0 })
 /// ```
 ///
-/// **Demand:** not applicable.
 /// **Thread safety:** the closures run on the thread that asks for the mirror, concurrently with upstream signals:
 /// they must not read what the upstream signal path writes (an accumulator, the previous value).
 @usableFromInline

@@ -129,7 +129,7 @@ struct CombineLatestStateMachine {
     @usableFromInline
     @inline(never)
     static func storedNotAccepted(isFirst: Bool, _ phase: Phase) -> Never {
-        fatalError("CombineLatestStateMachine: stored(isFirst: \(isFirst)) in \(phase), for a value not accepted")
+        impossibleEvent("CombineLatestStateMachine: stored(isFirst: \(isFirst)) in \(phase), for a value not accepted")
     }
 
     /// Whether values are still accepted (not finishing, not ended).

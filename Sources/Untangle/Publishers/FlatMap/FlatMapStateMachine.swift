@@ -166,7 +166,7 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     @inlinable
     mutating func upstreamFailureCancellationsDone() {
         guard case .cancellingAfterUpstreamFailure = phase else {
-            fatalError("FlatMapStateMachine: upstreamFailureCancellationsDone() in \(phase), not after a failure")
+            impossibleEvent("FlatMapStateMachine: upstreamFailureCancellationsDone() in \(phase), not after a failure")
         }
         phase = .ended
     }
@@ -308,7 +308,7 @@ struct FlatMapStateMachine<Value>: FanInStateMachine {
     @inlinable
     mutating func nextBuffered() -> DrainStep {
         guard drain == .running else {
-            fatalError("FlatMapStateMachine: nextBuffered() while no thread drains the buffer")
+            impossibleEvent("FlatMapStateMachine: nextBuffered() while no thread drains the buffer")
         }
         guard isRunning else {
             drain = .idle

@@ -7,7 +7,6 @@
 /// thread when the count drops to 0 is disconnected by that thread as soon as it returns; if a new subscriber arrived
 /// meanwhile, the running connect serves it, so two connects never overlap.
 ///
-/// **Demand:** not applicable (demand flows between each subscriber and the upstream directly).
 /// **Thread safety:** none: always mutated under the autoconnect's lock.
 struct AutoconnectStateMachine {
     enum Connection {

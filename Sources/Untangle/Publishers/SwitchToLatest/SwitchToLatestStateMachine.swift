@@ -128,7 +128,8 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     mutating func takeReply(_ ticket: Int) -> Subscribers.Demand {
         // Every admitted value's ticket waits here until its inner's `receive(_:)` takes it; nothing else removes it.
         guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else {
-            fatalError("SwitchToLatestStateMachine: takeReply(\(ticket)) for a ticket never admitted or taken twice")
+            impossibleEvent(
+                "SwitchToLatestStateMachine: takeReply(\(ticket)) for a ticket never admitted or taken twice")
         }
         return replies.remove(at: index).demand
     }

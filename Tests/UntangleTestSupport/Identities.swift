@@ -10,9 +10,3 @@ package func identities(_ subscriptions: [Subscription]) -> [ObjectIdentifier] {
 package func identities(_ subscriptions: Subscription...) -> [ObjectIdentifier] {
     identities(subscriptions)
 }
-
-/// Whether `value` (a subscription a state machine returned, or something it let go of) is `object` itself.
-package func isSame(_ value: Any?, _ object: AnyObject) -> Bool {
-    guard let value else { return false }
-    return (value as AnyObject) === object
-}
