@@ -41,8 +41,9 @@ work, cases_path = sys.argv[1], sys.argv[2]
 RULES = {
     "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self"},
     "main-thread": {"ui-update-off-main", "ui-update-unproven-main"},
-    "main-sync": {"main-queue-sync", "sync-on-current-queue"},
-    "cancellables-threads": {"cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads"},
+    "main-sync": {"main-queue-sync", "main-queue-sync-guarded", "sync-on-current-queue"},
+    "cancellables-threads": {
+        "cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads", "subscription-state-outside-lock"},
     "queue-sync-lock": {"barrier-queue-reader-writer", "sync-on-current-queue"},
     "blocking-wait": {"blocking-wait-in-pool", "blocking-wait-on-main", "blocking-wait-for-callback"},
     "subscription-demand": {"unsynchronized-subscription", "subscription-state-outside-lock", "callout-under-lock"},
@@ -50,9 +51,9 @@ RULES = {
     "discarded-cancellable": {"discarded-cancellable"},
 }
 rows = list(csv.DictReader(open(cases_path), delimiter="\t"))
-def span(text):
-    a, b = text.split("-")
-    return int(a), int(b)
+def inside(spans, line):
+    # bug_lines and fixed_lines: one span "a-b", or several "a-b,c-d" when the fix changed places far apart.
+    return any(int(p.split("-")[0]) <= line <= int(p.split("-")[1]) for p in spans.split(","))
 def findings(mode, case, side):
     path = os.path.join(work, "%s.%s.%s.json" % (mode, case, side))
     try:
@@ -71,13 +72,13 @@ for mode in ("default", "all"):
             if r["kind"] != kind:
                 continue
             total += 1
-            lo, hi = span(r["bug_lines"])
-            hit = any(f["rule"] in RULES[kind] and lo <= f["line"] <= hi for f in findings(mode, r["id"], "before"))
+            hit = any(f["rule"] in RULES[kind] and inside(r["bug_lines"], f["line"])
+                      for f in findings(mode, r["id"], "before"))
             found += hit
             if not hit:
                 missed.append(r["id"])
-            lo, hi = span(r["fixed_lines"])
-            after += sum(1 for f in findings(mode, r["id"], "after") if f["rule"] in RULES[kind] and lo <= f["line"] <= hi)
+            after += sum(1 for f in findings(mode, r["id"], "after")
+                         if f["rule"] in RULES[kind] and inside(r["fixed_lines"], f["line"]))
         totals = [totals[0] + found, totals[1] + total, totals[2] + after]
         print("%-22s %8d / %-4d %16d" % (kind, found, total, after))
     print("%-22s %8d / %-4d %16d   (%.0f%% found)" % ("total", totals[0], totals[1], totals[2], 100.0 * totals[0] / max(1, totals[1])))

@@ -4,12 +4,12 @@ import Dispatch
 
 final class SafeArray<Element> {
     private var storage: [Element] = []
-    private let queue = DispatchQueue(label: "safe-array", attributes: .concurrent)
+    private let queue = DispatchQueue(label: "safe-array", attributes: .concurrent)  // finding
 
     var count: Int { queue.sync { storage.count } }
 
     func append(_ element: Element) {
-        queue.async(flags: .barrier) { self.storage.append(element) }  // finding
+        queue.async(flags: .barrier) { self.storage.append(element) }
     }
 }
 

@@ -7,11 +7,8 @@ func refreshLabel(_ update: @escaping () -> Void) {
     }
 }
 
-// Fixed: async, or run directly when already on the main thread.
+// Fixed: async. (Run directly when already on main, else main.sync, no longer traps on the main thread, but still
+// waits for it from another thread: main-queue-sync-guarded reports that form.)
 func fixedRefreshLabel(_ update: @escaping () -> Void) {
-    if Thread.isMainThread {
-        update()
-    } else {
-        DispatchQueue.main.sync { update() }
-    }
+    DispatchQueue.main.async { update() }
 }

@@ -10,8 +10,8 @@ final class RelaySubscription<S: Subscriber>: Subscription where S.Input == Int 
 
     init(subscriber: S) { self.subscriber = subscriber }
 
-    func receive(_ value: Int) {  // finding
-        guard let subscriber, demand > 0 else { return }
+    func receive(_ value: Int) {
+        guard let subscriber, demand > 0 else { return }  // finding
         lock.lock()
         demand -= 1
         lock.unlock()

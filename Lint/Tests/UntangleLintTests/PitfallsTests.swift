@@ -6,7 +6,7 @@ import XCTest
 final class PitfallsTests: XCTestCase {
     static let expected = [
         "AssignOnSelf.swift:10:16 assign-on-self",
-        "BarrierQueueReaderWriter.swift:12:15 barrier-queue-reader-writer",
+        "BarrierQueueReaderWriter.swift:7:17 barrier-queue-reader-writer",
         "BlockingWaitForCallback.swift:16:19 blocking-wait-for-callback",
         "BlockingWaitInPool.swift:10:23 blocking-wait-in-pool",
         "BlockingWaitInPool.swift:19:11 blocking-wait-in-pool",
@@ -15,7 +15,9 @@ final class PitfallsTests: XCTestCase {
         "CancellableSetFromClosure.swift:14:22 cancellable-set-from-closure",
         "DiscardedCancellable.swift:6:20 discarded-cancellable",
         "EagerFuture.swift:5:5 eager-future",
+        "EagerPublisher.swift:7:9 eager-publisher",
         "MainQueueSync.swift:5:24 main-queue-sync",
+        "MainQueueSyncGuarded.swift:12:35 main-queue-sync-guarded",
         "ReceiveOnConcurrentQueue.swift:8:10 receive-on-concurrent-queue",
         "RxDisposeBagReassigned.swift:17:17 rx-disposebag-reassigned-across-threads",
         "RxSwift.swift:9:14 rx-subscribe-retain-cycle",
@@ -23,7 +25,7 @@ final class PitfallsTests: XCTestCase {
         "RxSwift.swift:16:14 rx-subscribe-on-main",
         "SinkRetainCycle.swift:12:14 sink-retain-cycle",
         "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
-        "SubscriptionStateOutsideLock.swift:13:10 subscription-state-outside-lock",
+        "SubscriptionStateOutsideLock.swift:14:31 subscription-state-outside-lock",
         "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
         "UIUpdateOffMain.swift:14:14 ui-update-off-main",
         "UIUpdateUnprovenMain.swift:13:14 ui-update-unproven-main",

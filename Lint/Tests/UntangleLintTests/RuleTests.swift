@@ -37,6 +37,54 @@ final class CancellableSetFromClosureTests: XCTestCase {
             """
         XCTAssertEqual(findings(rule, in: source), [])
     }
+
+    /// Amplify's AppSyncRealTimeClient (the corpus of real fixes): an actor's Set filled from a sink's closure, which
+    /// runs on the publisher's thread, and from a chain debounced on a global queue.
+    func testStoreFromAnActorsChainClosureOrAnOffMainChainIsReported() {
+        let source = """
+            actor Client {
+                var cancellables = Set<AnyCancellable>()
+                func start() {
+                    events.sink { event in
+                        Task { await self.handle(event) }.toAnyCancellable.store(in: &self.cancellables)
+                    }.store(in: &cancellables)
+                }
+            }
+            final class Monitor {
+                var cancellables = Set<AnyCancellable>()
+                func watch() {
+                    beats.debounce(for: .seconds(1), scheduler: DispatchQueue.global()).sink { _ in
+                        retry().sink { _ in }.store(in: &self.cancellables)
+                    }.store(in: &cancellables)
+                    operationQueue.run(title: "refresh") { _ in
+                        refresh().sink { _ in }.store(in: &self.cancellables)
+                    }
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            [
+                "5:64 cancellable-set-from-closure", "13:35 cancellable-set-from-closure",
+                "16:37 cancellable-set-from-closure",
+            ])
+    }
+
+    func testStoreInAMainChainsClosureOrUnderAQueuesSyncIsNotReported() {
+        let source = """
+            final class Monitor {
+                var cancellables = Set<AnyCancellable>()
+                func watch() {
+                    beats.receive(on: DispatchQueue.main).sink { _ in
+                        retry().sink { _ in }.store(in: &self.cancellables)
+                    }.store(in: &cancellables)
+                    stateQueue.sync { refresh().sink { _ in }.store(in: &self.cancellables) }
+                    mainQueue.run { refresh().sink { _ in }.store(in: &self.cancellables) }
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
 }
 
 final class BarrierQueueReaderWriterTests: XCTestCase {
@@ -51,7 +99,31 @@ final class BarrierQueueReaderWriterTests: XCTestCase {
                 func set(_ v: Int) { queue.async(flags: .barrier) { self.value = v } }
             }
             """
-        XCTAssertEqual(findings(rule, in: source), ["5:32 barrier-queue-reader-writer"])
+        XCTAssertEqual(findings(rule, in: source), ["2:9 barrier-queue-reader-writer"])
+    }
+
+    /// A queue declared elsewhere is reported at its first barrier; `self.queue` and `queue` are one queue.
+    func testUndeclaredQueueIsReportedAtItsBarrier() {
+        let source = """
+            extension Box {
+                var current: Int { self.queue.sync { value } }
+                func set(_ v: Int) { queue.async(flags: .barrier) { self.value = v } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["3:32 barrier-queue-reader-writer"])
+    }
+
+    /// Lucid's fix (the corpus of real fixes): the queues became serial, their barrier flags left as no-ops.
+    func testSerialQueueWithBarrierFlagsIsNotReported() {
+        let source = """
+            final class Box {
+                let queue = DispatchQueue(label: "q")
+                var value = 0
+                var current: Int { queue.sync { value } }
+                func set(_ v: Int) { queue.async(flags: .barrier) { self.value = v } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
     }
 
     func testBarrierWithoutSyncReadsOrSyncOnAnotherQueueIsNotReported() {
@@ -73,6 +145,18 @@ final class MainQueueSyncTests: XCTestCase {
             }
             """
         XCTAssertEqual(findings(MainQueueSync.description, in: source), ["2:24 main-queue-sync"])
+    }
+
+    func testSelfMainSyncInADispatchQueueExtensionIsReported() {
+        let source = """
+            extension DispatchQueue {
+                static func onMain<R>(_ block: () -> R) -> R { Self.main.sync(execute: block) }
+            }
+            extension Other {
+                static func run<R>(_ block: () -> R) -> R { Self.main.sync(execute: block) }
+            }
+            """
+        XCTAssertEqual(findings(MainQueueSync.description, in: source), ["2:62 main-queue-sync"])
     }
 
     func testMainSyncGuardedByIsMainThreadOrMainAsyncIsNotReported() {
@@ -130,6 +214,22 @@ final class BlockingWaitInPoolTests: XCTestCase {
         let found = Linter.lint(source: source, path: "t.swift", rules: RuleSet(rules: [rule]))
         XCTAssertEqual(found.count, 1)
         XCTAssertTrue(found[0].message.contains("thread explosion"))
+    }
+
+    /// Brave's deadlock fix (the corpus of real fixes): a global queue's work waited for the main context.
+    func testPerformAndWaitInGlobalQueueWorkIsReported() {
+        let source = """
+            func stats(for domain: Domain) {
+                DispatchQueue.global().async {
+                    domain.managedObjectContext?.performAndWait { lists = domain.blocklists }
+                }
+                Task { context.performAndWait { count = context.count } }
+                context.performAndWait { count = context.count }
+            }
+            """
+        let found = Linter.lint(source: source, path: "t.swift", rules: RuleSet(rules: [rule]))
+        XCTAssertEqual(found.map { "\($0.line):\($0.column)" }, ["3:38"])
+        XCTAssertTrue(found[0].message.contains("performAndWait"))
     }
 
     func testWaitsOutsidePoolsAndOtherWaitsAreNotReported() {

@@ -26,7 +26,7 @@ final class SubscriptionStateOutsideLockTests: XCTestCase {
                 }
             }
             """
-        XCTAssertEqual(findings(rule, in: source), ["7:10 subscription-state-outside-lock"])
+        XCTAssertEqual(findings(rule, in: source), ["9:12 subscription-state-outside-lock"])
     }
 
     func testEveryAccessUnderTheLockOrAParameterIsNotReported() {
@@ -42,6 +42,65 @@ final class SubscriptionStateOutsideLockTests: XCTestCase {
                     self.demand += demand
                     lock.unlock()
                 }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    /// CombineExt's DemandBuffer and Verge's VergeAnyCancellable (the corpus of real fixes): state the type locks in one
+    /// method, mutated without the lock in another.
+    func testBufferAndCancellableStateMutatedOutsideTheLockIsReported() {
+        let source = """
+            final class DemandBuffer<S: Subscriber> {
+                private let lock = NSRecursiveLock()
+                private var buffer = [S.Input]()
+                func buffer(value: S.Input) -> Subscribers.Demand {
+                    buffer.append(value)
+                    return flush()
+                }
+                private func flush() -> Subscribers.Demand {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    while !buffer.isEmpty { _ = subscriber.receive(buffer.remove(at: 0)) }
+                    return .none
+                }
+            }
+            public final class AnyTokenCancellable: Hashable {
+                private let lock = UnfairLock()
+                private var actions: [() -> Void] = []
+                public func insert(_ action: @escaping () -> Void) { actions.append(action) }
+                public func cancel() {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    actions.forEach { $0() }
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source),
+            ["5:9 subscription-state-outside-lock", "18:58 subscription-state-outside-lock"])
+    }
+
+    /// A method that runs with its caller's lock held says so, by its name or by asserting it owns the lock.
+    func testMethodsRunUnderTheCallersLockAndReadsAreNotReported() {
+        let source = """
+            final class Sink: Subscriber, Cancellable {
+                private let lock = UnfairLock.allocate()
+                private var status = Status.waiting
+                func cancel() {
+                    lock.lock()
+                    guard case .subscribed = status else { return lock.unlock() }
+                    terminateAndConsumeLock()
+                }
+                private func terminateAndConsumeLock() {
+                    status = .terminal
+                    lock.unlock()
+                }
+                private func finish() {
+                    lock.assertOwner()
+                    status = .terminal
+                }
+                var isDone: Bool { if case .terminal = status { true } else { false } }
             }
             """
         XCTAssertEqual(findings(rule, in: source), [])

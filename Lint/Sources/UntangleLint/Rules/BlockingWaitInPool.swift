@@ -7,6 +7,10 @@ import SwiftSyntax
 /// deadlock once the pool's limit is reached), inside an `async` function or a `Task` (the cooperative pool has one
 /// thread per core: a few waits stop all of Swift concurrency). Worse in a loop. Syntax recognises the semaphore or
 /// group by its declaration in the same file (`DispatchSemaphore(...)`, `DispatchGroup()`, or a type annotation).
+/// Core Data's `performAndWait` in work submitted to a global queue blocks the pool thread the same way until the
+/// context's queue runs the block: for a main-queue context, a `DispatchQueue.main.sync` from the pool, which deadlocks
+/// when the main thread waits for this work. (In an `async` function or a `Task` it is not reported: a private
+/// context's brief wait there is common, and `await context.perform` is the modern spelling, not a fix of a hang.)
 package final class BlockingWaitInPool: LintVisitor {
     package static let description = RuleDescription(
         id: "blocking-wait-in-pool", severity: .error,
@@ -28,6 +32,17 @@ package final class BlockingWaitInPool: LintVisitor {
     }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.calledName == "performAndWait", node.receiver != nil, node.closures.count == 1,
+            node.enclosingClosures.contains(where: { $0.enclosingCall?.submitsToGlobalQueue == true })
+        {
+            reportCall(
+                node,
+                message:
+                    "performAndWait blocks a thread of GCD's global pool until the context's queue runs the block (for a main-queue context, a main.sync from the pool: a "
+                    + "deadlock when the main thread waits for this work); use perform with a completion, or await "
+                    + "context.perform")
+            return .visitChildren
+        }
         // An awaited `wait()` (AsyncSemaphore and the like) suspends instead of blocking.
         guard node.calledName == "wait", node.parent?.is(AwaitExprSyntax.self) != true,
             let receiver = node.receiverText,

@@ -2,8 +2,12 @@
 
 import SwiftSyntax
 
-/// `store(in: &set)`, `set.insert(...)` or `set.append(...)` inside a dispatched closure, a `Task` or a `Thread`: two
-/// threads mutate one non-thread-safe collection. The fix is `CancelBag` (`store(in: bag)`, no `inout`).
+/// `store(in: &set)`, `set.insert(...)` or `set.append(...)` inside work that runs on another thread: a dispatched
+/// closure, a `Task` or a `Thread`, work handed to a queue (`operationQueue.run { }`: a receiver named like a queue,
+/// `sync` excepted); the closure of a chain that delivers off the main thread (`sink` after `receive(on:)` or a time
+/// operator on a background queue, a source that delivers off main); and, in an `actor`, the closure of any chain or
+/// callback (it runs on the publisher's thread, not on the actor). Two threads mutate one non-thread-safe collection.
+/// The fix is `CancelBag` (`store(in: bag)`, no `inout`).
 package final class CancellableSetFromClosure: LintVisitor {
     package static let description = RuleDescription(
         id: "cancellable-set-from-closure", severity: .error,
@@ -18,14 +22,34 @@ package final class CancellableSetFromClosure: LintVisitor {
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, let target = storedCollection(node, name: name) else { return .visitChildren }
-        guard node.enclosingClosures.contains(where: { $0.enclosingCall?.spawnsConcurrentWork == true }) else {
-            return .visitChildren
-        }
+        guard node.enclosingClosures.contains(where: runsOnAnotherThread) else { return .visitChildren }
         // Stored under a lock (`lock.lock()` before it, `lock.withLock { }` around it): the set is guarded.
         if node.isUnderLock { return .visitChildren }
         reportCall(node, edits: cancelBagFix(target: target))
         return .visitChildren
     }
+
+    /// Whether a closure's work runs on a thread other than the one that owns the file's collections.
+    private func runsOnAnotherThread(_ closure: ClosureExprSyntax) -> Bool {
+        guard let call = closure.enclosingCall, let name = call.calledName else { return false }
+        if call.spawnsConcurrentWork { return true }
+        // Work handed to a queue by a method of its own (`operationQueue.run(title:) { }`); `sync` is a lock.
+        if name != "sync", name != "asyncAndWait", let receiver = call.receiverText.map(lastComponent),
+            receiver.lowercased().hasSuffix("queue"), !receiver.lowercased().contains("main")
+        {
+            return true
+        }
+        guard Self.chainClosureNames.contains(name), call.receiver != nil else { return false }
+        if case .offMain = call.delivery(context.declarations) { return true }
+        // An actor's stored collection, from a closure a publisher calls on its own thread.
+        return closure.ancestors.contains { $0.is(ActorDeclSyntax.self) }
+    }
+
+    /// Subscribers and operators whose closures run on the thread the chain delivers on.
+    private static let chainClosureNames: Set<String> = [
+        "sink", "handleEvents", "map", "flatMap", "compactMap", "filter", "tryMap", "scan", "subscribe", "bind",
+        "drive",
+    ]
 
     /// The collection's name if this call stores a cancellable into one.
     private func storedCollection(_ node: FunctionCallExprSyntax, name: String) -> String? {

@@ -3,7 +3,8 @@
 import SwiftSyntax
 
 /// `DispatchQueue.main.sync`: deadlocks when called on the main thread (GCD traps or hangs). Skipped when the
-/// enclosing function checks `Thread.isMainThread` or `dispatchPrecondition` (the usual guard).
+/// enclosing function checks `Thread.isMainThread` or `dispatchPrecondition` (the usual guard): the guarded form is
+/// main-queue-sync-guarded's.
 package final class MainQueueSync: LintVisitor {
     package static let description = RuleDescription(
         id: "main-queue-sync", severity: .error,
@@ -15,14 +16,58 @@ package final class MainQueueSync: LintVisitor {
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard node.calledName == "sync", let receiver = node.receiverText,
-            receiver == "DispatchQueue.main" || receiver == ".main"
-        else { return .visitChildren }
-        let scope = node.enclosingFunction.map { Syntax($0) } ?? node.root
-        let text = scope.description
-        if text.contains("isMainThread") || text.contains("dispatchPrecondition") { return .visitChildren }
-        reportCall(node)
+        if node.isMainQueueSync, !node.checksForMainThread { reportCall(node) }
         return .visitChildren
+    }
+}
+
+/// `DispatchQueue.main.sync` behind a `Thread.isMainThread` check: it no longer traps on the main thread, but it still
+/// makes another thread wait for the main one, which deadlocks whenever the main thread is itself waiting for that
+/// thread (on a lock, a `queue.sync`, a semaphore, a `static let` or `lazy` initializer the other thread is running).
+/// Real fixes replace it with `async` and a completion (or `@MainActor` and `await`). Off by default: whether the main
+/// thread can be waiting is outside the file; the rule is an audit of every place that waits for the main thread.
+package final class MainQueueSyncGuarded: LintVisitor {
+    package static let description = RuleDescription(
+        id: "main-queue-sync-guarded", severity: .warning,
+        message:
+            "DispatchQueue.main.sync off the main thread (behind a Thread.isMainThread check) deadlocks when the main "
+            + "thread is waiting for this thread (a lock, a queue.sync, a semaphore, a static initializer); hop with "
+            + "DispatchQueue.main.async and a completion, or make the caller @MainActor",
+        enabledByDefault: false,
+        // Off by default: the deadlock needs a main thread that waits, which syntax cannot see. See the article.
+        visitor: MainQueueSyncGuarded.self)
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+
+    override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.isMainQueueSync, node.checksForMainThread { reportCall(node) }
+        return .visitChildren
+    }
+}
+
+extension FunctionCallExprSyntax {
+    /// `DispatchQueue.main.sync`, `.main.sync`, and inside `extension DispatchQueue` also `Self.main.sync` and
+    /// `main.sync`.
+    fileprivate var isMainQueueSync: Bool {
+        guard calledName == "sync", let receiver = receiverText else { return false }
+        if receiver == "DispatchQueue.main" || receiver == ".main" { return true }
+        guard receiver == "Self.main" || receiver == "main" else { return false }
+        return ancestors.contains {
+            $0.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription == "DispatchQueue"
+        }
+    }
+
+    /// Whether the enclosing function, initializer or accessor (else the file) mentions the main thread: a
+    /// `Thread.isMainThread` or `dispatchPrecondition` check, or an assertion in the block that says the code around
+    /// it runs off the main thread.
+    fileprivate var checksForMainThread: Bool {
+        let scope =
+            ancestors.first {
+                $0.is(FunctionDeclSyntax.self) || $0.is(InitializerDeclSyntax.self) || $0.is(AccessorDeclSyntax.self)
+                    || $0.is(AccessorBlockSyntax.self)
+            } ?? root
+        let text = scope.description
+        return text.contains("isMainThread") || text.contains("dispatchPrecondition")
     }
 }
 

@@ -55,8 +55,11 @@ package final class UnsynchronizedSubscription: LintVisitor {
 
 /// A subscription that does lock: the properties it assigns under its lock somewhere (`self.demand -= 1` in
 /// `lock.sync { }`), read or written by `request`, `cancel` or `receive` outside any lock. The lock guards nothing for
-/// that access, which races with the locked ones on another thread. Off by default: libraries read some state outside
-/// the lock on purpose (a flag only one thread writes, a path documented as already holding another lock).
+/// that access, which races with the locked ones on another thread. The same for the plumbing around subscriptions,
+/// types named like a demand buffer or a cancellable (`DemandBuffer`, `…Cancellable`) that own a lock: a property any
+/// method touches under the lock, mutated by another method outside it (`buffer.append(value)`,
+/// `actions.append(...)`). Reported at the access. Off by default: libraries read some state outside the lock on
+/// purpose (a flag only one thread writes, a path documented as already holding another lock).
 package final class SubscriptionStateOutsideLock: LintVisitor {
     package static let description = RuleDescription(
         id: "subscription-state-outside-lock", severity: .warning,
@@ -70,12 +73,14 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
     override package class var visitedKinds: Set<SyntaxKind> { [.classDecl] }
 
     override package func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        let conforms =
-            node.inheritanceClause?.inheritedTypes.contains {
-                let name = $0.type.trimmedDescription
-                return name == "Subscription" || name == "Combine.Subscription"
-            } ?? false
-        if conforms { reportStateOutsideItsLock(node) }
+        let inherited = node.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        if inherited.contains(where: { $0 == "Subscription" || $0 == "Combine.Subscription" }) {
+            reportStateOutsideItsLock(node)
+        } else if node.name.text.hasSuffix("Buffer") || node.name.text.contains("Cancellable")
+            || inherited.contains(where: { $0.contains("Cancellable") })
+        {
+            reportMutationsOutsideTheLock(node)
+        }
         return .visitChildren
     }
 
@@ -89,33 +94,23 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
                 let sequence = token.parent?.parent?.as(ExprListSyntax.self) ?? token.parent?.as(ExprListSyntax.self),
                 let target = sequence.first, sequence.isUnderLock
             else { continue }
-            guarded.insert(lastComponent(target.trimmedDescription))
+            guarded.insert(Self.propertyName(target.trimmedDescription))
         }
         guard !guarded.isEmpty else { return }
         for member in node.memberBlock.members {
             guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body,
                 ["request", "cancel", "receive"].contains(function.name.text)
             else { continue }
-            // Parameters and local bindings shadow the properties of the same name.
-            var parameters = Set(
-                function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            for token in body.tokens(viewMode: .sourceAccurate)
-            where token.parent?.is(IdentifierPatternSyntax.self) == true {
-                parameters.insert(token.text)
-            }
+            let locals = Self.localNames(function)
             let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
                 guard case .identifier(let name) = token.tokenKind, guarded.contains(name),
-                    token.parent?.is(DeclReferenceExprSyntax.self) == true
+                    Self.isOwnProperty(token, locals: locals)
                 else { return false }
-                // `self.name` or a bare `name` (not `other.name`), outside every lock.
-                let member = token.parent?.parent?.as(MemberAccessExprSyntax.self)
-                if let member, member.base?.trimmedDescription != "self" { return false }
-                if member == nil && parameters.contains(name) { return false }
                 return !token.isUnderLock
             }
             if let unguarded {
                 report(
-                    function.name,
+                    unguarded,
                     message: "custom Subscription's \(function.name.text) uses `\(unguarded.text)` outside the lock "
                         + "that guards it elsewhere in the type (a data race with the locked accesses); take the lock "
                         + "for every access, then call out after unlocking")
@@ -123,4 +118,111 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
         }
     }
 
+    /// A demand buffer's or cancellable's methods that mutate, outside the lock, a property another access touches
+    /// under it.
+    private func reportMutationsOutsideTheLock(_ node: ClassDeclSyntax) {
+        var stored: Set<String> = []
+        var ownsLock = false
+        for member in node.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                if namesLock(name) { ownsLock = true } else { stored.insert(name) }
+            }
+        }
+        guard ownsLock, !stored.isEmpty else { return }
+        let functions = node.memberBlock.members.compactMap { $0.decl.as(FunctionDeclSyntax.self) }.filter {
+            !$0.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+        }
+        var touchedUnderLock: Set<String> = []
+        for function in functions {
+            guard let body = function.body else { continue }
+            let locals = Self.localNames(function)
+            for token in body.tokens(viewMode: .sourceAccurate)
+            where stored.contains(token.text) && Self.isOwnProperty(token, locals: locals) && token.isUnderLock {
+                touchedUnderLock.insert(token.text)
+            }
+        }
+        guard !touchedUnderLock.isEmpty else { return }
+        // A method that runs with the caller's lock held says so: by its name (`terminateAndConsumeLock`,
+        // `flushLocked`) or by asserting it owns the lock.
+        for function in functions where !namesLock(function.name.text) {
+            if function.body?.description.contains("assertOwner") == true { continue }
+            let locals = Self.localNames(function)
+            let unguarded = function.body?.tokens(viewMode: .sourceAccurate).first { token in
+                touchedUnderLock.contains(token.text) && Self.isOwnProperty(token, locals: locals)
+                    && Self.isMutation(token) && !token.isUnderLock
+            }
+            if let unguarded {
+                report(
+                    unguarded,
+                    message: "\(node.name.text).\(function.name.text) mutates `\(unguarded.text)` outside the lock "
+                        + "the type takes for it elsewhere (a data race with the locked accesses on another thread); "
+                        + "take the lock for every access")
+            }
+        }
+    }
+
+    /// The property an assignment's target names: `demand` in `self.demand`, `demandState` in
+    /// `demandState.requested`.
+    private static func propertyName(_ target: String) -> String {
+        let text = target.hasPrefix("self.") ? String(target.dropFirst(5)) : target
+        return String(text.prefix { $0 != "." && $0 != "[" && $0 != "?" && $0 != "!" })
+    }
+
+    /// The function's parameters and local bindings, which shadow properties of the same name.
+    private static func localNames(_ function: FunctionDeclSyntax) -> Set<String> {
+        var names = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        guard let body = function.body else { return names }
+        for token in body.tokens(viewMode: .sourceAccurate) where token.parent?.is(IdentifierPatternSyntax.self) == true
+        {
+            names.insert(token.text)
+        }
+        return names
+    }
+
+    /// Whether the token names this object's property: `self.name`, or a bare `name` that no local shadows (not
+    /// `other.name`).
+    private static func isOwnProperty(_ token: TokenSyntax, locals: Set<String>) -> Bool {
+        guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self)
+        else { return false }
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            return member.base?.trimmedDescription == "self"
+        }
+        return !locals.contains(token.text)
+    }
+
+    private static let mutatingMethods: Set<String> = [
+        "append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "removeValue", "popLast", "popFirst",
+        "formUnion", "subtract", "merge", "update", "updateValue", "reserveCapacity",
+    ]
+
+    /// Whether the property the token names is mutated there: assigned (`x = `, `x += `, `x[k] = `) or sent a
+    /// mutating method (`x.append(...)`).
+    private static func isMutation(_ token: TokenSyntax) -> Bool {
+        guard var expression = token.parent.map(Syntax.init) else { return false }
+        if let member = expression.parent?.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "self" {
+            expression = Syntax(member)
+        }
+        if let member = expression.parent?.as(MemberAccessExprSyntax.self), member.base?.id == expression.id,
+            mutatingMethods.contains(member.declName.baseName.text),
+            member.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == member.id
+        {
+            return true
+        }
+        if let subscriptCall = expression.parent?.as(SubscriptCallExprSyntax.self),
+            subscriptCall.calledExpression.id == expression.id
+        {
+            expression = Syntax(subscriptCall)
+        }
+        guard let sequence = expression.parent?.as(ExprListSyntax.self), sequence.first?.id == expression.id,
+            sequence.count > 1
+        else { return false }
+        let next = sequence[sequence.index(after: sequence.startIndex)]
+        if next.is(AssignmentExprSyntax.self) { return true }
+        if let op = next.as(BinaryOperatorExprSyntax.self)?.operator.text {
+            return ["+=", "-=", "*=", "/=", "|=", "&="].contains(op)
+        }
+        return false
+    }
 }
