@@ -1,3 +1,4 @@
+import Testing
 import Untangle
 import XCTest
 
@@ -66,15 +67,22 @@ final class FlatMapFirstStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.request(.max(1)).count, 0)
         XCTAssertNil(machine.upstreamSent())
     }
+}
 
-    func testASignalOfAnInnerNeverStartedTraps() throws {
-        if isCrashChild {
-            var (machine, _, _) = active()
+/// The event flatMapFirst's subscription can never send, trapped with its message (in a child process).
+@Suite struct FlatMapFirstStateMachineTrapTests {
+    @Test func aSignalOfAnInnerNeverStartedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // Upstream subscribed, inner 1 active and subscribed, 2 asked; then a value of inner 2.
+            var machine = FlatMapFirstStateMachine()
+            _ = machine.upstreamSubscribed(LoggingSubscription())
+            _ = machine.request(.max(2))
+            _ = machine.upstreamSent()
+            _ = machine.innerSubscribed(1, LoggingSubscription())
             _ = machine.innerValue(2)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleExtrasTests.FlatMapFirstStateMachineTests/testASignalOfAnInnerNeverStartedTraps",
-            message: "FlatMapFirstStateMachine: innerValue(2) for an inner it never handed out")
+        #expect(
+            result?.standardErrorText.contains(
+                "FlatMapFirstStateMachine: innerValue(2) for an inner it never handed out") == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UntangleSync
 import XCTest
 
@@ -222,9 +223,12 @@ final class ConcurrencyLimiterTests: XCTestCase {
         }
         XCTAssertEqual(observed, true)
     }
+}
 
-    func testDoneCalledTwiceIsAPreconditionFailure() throws {
-        if isCrashChild {
+/// The misuses of a limiter that trap, each with its message (in a child process).
+@Suite struct ConcurrencyLimiterTrapTests {
+    @Test func doneCalledTwiceForOneJobTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let limiter = ConcurrencyLimiter(maxConcurrent: 1, queue: DispatchQueue(label: "crash"))
             let finished = DispatchSemaphore(value: 0)
             limiter.submit { done in
@@ -233,23 +237,18 @@ final class ConcurrencyLimiterTests: XCTestCase {
                 finished.signal()
             }
             _ = finished.wait(timeout: .now() + 30)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleSyncTests.ConcurrencyLimiterTests/testDoneCalledTwiceIsAPreconditionFailure",
-            message: "ConcurrencyLimiter: done() was called more than once for the same job"
-        )
+        #expect(
+            result?.standardErrorText.contains(
+                "ConcurrencyLimiter: done() was called more than once for the same job") == true)
     }
 
-    func testZeroLimitIsAPreconditionFailure() throws {
-        if isCrashChild {
+    @Test func aZeroLimitTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ConcurrencyLimiter(maxConcurrent: 0)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleSyncTests.ConcurrencyLimiterTests/testZeroLimitIsAPreconditionFailure",
-            message: "ConcurrencyLimiter: maxConcurrent must be at least 1, got 0"
-        )
+        #expect(
+            result?.standardErrorText.contains("ConcurrencyLimiter: maxConcurrent must be at least 1, got 0") == true)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UntangleSync
 import XCTest
 
@@ -76,33 +77,32 @@ final class WorkGroupTests: XCTestCase {
         XCTAssertEqual(waited.count, 1)
         XCTAssertEqual(calls.withLock { $0 }, 2)
     }
+}
 
-    func testCompletionCalledTwiceIsAPreconditionFailure() throws {
-        if isCrashChild {
+/// The misuses of a work group that trap, each with its message (in a child process).
+@Suite struct WorkGroupTrapTests {
+    @Test func aTaskCompletionCalledTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let group = WorkGroup<Int>()
             group.add { complete in
                 complete(.success(1))
                 complete(.success(2))
             }
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleSyncTests.WorkGroupTests/testCompletionCalledTwiceIsAPreconditionFailure",
-            message: "WorkGroup: the completion of task #0 was called more than once"
+        #expect(
+            result?.standardErrorText.contains("WorkGroup: the completion of task #0 was called more than once") == true
         )
     }
 
-    func testAddAfterNotifyIsAPreconditionFailure() throws {
-        if isCrashChild {
+    @Test func addAfterNotifySealedTheGroupTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let group = WorkGroup<Int>()
             group.notify(queue: .global()) { _ in }
             group.add { complete in complete(.success(1)) }
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleSyncTests.WorkGroupTests/testAddAfterNotifyIsAPreconditionFailure",
-            message: "WorkGroup: add(_:) was called after notify(queue:_:) or wait() sealed the group"
-        )
+        #expect(
+            result?.standardErrorText.contains(
+                "WorkGroup: add(_:) was called after notify(queue:_:) or wait() sealed the group") == true)
     }
 }
 

@@ -1,3 +1,4 @@
+import Testing
 import XCTest
 
 @testable import Untangle
@@ -81,50 +82,46 @@ final class FlatMapStateMachineTests: XCTestCase {
         machine.upstreamFailureCancellationsDone()
         guard case .ended = machine.phase else { return XCTFail("ended") }
     }
+}
 
-    func testDrainingWithoutHavingClaimedTheDrainTraps() throws {
-        if isCrashChild {
-            var machine = Machine(maxPublishers: .unlimited)
+/// The events flatMap's subscription can never send, each trapped with its message (in a child process).
+@Suite struct FlatMapStateMachineTrapTests {
+    @Test func drainingWithoutHavingClaimedTheDrainTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlatMapStateMachine<Int>(maxPublishers: .unlimited)
             _ = machine.nextBuffered()
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleTests.FlatMapStateMachineTests/testDrainingWithoutHavingClaimedTheDrainTraps",
-            message: "FlatMapStateMachine: nextBuffered() while no thread drains the buffer")
+        #expect(
+            result?.standardErrorText.contains(
+                "FlatMapStateMachine: nextBuffered() while no thread drains the buffer") == true)
     }
 
-    func testEndingTheUpstreamFailureThatDidNotHappenTraps() throws {
-        if isCrashChild {
-            var machine = Machine(maxPublishers: .unlimited)
+    @Test func endingTheUpstreamFailureThatDidNotHappenTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlatMapStateMachine<Int>(maxPublishers: .unlimited)
             machine.upstreamFailureCancellationsDone()
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleTests.FlatMapStateMachineTests/testEndingTheUpstreamFailureThatDidNotHappenTraps",
-            message: "FlatMapStateMachine: upstreamFailureCancellationsDone() in running, not after a failure")
+        #expect(
+            result?.standardErrorText.contains(
+                "FlatMapStateMachine: upstreamFailureCancellationsDone() in running, not after a failure") == true)
     }
 
-    func testCompletingAgainDuringTheFailureTraps() throws {
-        if isCrashChild {
-            var machine = Machine(maxPublishers: .unlimited)
+    @Test func completingAgainDuringTheFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlatMapStateMachine<Int>(maxPublishers: .unlimited)
             _ = machine.upstreamFailed(on: .current)
             _ = machine.upstreamFinished(on: .current)
-            return
         }
-        try assertPreconditionFailure(
-            inTest:
-                "UntangleTests.FlatMapStateMachineTests/testCompletingAgainDuringTheFailureTraps",
-            message: "FlatMapStateMachine: the upstream completed again")
+        #expect(result?.standardErrorText.contains("FlatMapStateMachine: the upstream completed again") == true)
     }
 
-    func testASignalOfAnInnerNeverCreatedTraps() throws {
-        if isCrashChild {
-            var machine = Machine(maxPublishers: .unlimited)
+    @Test func aSignalOfAnInnerNeverCreatedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlatMapStateMachine<Int>(maxPublishers: .unlimited)
             _ = machine.innerValue(3, 1)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleTests.FlatMapStateMachineTests/testASignalOfAnInnerNeverCreatedTraps",
-            message: "FlatMapStateMachine<Int>: innerValue(3) for an inner it never handed out")
+        #expect(
+            result?.standardErrorText.contains(
+                "FlatMapStateMachine<Int>: innerValue(3) for an inner it never handed out") == true)
     }
 }

@@ -1,3 +1,4 @@
+import Testing
 import XCTest
 
 @testable import Untangle
@@ -83,26 +84,32 @@ final class SwitchToLatestStateMachineTests: XCTestCase {
         XCTAssertNil(machine.cancelled())
         XCTAssertEqual(machine.admit(1), .drop)
     }
+}
 
-    func testTakingTheReplyOfAValueNeverAdmittedTraps() throws {
-        if isCrashChild {
-            var machine = Machine()
+/// The events switchToLatest's subscription can never send, each trapped with its message (in a child process).
+@Suite struct SwitchToLatestStateMachineTrapTests {
+    @Test func takingTheReplyOfAValueNeverAdmittedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = SwitchToLatestStateMachine()
             _ = machine.takeReply(5)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleTests.SwitchToLatestStateMachineTests/testTakingTheReplyOfAValueNeverAdmittedTraps",
-            message: "SwitchToLatestStateMachine: takeReply(5) for a ticket never admitted or taken twice")
+        #expect(
+            result?.standardErrorText.contains(
+                "SwitchToLatestStateMachine: takeReply(5) for a ticket never admitted or taken twice") == true)
     }
 
-    func testASignalOfAGenerationNeverSwitchedToTraps() throws {
-        if isCrashChild {
-            var (machine, _, _) = withInner()
+    @Test func aSignalOfAGenerationNeverSwitchedToTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // The outer subscribed and generation 1's inner subscribed, 2 requested; then a value of generation 2.
+            var machine = SwitchToLatestStateMachine()
+            _ = machine.outerSubscribed(LoggingSubscription())
+            _ = machine.request(.max(2))
+            _ = machine.switched()
+            _ = machine.innerSubscribed(1, LoggingSubscription())
             _ = machine.admit(2)
-            return
         }
-        try assertPreconditionFailure(
-            inTest: "UntangleTests.SwitchToLatestStateMachineTests/testASignalOfAGenerationNeverSwitchedToTraps",
-            message: "SwitchToLatestStateMachine: admit(2) for an inner it never handed out")
+        #expect(
+            result?.standardErrorText.contains(
+                "SwitchToLatestStateMachine: admit(2) for an inner it never handed out") == true)
     }
 }
