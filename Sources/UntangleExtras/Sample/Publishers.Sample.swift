@@ -54,7 +54,9 @@ extension Publishers {
 
         /// Attaches the subscriber: it receives its subscription, then the upstream and the sampler are subscribed.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            SampleSubscription(downstream: subscriber).start(upstream: upstream, sampler: sampler)
+            TriggerSubscription(
+                downstream: subscriber, operator: SampleStateMachine<Output, Sampler.Output, Failure>(), output: { $0 }
+            ).start(upstream: upstream, trigger: sampler)
         }
     }
 }

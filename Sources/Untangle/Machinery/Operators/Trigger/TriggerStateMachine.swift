@@ -1,0 +1,411 @@
+/// The pure state of a ``TriggerSubscription``: the operator's own machine (a ``TriggerOperator``) and the one
+/// thing every operator of that shape needs beside it: whose turn it is to call the downstream, since the upstream,
+/// the trigger and the downstream's own requests may all want to, on different threads, and no lock may be held
+/// while calling it. It never calls out: each method returns what the subscription does after unlocking.
+///
+/// A thread takes the turn under the lock before calling the downstream and hands it back, under the lock again,
+/// when the call returns (``calloutReturned(returning:on:)``), taking on the way whatever other threads queued
+/// meanwhile: a completion that found the turn taken, a value beyond the downstream's demand. A value from the
+/// thread that holds the turn (a reentrant, nested signal, as when the downstream's `request` makes the upstream send
+/// at once) is delivered at once with pass-through demand, as Combine does; a completion never is: it follows the
+/// call in progress.
+///
+/// ```swift
+/// var machine = TriggerStateMachine(downstream: recorder, operator: PrefixUntilOutputStateMachine<Int, Int, Never>())
+/// guard case .deliver(let downstream, let value) = machine.upstreamSent(1, on: .current) else { return }
+/// // ... downstream.receive(value), then:
+/// _ = machine.calloutReturned(returning: .none, on: .current)
+/// ```
+///
+/// Impossible events (the skeleton's own sequencing broken) stop the program with a message naming the machine, the
+/// event and the phase.
+///
+/// **Demand:** per the operator's ``TriggerOperator/demand``: counted here (`demand`, `waiting`) or not at all.
+/// **Thread safety:** none: the subscription keeps it in a `LockedBox` and mutates it under that lock only.
+@usableFromInline
+package struct TriggerStateMachine<Operator: TriggerOperator, Downstream: Subscriber>
+where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failure {
+    /// The downstream's side: who calls it, and what it holds.
+    @usableFromInline
+    enum Phase {
+        /// The downstream has not received its subscription yet.
+        case unsubscribed(Downstream)
+        /// Nobody is calling the downstream.
+        case idle(Downstream)
+        /// `owner` is calling the downstream; `depth` counts the nested (reentrant) calls on that thread.
+        case calling(Downstream, owner: ThreadID, depth: Int)
+        /// `owner` is delivering the downstream's last completion.
+        case completing(Downstream)
+        /// The last completion was delivered, or the downstream cancelled: nothing is held.
+        case ended
+
+        @usableFromInline
+        var name: String {
+            switch self {
+            case .unsubscribed: return "unsubscribed"
+            case .idle: return "idle"
+            case .calling: return "calling"
+            case .completing: return "completing"
+            case .ended: return "ended"
+            }
+        }
+    }
+
+    /// A completion (or, with none, just the downstream's release) queued behind the call in progress.
+    @usableFromInline
+    struct Ending {
+        @usableFromInline var completion: Subscribers.Completion<Operator.Failure>?
+        @usableFromInline var order: TriggerCompletionOrder
+        /// Nothing reaches the downstream after this one: it is released.
+        @usableFromInline var isLast: Bool
+
+        @inlinable
+        init(completion: Subscribers.Completion<Operator.Failure>?, order: TriggerCompletionOrder, isLast: Bool) {
+            self.completion = completion
+            self.order = order
+            self.isLast = isLast
+        }
+    }
+
+    /// One call to the downstream, made by the thread that holds the turn.
+    @usableFromInline
+    package enum Callout {
+        case subscription
+        case value(Operator.Output)
+        case completion(Subscribers.Completion<Operator.Failure>)
+    }
+
+    /// The turn, taken: call this downstream, then ``calloutReturned(returning:on:)``.
+    @usableFromInline
+    package typealias Turn = (downstream: Downstream, callout: Callout)
+
+    @usableFromInline var phase: Phase
+    /// The operator's own state machine.
+    @usableFromInline package var `operator`: Operator
+    /// The downstream's outstanding demand (counted demand only).
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Values beyond the downstream's demand, oldest first (counted demand only).
+    @usableFromInline var waiting: [Operator.Output] = []
+    /// Completions queued behind the call in progress, in order.
+    @usableFromInline var endings: [Ending] = []
+
+    @inlinable
+    package init(downstream: Downstream, operator: Operator) {
+        phase = .unsubscribed(downstream)
+        self.operator = `operator`
+    }
+
+    @inlinable
+    var countsDemand: Bool {
+        if case .counted = Operator.demand { return true }
+        return false
+    }
+
+    // MARK: The turn
+
+    /// The downstream gets its subscription: the caller takes the turn for that call.
+    @inlinable
+    package mutating func subscribeDownstream(on thread: ThreadID) -> Turn {
+        guard case .unsubscribed(let downstream) = phase else {
+            preconditionFailure("TriggerStateMachine: downstream subscription in \(phase.name)")
+        }
+        phase = .calling(downstream, owner: thread, depth: 1)
+        return (downstream, .subscription)
+    }
+
+    /// What the turn's holder does next.
+    @usableFromInline
+    enum Next {
+        /// Make this call; `isLast`: the downstream's last completion.
+        case call(Callout, isLast: Bool)
+        /// A bare release was queued: the downstream is released, the turn with it.
+        case release
+        /// Nothing can be delivered now: give the turn back.
+        case nothing
+    }
+
+    /// The next thing the turn's holder does: a waiting value within demand, else the first queued completion (one
+    /// that waits behind values waits for them). Takes it out of the queues; `dropped` receives the waiting values a
+    /// completion drops, to be released after unlocking.
+    @inlinable
+    mutating func next(dropped: inout [Operator.Output]) -> Next {
+        if !waiting.isEmpty, !countsDemand || demand > .none {
+            if countsDemand { demand -= 1 }
+            return .call(.value(waiting.removeFirst()), isLast: false)
+        }
+        guard let ending = endings.first else { return .nothing }
+        if ending.order == .afterWaitingValues, !waiting.isEmpty { return .nothing }
+        endings.removeFirst()
+        if ending.order == .dropWaitingValues {
+            swap(&dropped, &waiting)
+        }
+        guard let completion = ending.completion else { return ending.isLast ? .release : .nothing }
+        return .call(.completion(completion), isLast: ending.isLast)
+    }
+
+    /// Takes the turn if nobody holds it and something can be delivered: the first call to make. Before its
+    /// subscription, the downstream gets it first. `released` receives the downstream if a queued bare release
+    /// ended it.
+    @inlinable
+    mutating func takeTurnIfFree(
+        on thread: ThreadID, dropped: inout [Operator.Output], released: inout Downstream?
+    ) -> Turn? {
+        switch phase {
+        case .idle(let downstream):
+            phase = .calling(downstream, owner: thread, depth: 1)
+            return continueTurn(downstream, dropped: &dropped, released: &released)
+        case .unsubscribed(let downstream):
+            guard !waiting.isEmpty || !endings.isEmpty else { return nil }
+            phase = .calling(downstream, owner: thread, depth: 1)
+            return (downstream, .subscription)
+        case .calling, .completing, .ended:
+            return nil
+        }
+    }
+
+    /// The holder of the turn goes on with the next call, or gives the turn back; a queued bare release ends the
+    /// downstream's phase instead, handing the downstream to `released`.
+    @inlinable
+    mutating func continueTurn(
+        _ downstream: Downstream, dropped: inout [Operator.Output], released: inout Downstream?
+    ) -> Turn? {
+        switch next(dropped: &dropped) {
+        case .call(let callout, let isLast):
+            if isLast { phase = .completing(downstream) }
+            return (downstream, callout)
+        case .release:
+            phase = .ended
+            released = downstream
+            return nil
+        case .nothing:
+            phase = .idle(downstream)
+            return nil
+        }
+    }
+
+    /// What happens after a call to the downstream returned.
+    @usableFromInline
+    package struct Returned {
+        /// Keep the turn: make this call next.
+        @usableFromInline package var next: Turn?
+        /// Pass the returned demand on to this subscription (counted demand).
+        @usableFromInline package var forward: Subscription?
+        /// What was let go of: the downstream after its last completion, waiting values a completion dropped.
+        @usableFromInline package var released: (Downstream?, [Operator.Output])
+
+        @inlinable
+        init(next: Turn? = nil, forward: Subscription? = nil, released: (Downstream?, [Operator.Output]) = (nil, [])) {
+            self.next = next
+            self.forward = forward
+            self.released = released
+        }
+    }
+
+    /// The call the turn's holder made returned `more` (a value's returned demand; `.none` otherwise).
+    @inlinable
+    package mutating func calloutReturned(returning more: Subscribers.Demand, on thread: ThreadID) -> Returned {
+        var returned = Returned()
+        if more > .none, countsDemand {
+            demand += more
+            returned.forward = `operator`.requested(more)
+        }
+        switch phase {
+        case .calling(let downstream, let owner, let depth):
+            guard owner == thread else {
+                preconditionFailure("TriggerStateMachine: callout returned on another thread than the turn's")
+            }
+            if depth > 1 {
+                // A nested call returned: the enclosing one goes on when it returns.
+                phase = .calling(downstream, owner: owner, depth: depth - 1)
+                return returned
+            }
+            returned.next = continueTurn(downstream, dropped: &returned.released.1, released: &returned.released.0)
+        case .completing(let downstream):
+            phase = .ended
+            returned.released.0 = downstream
+        case .ended:
+            // The downstream cancelled during the call: it was released then.
+            break
+        case .unsubscribed, .idle:
+            preconditionFailure("TriggerStateMachine: callout returned in \(phase.name)")
+        }
+        return returned
+    }
+
+    // MARK: Signals
+
+    /// What becomes of an upstream value.
+    @usableFromInline
+    package enum ValueAction {
+        /// Return this demand to the upstream; nothing for the downstream.
+        case skip(Subscribers.Demand)
+        /// The operator kept the value; release this one after unlocking.
+        case keep(Operator.Kept?)
+        /// The caller took the turn: deliver this value to this downstream, then ``calloutReturned(returning:on:)``.
+        case deliver(Downstream, Operator.Pending)
+        /// Counted demand, and the value cannot go now: turn it into the output, then ``offer(_:on:)`` it.
+        case offer(Operator.Pending)
+    }
+
+    /// An upstream value arrived, on `thread`.
+    @inlinable
+    package mutating func upstreamSent(_ input: Operator.Input, on thread: ThreadID) -> ValueAction {
+        let pending: Operator.Pending
+        switch `operator`.upstreamSent(input) {
+        case .skip(let demand): return .skip(demand)
+        case .keep(let replaced): return .keep(replaced)
+        case .deliver(let value): pending = value
+        }
+        switch phase {
+        case .idle(let downstream):
+            guard !countsDemand || (demand > .none && waiting.isEmpty) else { return .offer(pending) }
+            if countsDemand { demand -= 1 }
+            phase = .calling(downstream, owner: thread, depth: 1)
+            return .deliver(downstream, pending)
+        case .calling(let downstream, let owner, let depth):
+            // With pass-through demand, a value from the turn's holder is a nested signal, delivered at once;
+            // from another thread, the holder can only be delivering a completion, which ends the values.
+            guard !countsDemand else { return .offer(pending) }
+            guard owner == thread else { return .skip(.none) }
+            phase = .calling(downstream, owner: owner, depth: depth + 1)
+            return .deliver(downstream, pending)
+        case .completing, .ended:
+            return .skip(.none)
+        case .unsubscribed:
+            preconditionFailure("TriggerStateMachine: upstream value in unsubscribed")
+        }
+    }
+
+    /// A counted value that could not go at once: it waits (per ``TriggerWaiting``), and the caller takes the turn
+    /// if it is free and the value can go now. `dropped` receives the values it replaced or a completion dropped.
+    @inlinable
+    package mutating func offer(_ value: Operator.Output, on thread: ThreadID) -> (Turn?, dropped: [Operator.Output]) {
+        var dropped: [Operator.Output] = []
+        switch phase {
+        case .completing, .ended:
+            return (nil, [value])
+        case .unsubscribed, .idle, .calling:
+            break
+        }
+        if case .counted(.latest) = Operator.demand {
+            swap(&dropped, &waiting)
+        }
+        waiting.append(value)
+        var released: Downstream?
+        let turn = takeTurnIfFree(on: thread, dropped: &dropped, released: &released)
+        withExtendedLifetime(released) {}  // never set: a value queues no release
+        return (turn, dropped)
+    }
+
+    /// What a completion, a trigger value, a request or the downstream's cancel leads to, after unlocking.
+    @usableFromInline
+    package struct Action {
+        /// The operator's effects: what to cancel, to release.
+        @usableFromInline package var effects: TriggerEffects<Operator>
+        /// A request to pass on.
+        @usableFromInline package var request: (Subscription, Subscribers.Demand)?
+        /// The caller took the turn: make this call, then ``calloutReturned(returning:on:)``.
+        @usableFromInline package var turn: Turn?
+        /// Let go of: the downstream (cancelled), values no longer to be delivered.
+        @usableFromInline package var released: (Downstream?, [Operator.Output])
+
+        @inlinable
+        init(effects: TriggerEffects<Operator>) {
+            self.effects = effects
+            released = (nil, [])
+        }
+    }
+
+    /// Queues the effects' value and completion for the downstream, and takes the turn if it is free.
+    @inlinable
+    mutating func apply(_ effects: TriggerEffects<Operator>, on thread: ThreadID) -> Action {
+        var action = Action(effects: effects)
+        switch phase {
+        case .completing, .ended:
+            // The downstream cancelled, or is receiving its last completion: what the operator still sends has
+            // nobody to go to.
+            if let value = effects.value { action.released.1.append(value) }
+            return action
+        case .unsubscribed, .idle, .calling:
+            break
+        }
+        if let value = effects.value {
+            if case .counted(.latest) = Operator.demand { swap(&action.released.1, &waiting) }
+            waiting.append(value)
+        }
+        if effects.completion != nil || effects.endsDownstream {
+            endings.append(
+                Ending(completion: effects.completion, order: effects.order, isLast: effects.endsDownstream))
+        }
+        action.turn = takeTurnIfFree(on: thread, dropped: &action.released.1, released: &action.released.0)
+        return action
+    }
+
+    /// The upstream's subscription arrived.
+    @inlinable
+    package mutating func upstreamSubscribed(_ subscription: Subscription, on thread: ThreadID) -> (
+        UpstreamAdmission, Turn?
+    ) {
+        let admission = `operator`.upstreamSubscribed(subscription)
+        guard admission.isAdmitted, case .triggerThenUpstreamWithDownstream = Operator.start else {
+            return (admission, nil)
+        }
+        return (admission, subscribeDownstream(on: thread))
+    }
+
+    /// The trigger's subscription arrived.
+    @inlinable
+    package mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
+        `operator`.triggerSubscribed(subscription)
+    }
+
+    /// The upstream completed.
+    @inlinable
+    package mutating func upstreamCompleted(
+        _ completion: Subscribers.Completion<Operator.Failure>, on thread: ThreadID
+    ) -> Action {
+        apply(`operator`.upstreamCompleted(completion), on: thread)
+    }
+
+    /// The trigger sent a value.
+    @inlinable
+    package mutating func triggerSent(_ signal: Operator.Signal, on thread: ThreadID) -> Action {
+        apply(`operator`.triggerSent(signal), on: thread)
+    }
+
+    /// The trigger completed.
+    @inlinable
+    package mutating func triggerCompleted(
+        _ completion: Subscribers.Completion<Operator.SignalFailure>, on thread: ThreadID
+    ) -> Action {
+        apply(`operator`.triggerCompleted(completion), on: thread)
+    }
+
+    /// The downstream requested `demand`: where to pass it, and (counted) the turn to deliver what waited for it.
+    @inlinable
+    package mutating func requested(_ demand: Subscribers.Demand, on thread: ThreadID) -> Action {
+        var action = Action(effects: TriggerEffects())
+        if let subscription = `operator`.requested(demand) { action.request = (subscription, demand) }
+        guard countsDemand else { return action }
+        self.demand += demand
+        action.turn = takeTurnIfFree(on: thread, dropped: &action.released.1, released: &action.released.0)
+        return action
+    }
+
+    /// The downstream cancelled: the operator's effects, and everything the machine held, to release.
+    @inlinable
+    package mutating func cancelled() -> Action {
+        var action = Action(effects: `operator`.cancelled())
+        switch phase {
+        case .unsubscribed(let downstream), .idle(let downstream), .calling(let downstream, _, _),
+            .completing(let downstream):
+            action.released.0 = downstream
+        case .ended:
+            break
+        }
+        phase = .ended
+        swap(&action.released.1, &waiting)
+        endings = []
+        return action
+    }
+}
