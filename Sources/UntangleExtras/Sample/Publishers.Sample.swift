@@ -53,6 +53,9 @@ extension Publishers {
         }
 
         /// Attaches the subscriber: it receives its subscription, then the upstream and the sampler are subscribed.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             TriggerSubscription(
                 downstream: subscriber, operator: SampleStateMachine<Output, Sampler.Output, Failure>(), output: { $0 }

@@ -147,6 +147,9 @@ extension Publishers {
 
         /// Attaches the subscriber: it receives its subscription first, then `other` and the upstream are
         /// subscribed, in that order.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let selector = resultSelector
             TriggerSubscription(

@@ -8,17 +8,22 @@ import Untangle
 /// and requested when it does); the skeleton counts it too, so that a value beyond it waits; the other publisher
 /// is asked for `.unlimited` because only its latest value counts.
 /// **Thread safety:** none: always mutated under the operator's lock.
+@usableFromInline
 struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: DescribedTriggerOperator {
-    typealias Signal = Latest
-    typealias SignalFailure = Failure
-    typealias Pending = (Input, Latest)
-    typealias Kept = Latest
+    @usableFromInline typealias Signal = Latest
+    @usableFromInline typealias SignalFailure = Failure
+    @usableFromInline typealias Pending = (Input, Latest)
+    @usableFromInline typealias Kept = Latest
 
+    @inlinable
     static var start: TriggerStart { .downstreamThenTriggerThenUpstream }
+    @inlinable
     static var demand: TriggerDemand { .counted(.all) }
+    @inlinable
     static var name: String { "WithLatestFrom" }
 
     /// The operator's phase.
+    @usableFromInline
     enum Phase {
         /// Running, with the other publisher's latest value once it sent one.
         case running(latest: Latest?)
@@ -26,13 +31,17 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
         case terminated
     }
 
-    private(set) var phase = Phase.running(latest: nil)
-    private var upstream = UpstreamSlot.awaiting
-    private var other = UpstreamSlot.awaiting
+    @usableFromInline var phase = Phase.running(latest: nil)
+    @usableFromInline var upstream = UpstreamSlot.awaiting
+    @usableFromInline var other = UpstreamSlot.awaiting
     /// What the downstream asked for before the upstream's subscription arrived.
-    private var pendingDemand = Subscribers.Demand.none
+    @usableFromInline var pendingDemand = Subscribers.Demand.none
+
+    @inlinable
+    init() {}
 
     /// The upstream's subscription: admitted with the demand asked so far, or rejected (ended, or a second one).
+    @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         let admission = upstream.admit(subscription, requesting: pendingDemand)
         if admission.isAdmitted { pendingDemand = .none }
@@ -40,12 +49,14 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
     }
 
     /// The other publisher's subscription: admitted with `.unlimited`, or rejected (ended, or a second one).
+    @inlinable
     mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         other.admit(subscription, requesting: .unlimited)
     }
 
     /// The downstream asked for more (or returned it from `receive(_:)`): the upstream subscription to forward it
     /// to; before the upstream subscribed, it is kept for then.
+    @inlinable
     mutating func requested(_ demand: Subscribers.Demand) -> Subscription? {
         switch upstream {
         case .awaiting:
@@ -58,6 +69,7 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
 
     /// A value combines with the latest other value; before the first one it is dropped and replaced by a request
     /// for one more.
+    @inlinable
     func upstreamSent(_ input: Input) -> TriggerValueDecision<(Input, Latest), Latest> {
         switch phase {
         case .running(let latest?): return .deliver((input, latest))
@@ -68,6 +80,7 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
 
     /// The upstream's completion ends the operator, cancelling the other publisher; a finish follows the values
     /// still waiting for demand, a failure drops them.
+    @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         let order: TriggerCompletionOrder
         switch completion {
@@ -79,6 +92,7 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
     }
 
     /// The other publisher's value becomes the latest; the one it replaces is released after unlocking.
+    @inlinable
     mutating func triggerSent(_ signal: Latest) -> TriggerEffects<Self> {
         guard case .running(let latest) = phase else { return TriggerEffects(releasedValue: signal) }
         phase = .running(latest: signal)
@@ -86,6 +100,7 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
     }
 
     /// The other publisher finishing changes nothing (its latest value stays); its failure ends the operator.
+    @inlinable
     mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         guard case .failure = completion else { return TriggerEffects(released: other.end()) }
         return terminate(
@@ -94,11 +109,13 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
                 order: .dropWaitingValues))
     }
 
+    @inlinable
     mutating func cancelled() -> TriggerEffects<Self> {
         terminate(TriggerEffects(cancelUpstream: upstream.end(), cancelTrigger: other.end()))
     }
 
     /// Ends the operator once: the latest value is released with `effects`; later ends do nothing.
+    @inlinable
     mutating func terminate(_ effects: TriggerEffects<Self>) -> TriggerEffects<Self> {
         guard case .running(let latest) = phase else { return TriggerEffects() }
         phase = .terminated

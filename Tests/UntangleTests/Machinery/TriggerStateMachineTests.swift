@@ -78,7 +78,7 @@ final class TriggerStateMachineTests: XCTestCase {
             guard case .subscription = turn.callout else {
                 XCTFail("the subscription goes first"); return (machine, down)
             }
-            XCTAssertNil(machine.calloutReturned(returning: .none, on: me).next)
+            XCTAssertFalse(machine.calloutReturned(returning: .none, on: me).keepsTurn)
         }
         return (machine, down)
     }
@@ -97,42 +97,65 @@ final class TriggerStateMachineTests: XCTestCase {
 
     private func phase<S>(_ machine: TriggerStateMachine<Scripted<S>, Down>) -> String { machine.phase.name }
 
+    /// An upstream value: the downstream the caller must call now (nil: not now), or the skipped demand.
+    private func send<S>(_ value: Int, to machine: inout TriggerStateMachine<Scripted<S>, Down>, on thread: ThreadID)
+        -> (delivered: Down?, skipped: Subscribers.Demand?)
+    {
+        var downstream: Down?
+        switch machine.upstreamSent(value, on: thread, taking: &downstream) {
+        case .deliver: return (downstream, nil)
+        case .skip(let demand): return (nil, demand)
+        case .keep: return (nil, nil)
+        }
+    }
+
+    /// The turn's holder gives it back after a call: the next call it makes, if something was queued.
+    private func returned<S>(
+        _ machine: inout TriggerStateMachine<Scripted<S>, Down>, more: Subscribers.Demand = .none
+    ) -> (next: TriggerStateMachine<Scripted<S>, Down>.Turn?, forward: Subscription?, released: Down?) {
+        let downstream = machine.downstream
+        let returned = machine.calloutReturned(returning: more, on: me)
+        guard returned.keepsTurn else {
+            return (nil, returned.forward, machine.downstream == nil && downstream != nil ? downstream : nil)
+        }
+        let next = machine.nextTurn(on: me)
+        return (next.turn, returned.forward, next.released.0)
+    }
+
     // MARK: Pass-through
 
     func testAValueTakesTheFreeTurnAndReturningGivesItBack() {
         var (machine, down) = machine(PassThrough.self)
-        guard case .deliver(let receiver, 1) = machine.upstreamSent(1, on: me) else { return XCTFail() }
-        XCTAssertTrue(receiver === down)
+        XCTAssertTrue(send(1, to: &machine, on: me).delivered === down)
         XCTAssertEqual(phase(machine), "calling")
-        let returned = machine.calloutReturned(returning: .max(3), on: me)
-        XCTAssertNil(returned.next)
-        XCTAssertNil(returned.forward, "pass-through: the returned demand goes back as receive(_:)'s result")
+        let back = returned(&machine, more: .max(3))
+        XCTAssertNil(back.next)
+        XCTAssertNil(back.forward, "pass-through: the returned demand goes back as receive(_:)'s result")
         XCTAssertEqual(machine.operator.requests, [])
         XCTAssertEqual(phase(machine), "idle")
     }
 
-    func testANestedValueIsDeliveredAtOnceAndOneFromAnotherThreadIsSkipped() {
-        var (machine, _) = machine(PassThrough.self)
-        _ = machine.upstreamSent(1, on: me)
-        guard case .deliver(_, 2) = machine.upstreamSent(2, on: me) else { return XCTFail("nested: at once") }
-        guard case .skip(.none) = machine.upstreamSent(3, on: other) else { return XCTFail("another thread: skip") }
-        XCTAssertNil(machine.calloutReturned(returning: .none, on: me).next, "the nested call returned")
+    func testANestedValueIsDeliveredAtOnceAndOneFromAnotherThreadIsDropped() {
+        var (machine, down) = machine(PassThrough.self)
+        _ = send(1, to: &machine, on: me)
+        XCTAssertTrue(send(2, to: &machine, on: me).delivered === down, "nested: at once")
+        XCTAssertNil(send(3, to: &machine, on: other).delivered, "another thread: dropped")
+        XCTAssertNil(returned(&machine).next, "the nested call returned")
         XCTAssertEqual(phase(machine), "calling", "the enclosing call still holds the turn")
-        XCTAssertNil(machine.calloutReturned(returning: .none, on: me).next)
+        XCTAssertNil(returned(&machine).next)
         XCTAssertEqual(phase(machine), "idle")
     }
 
     func testACompletionFindingTheTurnTakenIsQueuedForItsHolderEvenOnItsOwnThread() {
         var (machine, down) = machine(PassThrough.self)
-        _ = machine.upstreamSent(1, on: me)
+        _ = send(1, to: &machine, on: me)
         machine.operator.next = TriggerEffects(completion: .finished, endsDownstream: true)
         XCTAssertNil(machine.triggerSent((), on: me).turn, "never nested inside the call in progress")
-        let returned = machine.calloutReturned(returning: .none, on: me)
-        XCTAssertEqual(completion(returned.next), .finished, "it follows the call")
+        let back = returned(&machine)
+        XCTAssertEqual(completion(back.next), .finished, "it follows the call")
         XCTAssertEqual(phase(machine), "completing")
-        guard case .skip = machine.upstreamSent(2, on: me) else { return XCTFail("nothing after the last completion") }
-        let last = machine.calloutReturned(returning: .none, on: me)
-        XCTAssertTrue(last.released.0 === down, "released after its last completion")
+        XCTAssertEqual(send(2, to: &machine, on: me).skipped, Subscribers.Demand.none, "nothing after the last one")
+        XCTAssertTrue(returned(&machine).released === down, "released after its last completion")
         XCTAssertEqual(phase(machine), "ended")
     }
 
@@ -141,22 +164,26 @@ final class TriggerStateMachineTests: XCTestCase {
         machine.operator.next = TriggerEffects(completion: .failure(TestError(1)))
         let action = machine.triggerSent((), on: me)
         XCTAssertEqual(completion(action.turn), .failure(TestError(1)))
-        XCTAssertNil(machine.calloutReturned(returning: .none, on: me).released.0)
+        XCTAssertNil(returned(&machine).released)
         XCTAssertEqual(phase(machine), "idle", "drop(untilOutputFrom:) may publish a second completion")
         XCTAssertEqual(completion(machine.upstreamCompleted(.finished, on: me).turn), .finished)
     }
 
     func testABareReleaseEndsTheDownstreamOnceTheTurnIsFree() {
         var (machine, down) = machine(PassThrough.self)
-        _ = machine.upstreamSent(1, on: me)
+        _ = send(1, to: &machine, on: me)
         machine.operator.next = TriggerEffects(endsDownstream: true)
         let action = machine.triggerSent((), on: me)
         XCTAssertNil(action.turn)
         XCTAssertNil(action.released.0, "the call in progress still uses it")
-        let returned = machine.calloutReturned(returning: .none, on: me)
-        XCTAssertNil(returned.next)
-        XCTAssertTrue(returned.released.0 === down)
+        let back = returned(&machine)
+        XCTAssertNil(back.next)
+        XCTAssertTrue(back.released === down)
         XCTAssertEqual(phase(machine), "ended")
+
+        var (idle, idleDown) = self.machine(PassThrough.self)
+        idle.operator.next = TriggerEffects(endsDownstream: true)
+        XCTAssertTrue(idle.triggerSent((), on: me).released.0 === idleDown, "released at once when nobody calls it")
     }
 
     func testRequestsGoWhereTheOperatorSays() {
@@ -171,16 +198,16 @@ final class TriggerStateMachineTests: XCTestCase {
 
     func testCancelTakesTheDownstreamAndTheHolderOfTheTurnStops() {
         var (machine, down) = machine(PassThrough.self)
-        _ = machine.upstreamSent(1, on: me)
+        _ = send(1, to: &machine, on: me)
         let token = Token()
         machine.operator.forward = token
         let action = machine.cancelled()
         XCTAssertTrue(action.effects.cancelUpstream as? Token === token, "the operator's effects are carried out")
         XCTAssertTrue(action.released.0 === down)
         XCTAssertEqual(phase(machine), "ended")
-        let returned = machine.calloutReturned(returning: .none, on: me)
-        XCTAssertNil(returned.next)
-        XCTAssertNil(returned.released.0, "released once, by the cancel")
+        let back = returned(&machine)
+        XCTAssertNil(back.next)
+        XCTAssertNil(back.released, "released once, by the cancel")
         XCTAssertNil(machine.upstreamCompleted(.finished, on: me).turn)
     }
 
@@ -191,9 +218,8 @@ final class TriggerStateMachineTests: XCTestCase {
         machine.operator.next = TriggerEffects(completion: .finished, endsDownstream: true)
         let action = machine.triggerSent((), on: me)
         guard case .subscription? = action.turn?.callout else { return XCTFail("the subscription comes first") }
-        let returned = machine.calloutReturned(returning: .none, on: me)
-        XCTAssertEqual(completion(returned.next), .finished)
-        XCTAssertTrue(machine.calloutReturned(returning: .none, on: me).released.0 === down)
+        XCTAssertEqual(completion(returned(&machine).next), .finished)
+        XCTAssertTrue(returned(&machine).released === down)
     }
 
     func testTheUpstreamsSubscriptionSubscribesTheDownstreamWhenTheOperatorSaysSo() {
@@ -208,25 +234,26 @@ final class TriggerStateMachineTests: XCTestCase {
     // MARK: Counted demand
 
     func testCountedValuesWaitForDemandAndTheRequestTakesTheTurnToDeliverThem() {
-        var (machine, _) = machine(CountedAll.self)
-        guard case .offer(1) = machine.upstreamSent(1, on: me) else { return XCTFail("no demand: offered") }
+        var (machine, down) = machine(CountedAll.self)
+        let first = send(1, to: &machine, on: me)
+        XCTAssertNil(first.delivered, "no demand: offered")
+        XCTAssertNil(first.skipped)
         XCTAssertNil(machine.offer(1, on: me).0)
         XCTAssertNil(machine.offer(2, on: me).0)
-        let action = machine.requested(.max(1), on: me)
-        XCTAssertEqual(value(action.turn), 1)
-        XCTAssertNil(machine.calloutReturned(returning: .none, on: me).next, "one unit of demand, one value")
+        XCTAssertEqual(value(machine.requested(.max(1), on: me).turn), 1)
+        XCTAssertNil(returned(&machine).next, "one unit of demand, one value")
         XCTAssertEqual(value(machine.requested(.max(5), on: me).turn), 2)
-        XCTAssertNil(machine.calloutReturned(returning: .none, on: me).next)
-        guard case .deliver(_, 3) = machine.upstreamSent(3, on: me) else { return XCTFail("demand left: at once") }
+        XCTAssertNil(returned(&machine).next)
+        XCTAssertTrue(send(3, to: &machine, on: me).delivered === down, "demand left: at once")
     }
 
     func testACountedValueFromTheTurnsHolderWaitsForTheCallInProgress() {
         var (machine, _) = machine(CountedAll.self)
         _ = machine.requested(.max(5), on: me)
-        _ = machine.upstreamSent(1, on: me)
-        guard case .offer(2) = machine.upstreamSent(2, on: me) else { return XCTFail("never nested when counted") }
+        XCTAssertNotNil(send(1, to: &machine, on: me).delivered)
+        XCTAssertNil(send(2, to: &machine, on: me).delivered, "never nested when counted")
         XCTAssertNil(machine.offer(2, on: me).0)
-        XCTAssertEqual(value(machine.calloutReturned(returning: .none, on: me).next), 2, "the holder delivers it")
+        XCTAssertEqual(value(returned(&machine).next), 2, "the holder delivers it")
     }
 
     func testReturnedDemandIsCountedAndHandedToTheOperator() {
@@ -234,9 +261,8 @@ final class TriggerStateMachineTests: XCTestCase {
         let token = Token()
         machine.operator.forward = token
         _ = machine.requested(.max(1), on: me)
-        _ = machine.upstreamSent(1, on: me)
-        let returned = machine.calloutReturned(returning: .max(2), on: me)
-        XCTAssertTrue(returned.forward as? Token === token)
+        _ = send(1, to: &machine, on: me)
+        XCTAssertTrue(returned(&machine, more: .max(2)).forward as? Token === token)
         XCTAssertEqual(machine.operator.requests, [.max(1), .max(2)])
         XCTAssertEqual(machine.demand, .max(2))
     }
@@ -254,11 +280,10 @@ final class TriggerStateMachineTests: XCTestCase {
         waiting.operator.next = TriggerEffects(value: 2, completion: .finished, endsDownstream: true)
         XCTAssertNil(waiting.triggerSent((), on: me).turn, "no demand: the values and the finish wait")
         XCTAssertEqual(value(waiting.requested(.max(1), on: me).turn), 1)
-        XCTAssertNil(waiting.calloutReturned(returning: .none, on: me).next, "the finish waits behind 2")
+        XCTAssertNil(returned(&waiting).next, "the finish waits behind 2")
         XCTAssertEqual(value(waiting.requested(.max(1), on: me).turn), 2)
-        let afterValues = waiting.calloutReturned(returning: .none, on: me)
-        XCTAssertEqual(completion(afterValues.next), .finished)
-        XCTAssertTrue(waiting.calloutReturned(returning: .none, on: me).released.0 === down)
+        XCTAssertEqual(completion(returned(&waiting).next), .finished)
+        XCTAssertTrue(returned(&waiting).released === down)
 
         var dropping = machine(CountedAll.self).0
         _ = dropping.offer(1, on: me)
@@ -272,6 +297,7 @@ final class TriggerStateMachineTests: XCTestCase {
     func testAValueAfterTheLastCompletionHasNobodyToGoTo() {
         var (machine, _) = machine(CountedAll.self)
         _ = machine.cancelled()
+        XCTAssertEqual(send(1, to: &machine, on: me).skipped, Subscribers.Demand.none)
         XCTAssertEqual(machine.offer(1, on: me).dropped, [1])
         machine.operator.next = TriggerEffects(value: 2)
         XCTAssertEqual(machine.triggerSent((), on: me).released.1, [2])

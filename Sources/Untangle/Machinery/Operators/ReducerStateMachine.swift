@@ -1,7 +1,39 @@
+/// Where a ``ReducerSubscription`` stands: the phase of its ``ReducerStateMachine``, carrying the upstream
+/// subscription while running and whether the held final signal starts with a value.
+///
+/// **Demand:** none.
+/// **Thread safety:** a value, kept under the subscription's lock.
+@usableFromInline
+package enum ReducerPhase {
+    /// Before the upstream's subscription: requests are remembered.
+    case awaiting
+    /// The upstream's subscription arrived and the upstream has not ended.
+    case running(Subscription)
+    /// The upstream ended with a final signal (the machine's `held`) the downstream has not requested yet;
+    /// `hasValue`: it starts with a value, followed by the completion.
+    case pending(hasValue: Bool)
+    /// The final value is going downstream; its completion follows unless the downstream cancels meanwhile (the
+    /// downstream stays in the machine so that a `cancel()` made inside that `receive` can take it).
+    case deliveringValue
+    /// The final signal went (or is going) downstream, or the downstream cancelled: nothing is held.
+    case terminated
+
+    @usableFromInline
+    var name: String {
+        switch self {
+        case .awaiting: return "awaiting"
+        case .running: return "running"
+        case .pending: return "pending"
+        case .deliveringValue: return "deliveringValue"
+        case .terminated: return "terminated"
+        }
+    }
+}
+
 /// The pure state of a ``ReducerSubscription``: every decision it makes under its lock, as a value with no
-/// callouts. Its phase is one enum whose cases carry what each phase holds (the downstream, the upstream
-/// subscription, the final signal waiting for demand); each transition returns what to do and everything it
-/// dropped, so that the caller releases those after unlocking.
+/// callouts: its ``ReducerPhase``, the downstream until the end, the final signal while it waits for demand, and
+/// the downstream's demand. Each transition returns what to do and everything it dropped, so that the caller
+/// releases those after unlocking.
 ///
 /// ```swift
 /// var machine = ReducerStateMachine<Recorder<Int, Never>, Final>(downstream: recorder, policy: .passThrough)
@@ -17,62 +49,29 @@
 /// **Thread safety:** none: a value the subscription keeps in a `LockedBox`.
 @usableFromInline
 package struct ReducerStateMachine<Downstream, Final> {
-    @usableFromInline
-    enum Phase {
-        /// Before the upstream's subscription: requests are remembered in `demand`.
-        case awaiting(Downstream)
-        /// The upstream's subscription arrived and the upstream has not ended.
-        case running(Subscription, Downstream)
-        /// The upstream ended with a final signal the downstream has not requested yet (`hasValue`: it starts with
-        /// a value, followed by the completion).
-        case pending(Downstream, Final, hasValue: Bool)
-        /// The final value is going downstream; its completion follows unless the downstream cancels meanwhile
-        /// (the downstream stays here so that a `cancel()` made inside that `receive` can take it).
-        case deliveringValue(Downstream)
-        /// The final signal went (or is going) downstream, or the downstream cancelled: nothing is held.
-        case terminated
-
-        @usableFromInline
-        var name: String {
-            switch self {
-            case .awaiting: return "awaiting"
-            case .running: return "running"
-            case .pending: return "pending"
-            case .deliveringValue: return "deliveringValue"
-            case .terminated: return "terminated"
-            }
-        }
-    }
-
-    @usableFromInline var phase: Phase
+    @usableFromInline var phase = ReducerPhase.awaiting
+    // The downstream and the held final signal are kept beside the phase, not in it: a generic payload in the phase
+    // would make code that is not specialized look up the enum's type metadata on every emitted value.
+    /// The downstream; nil once terminated.
+    @usableFromInline var downstream: Downstream?
+    /// The final signal while `.pending`.
+    @usableFromInline var held: Final?
     /// The downstream's outstanding demand (what it requested, minus the values emitted, plus what they returned).
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline let policy: ReducerUpstreamDemand
 
     @inlinable
     package init(downstream: Downstream, policy: ReducerUpstreamDemand) {
-        phase = .awaiting(downstream)
+        self.downstream = downstream
         self.policy = policy
-    }
-
-    /// The downstream, while the machine holds it.
-    @inlinable
-    package var downstream: Downstream? {
-        switch phase {
-        case .awaiting(let downstream), .running(_, let downstream), .pending(let downstream, _, _),
-            .deliveringValue(let downstream):
-            return downstream
-        case .terminated:
-            return nil
-        }
     }
 
     /// The upstream handed us its subscription: the downstream to pass ours to, or nil to cancel the new one (a
     /// second subscription, or one arriving after the end).
     @inlinable
     package mutating func receivedSubscription(_ subscription: Subscription) -> Downstream? {
-        guard case .awaiting(let downstream) = phase else { return nil }
-        phase = .running(subscription, downstream)
+        guard case .awaiting = phase else { return nil }
+        phase = .running(subscription)
         return downstream
     }
 
@@ -81,7 +80,7 @@ package struct ReducerStateMachine<Downstream, Final> {
     /// the downstream cannot request before it has this subscription, which comes after the upstream's.)
     @inlinable
     package func eagerRequest() -> Subscription? {
-        guard case .running(let subscription, _) = phase else { return nil }
+        guard case .running(let subscription) = phase else { return nil }
         switch policy {
         case .unlimitedAtSubscription, .unlimitedAtSubscriptionFinishingWithoutDemand:
             return subscription
@@ -90,12 +89,17 @@ package struct ReducerStateMachine<Downstream, Final> {
         }
     }
 
-    /// Hands the final signal over, once: the downstream to deliver it to. A final value keeps the downstream in
-    /// `.deliveringValue` until ``valueDelivered()``, so that a cancel made while receiving it drops the completion
-    /// that would follow.
+    /// Hands the final signal over, once: the downstream to deliver it to. A final value keeps the downstream until
+    /// ``valueDelivered()``, so that a cancel made while receiving it drops the completion that would follow.
     @inlinable
-    mutating func handOver(to downstream: Downstream, hasValue: Bool) -> Downstream {
-        phase = hasValue ? .deliveringValue(downstream) : .terminated
+    mutating func handOver(hasValue: Bool) -> Downstream? {
+        held = nil
+        guard hasValue else {
+            phase = .terminated
+            defer { downstream = nil }
+            return downstream
+        }
+        phase = .deliveringValue
         return downstream
     }
 
@@ -103,8 +107,9 @@ package struct ReducerStateMachine<Downstream, Final> {
     @inlinable
     package mutating func valueDelivered() -> Downstream? {
         switch phase {
-        case .deliveringValue(let downstream):
+        case .deliveringValue:
             phase = .terminated
+            defer { downstream = nil }
             return downstream
         case .terminated:
             return nil
@@ -126,13 +131,16 @@ package struct ReducerStateMachine<Downstream, Final> {
         switch phase {
         case .terminated, .deliveringValue:
             return .none
-        case .pending(let downstream, let final, let hasValue):
+        case .pending(let hasValue):
             // The upstream already ended and its final signal waited for exactly this: hand it over, once.
-            return .deliver(handOver(to: downstream, hasValue: hasValue), final)
+            guard let final = held, let downstream = handOver(hasValue: hasValue) else {
+                preconditionFailure("ReducerStateMachine: request in pending without a result or a downstream")
+            }
+            return .deliver(downstream, final)
         case .awaiting:
             self.demand += demand
             return .none
-        case .running(let subscription, _):
+        case .running(let subscription):
             let before = self.demand
             self.demand += demand
             switch policy {
@@ -157,10 +165,11 @@ package struct ReducerStateMachine<Downstream, Final> {
     }
 
     /// A pass-through value is about to go downstream: consumes one demand.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func willEmit() -> EmitDecision {
         switch phase {
-        case .running(_, let downstream):
+        case .running:
+            guard let downstream else { preconditionFailure("ReducerStateMachine: running without a downstream") }
             if policy == .passThroughTrappingUnrequested && demand == .none { return .unrequested }
             demand -= 1
             return .deliver(downstream)
@@ -172,7 +181,7 @@ package struct ReducerStateMachine<Downstream, Final> {
     }
 
     /// The downstream returned `more` from a pass-through value.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func didEmit(returning more: Subscribers.Demand) {
         if case .running = phase { demand += more }
     }
@@ -199,12 +208,16 @@ package struct ReducerStateMachine<Downstream, Final> {
     @inlinable
     package mutating func finish(_ final: Final, needsDemand: Bool, hasValue: Bool) -> FinishAction {
         switch phase {
-        case .running(let subscription, let downstream):
+        case .running(let subscription):
             guard !needsDemand || demand > .none else {
-                phase = .pending(downstream, final, hasValue: hasValue)
+                phase = .pending(hasValue: hasValue)
+                held = final
                 return FinishAction(upstream: subscription, deliver: nil)
             }
-            return FinishAction(upstream: subscription, deliver: (handOver(to: downstream, hasValue: hasValue), final))
+            guard let downstream = handOver(hasValue: hasValue) else {
+                preconditionFailure("ReducerStateMachine: running without a downstream")
+            }
+            return FinishAction(upstream: subscription, deliver: (downstream, final))
         case .terminated:
             // The downstream cancelled first: nothing goes downstream.
             return FinishAction(upstream: nil, deliver: nil)
@@ -231,26 +244,21 @@ package struct ReducerStateMachine<Downstream, Final> {
     /// subscription arrived this does nothing, as in Combine (the downstream cannot hold this subscription yet).
     @inlinable
     package mutating func cancel() -> CancelAction {
-        let action: CancelAction
+        var upstream: Subscription?
         switch phase {
         case .awaiting, .terminated:
             return CancelAction(upstream: nil, released: (nil, nil))
-        case .running(let subscription, let downstream):
-            action = CancelAction(upstream: subscription, released: (downstream, nil))
-        case .pending(let downstream, let final, _):
-            action = CancelAction(upstream: nil, released: (downstream, final))
-        case .deliveringValue(let downstream):
-            action = CancelAction(upstream: nil, released: (downstream, nil))
+        case .running(let subscription):
+            upstream = subscription
+        case .pending, .deliveringValue:
+            upstream = nil
         }
         phase = .terminated
-        return action
-    }
-
-    /// The final signal waiting for the downstream's request, if any.
-    @inlinable
-    package var held: Final? {
-        guard case .pending(_, let final, _) = phase else { return nil }
-        return final
+        defer {
+            downstream = nil
+            held = nil
+        }
+        return CancelAction(upstream: upstream, released: (downstream, held))
     }
 
     /// A word for the subscription's mirror.

@@ -170,15 +170,11 @@ package final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Dow
     @inlinable
     package func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         let early = behavior.valueBeforeSubscription
-        let action =
-            recordsLastInput
-            ? valueArrivedRecording(input, early: early) : state.withCriticalSection { $0.valueArrived(early: early) }
-        let downstream: Downstream
-        switch action {
-        case .deliver(let receiver): downstream = receiver
-        case .drop: return .none
-        case .trap: preconditionFailure("\(name) received a value before its subscription")
-        }
+        guard
+            let downstream = recordsLastInput
+                ? valueArrivedRecording(input, early: early)
+                : state.withCriticalSection({ $0.valueArrived(early: early, name: self.name) })
+        else { return .none }
         CalloutCheck.assertNoLockHeld("an operator running its step")
         switch step(input) {
         case .emit(let value):
@@ -219,27 +215,26 @@ package final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Dow
     @inlinable
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let early = behavior.completionBeforeSubscription
-        let (action, ending) = state.withCriticalSection { $0.completed(early: early) }
+        let ending = state.withCriticalSection { $0.completed(early: early, name: self.name) }
         CalloutCheck.assertNoLockHeld("an operator passing on a completion")
-        switch action {
-        case .deliver(let downstream): downstream.receive(completion: mapCompletion(completion))
-        case .drop: break
-        case .trap: preconditionFailure("\(name) received a completion before its subscription")
-        }
+        ending.downstream?.receive(completion: mapCompletion(completion))
         ending.onEnd?()
     }
 
     /// Decides about a value and keeps it as the last value for the mirror, in one critical section; the value it
     /// replaces is released after unlocking (it may hold a user object).
+    //
+    // No tuple result: code that is not specialized would look up the tuple's type metadata on every value.
     @usableFromInline
-    func valueArrivedRecording(_ input: UpstreamOutput, early: StepBehavior.Early) -> Machine.ValueAction {
-        let (action, replaced) = state.withCriticalSection { machine -> (Machine.ValueAction, UpstreamOutput?) in
-            let action = machine.valueArrived(early: early)
-            guard case .deliver = action else { return (action, nil) }
-            return (action, machine.record(input))
+    func valueArrivedRecording(_ input: UpstreamOutput, early: StepBehavior.Early) -> Downstream? {
+        var replaced: UpstreamOutput?
+        let downstream = state.withCriticalSection { machine -> Downstream? in
+            guard let downstream = machine.valueArrived(early: early, name: self.name) else { return nil }
+            replaced = machine.record(input)
+            return downstream
         }
         withExtendedLifetime(replaced) {}
-        return action
+        return downstream
     }
 
     @inlinable

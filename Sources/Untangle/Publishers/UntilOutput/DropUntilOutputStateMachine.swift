@@ -15,16 +15,21 @@
 /// subscribes). A value dropped before the trigger fires uses up one unit of it: a dropped value beyond it breaks
 /// the upstream's contract and stops the program, as in Combine. The trigger is asked for `.max(1)`.
 /// **Thread safety:** none: always mutated under the operator's lock.
+@usableFromInline
 struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTriggerOperator {
-    typealias Output = Input
-    typealias SignalFailure = Failure
+    @usableFromInline typealias Output = Input
+    @usableFromInline typealias SignalFailure = Failure
 
+    @inlinable
     static var start: TriggerStart { .downstreamThenTriggerThenUpstream }
+    @inlinable
     static var demand: TriggerDemand { .passThrough }
+    @inlinable
     static var name: String { "DropUntilOutput" }
 
     /// The upstream's side of the operator, and the downstream's cancel. Combine's own "closed" flag (values
     /// dropped, a new upstream subscription cancelled, the upstream's completion ignored) is: not `.open`.
+    @usableFromInline
     enum UpstreamPhase {
         /// Before the upstream's completion: its subscription once it arrived (nil before, and again after a
         /// trigger's completion before its value cancelled it: a new one is then accepted, as in Combine).
@@ -36,6 +41,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         case cancelled
 
         /// The upstream subscription requests go to (and a trigger's completion cancels), if any.
+        @inlinable
         var subscription: Subscription? {
             switch self {
             case .open(let subscription), .completed(let subscription): return subscription
@@ -46,6 +52,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
 
     /// The trigger's gate, and its subscription: released when the trigger fires (a later one is then accepted
     /// again, as in Combine), kept when it completes first.
+    @usableFromInline
     enum Gate {
         /// The trigger has neither sent a value nor completed: the upstream's values are dropped.
         case shut(trigger: Subscription?)
@@ -55,6 +62,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         /// The trigger sent a value: the upstream's values pass (for as long as the upstream is open).
         case open(trigger: Subscription?)
 
+        @inlinable
         var trigger: Subscription? {
             switch self {
             case .shut(let trigger), .triggerCompletedFirst(let trigger), .open(let trigger): return trigger
@@ -62,12 +70,16 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         }
     }
 
-    private var requested = Subscribers.Demand.none
-    private var upstream = UpstreamPhase.open(nil)
-    private var gate = Gate.shut(trigger: nil)
+    @usableFromInline var requested = Subscribers.Demand.none
+    @usableFromInline var upstream = UpstreamPhase.open(nil)
+    @usableFromInline var gate = Gate.shut(trigger: nil)
+
+    @inlinable
+    init() {}
 
     /// Whether nothing more can reach the downstream: the upstream completed and the trigger fired or completed.
-    private var downstreamDone: Bool {
+    @inlinable
+    var downstreamDone: Bool {
         guard case .completed = upstream else { return false }
         if case .shut = gate { return false }
         return true
@@ -75,6 +87,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
 
     /// The upstream's subscription: asked for the demand requested so far; refused when it is a second one or
     /// comes after the end.
+    @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         guard case .open(nil) = upstream else { return .rejected }
         upstream = .open(subscription)
@@ -82,6 +95,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
     }
 
     /// The trigger's subscription: asked for `.max(1)`; refused when one is kept already, or after the cancel.
+    @inlinable
     mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         if case .cancelled = upstream { return .rejected }
         guard gate.trigger == nil else { return .rejected }
@@ -93,11 +107,13 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         return .admitted(requesting: .max(1))
     }
 
+    @inlinable
     mutating func requested(_ demand: Subscribers.Demand) -> Subscription? {
         requested += demand
         return upstream.subscription
     }
 
+    @inlinable
     mutating func upstreamSent(_ input: Input) -> TriggerValueDecision<Input, Never> {
         if case .open = gate, case .open = upstream { return .deliver(input) }
         precondition(requested > .none, "drop(untilOutputFrom:) received a value it did not request")
@@ -107,6 +123,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
 
     /// The upstream's completion is published once; the downstream is released with it if the gate is no longer
     /// shut.
+    @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         guard case .open(let subscription) = upstream else { return TriggerEffects() }
         upstream = .completed(subscription)
@@ -116,6 +133,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
     /// The trigger's value opens the gate; the trigger is released, not cancelled. The downstream stays even if
     /// the upstream has completed: only a delivered completion releases it (as Combine keeps it until the
     /// subscription goes, which the conformance suite's lifecycle tests observe).
+    @inlinable
     mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
         let trigger = gate.trigger
         gate = .open(trigger: nil)
@@ -124,6 +142,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
 
     /// After the trigger's value, its completion only releases its subscription. Before, it is published and cancels
     /// the upstream, whose slot reopens (as in Combine).
+    @inlinable
     mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         if case .open(let trigger) = gate {
             gate = .open(trigger: nil)
@@ -144,6 +163,7 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         return TriggerEffects(cancelUpstream: cancel, completion: completion, endsDownstream: downstreamDone)
     }
 
+    @inlinable
     mutating func cancelled() -> TriggerEffects<Self> {
         let effects = TriggerEffects<Self>(cancelUpstream: upstream.subscription, cancelTrigger: gate.trigger)
         upstream = .cancelled

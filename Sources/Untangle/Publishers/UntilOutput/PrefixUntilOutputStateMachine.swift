@@ -15,28 +15,38 @@
 /// **Demand:** downstream requests pass straight to the upstream once it has subscribed (earlier ones are
 /// ignored, as in Combine); the trigger is asked for `.max(1)`.
 /// **Thread safety:** none: always mutated under the operator's lock.
+@usableFromInline
 struct PrefixUntilOutputStateMachine<Input, Signal, SignalFailure: Error, Failure: Error>: TriggerOperator {
-    typealias Output = Input
+    @usableFromInline typealias Output = Input
 
+    @inlinable
     static var start: TriggerStart { .triggerThenUpstreamWithDownstream }
+    @inlinable
     static var demand: TriggerDemand { .passThrough }
 
     // Each source's subscription: awaited, live, or ended (a later subscription is cancelled).
-    private var upstream = UpstreamSlot.awaiting
-    private var trigger = UpstreamSlot.awaiting
+    @usableFromInline var upstream = UpstreamSlot.awaiting
+    @usableFromInline var trigger = UpstreamSlot.awaiting
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         upstream.admit(subscription, requesting: .none)
     }
 
+    @inlinable
     mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
         trigger.admit(subscription, requesting: .max(1))
     }
 
+    @inlinable
     func requested(_ demand: Subscribers.Demand) -> Subscription? {
         upstream.subscription
     }
 
+    @inlinable
     func upstreamSent(_ input: Input) -> TriggerValueDecision<Input, Never> {
         guard case .subscribed = upstream else { return .skip(returning: .none) }
         return .deliver(input)
@@ -44,6 +54,7 @@ struct PrefixUntilOutputStateMachine<Input, Signal, SignalFailure: Error, Failur
 
     /// The upstream's completion cancels the trigger and goes downstream, unless the upstream never subscribed or
     /// the trigger ended it first; its subscription is released.
+    @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         let live = upstream.end()
         let trigger = trigger.end()
@@ -53,6 +64,7 @@ struct PrefixUntilOutputStateMachine<Input, Signal, SignalFailure: Error, Failur
 
     /// The trigger's first value cancels the upstream and finishes the downstream; the trigger is released, not
     /// cancelled, as in Combine. A value before its subscription is ignored.
+    @inlinable
     mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
         guard case .subscribed = trigger else { return TriggerEffects() }
         return TriggerEffects(
@@ -60,10 +72,12 @@ struct PrefixUntilOutputStateMachine<Input, Signal, SignalFailure: Error, Failur
     }
 
     /// The trigger's completion only stops listening to it.
+    @inlinable
     mutating func triggerCompleted(_ completion: Subscribers.Completion<SignalFailure>) -> TriggerEffects<Self> {
         TriggerEffects(released: trigger.end())
     }
 
+    @inlinable
     mutating func cancelled() -> TriggerEffects<Self> {
         TriggerEffects(cancelUpstream: upstream.end(), cancelTrigger: trigger.end())
     }

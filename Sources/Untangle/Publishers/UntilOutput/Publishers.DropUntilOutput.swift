@@ -55,6 +55,9 @@ extension Publishers {
         }
 
         /// Attaches the subscriber, then subscribes to `other` and to the upstream.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             TriggerSubscription(
                 downstream: subscriber, operator: DropUntilOutputStateMachine<Output, Other.Output, Failure>(),

@@ -51,6 +51,9 @@ extension Publishers {
 
         /// Subscribes to `other`, then to the upstream; the subscriber receives its subscription when the upstream's
         /// arrives.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
             TriggerSubscription(

@@ -1,20 +1,51 @@
+/// Whose turn it is to call the downstream of a ``TriggerSubscription``: the phase of its ``TriggerStateMachine``.
+///
+/// **Demand:** none.
+/// **Thread safety:** a value, kept under the subscription's lock.
+@usableFromInline
+package enum TriggerTurn: Equatable {
+    /// The downstream has not received its subscription yet.
+    case unsubscribed
+    /// Nobody is calling the downstream.
+    case idle
+    /// `owner` is calling the downstream; `depth` counts the nested (reentrant) calls on that thread.
+    case calling(owner: ThreadID, depth: Int)
+    /// The turn's holder is delivering the downstream's last completion.
+    case completing
+    /// The last completion was delivered, or the downstream cancelled: nothing is held.
+    case ended
+
+    @usableFromInline
+    var name: String {
+        switch self {
+        case .unsubscribed: return "unsubscribed"
+        case .idle: return "idle"
+        case .calling: return "calling"
+        case .completing: return "completing"
+        case .ended: return "ended"
+        }
+    }
+}
+
 /// The pure state of a ``TriggerSubscription``: the operator's own machine (a ``TriggerOperator``) and the one
-/// thing every operator of that shape needs beside it: whose turn it is to call the downstream, since the upstream,
-/// the trigger and the downstream's own requests may all want to, on different threads, and no lock may be held
-/// while calling it. It never calls out: each method returns what the subscription does after unlocking.
+/// thing every operator of that shape needs beside it: whose turn it is to call the downstream (a ``TriggerTurn``),
+/// since the upstream, the trigger and the downstream's own requests may all want to, on different threads, and no
+/// lock may be held while calling it. It never calls out: each method returns what the subscription does after
+/// unlocking.
 ///
 /// A thread takes the turn under the lock before calling the downstream and hands it back, under the lock again,
-/// when the call returns (``calloutReturned(returning:on:)``), taking on the way whatever other threads queued
-/// meanwhile: a completion that found the turn taken, a value beyond the downstream's demand. A value from the
-/// thread that holds the turn (a reentrant, nested signal, as when the downstream's `request` makes the upstream send
-/// at once) is delivered at once with pass-through demand, as Combine does; a completion never is: it follows the
-/// call in progress.
+/// when the call returns (``calloutReturned(returning:on:)``); if other threads queued something meanwhile (a
+/// completion that found the turn taken, a value beyond the downstream's demand), it keeps the turn and delivers
+/// that too (``nextTurn(on:)``). A value from the thread that holds the turn (a reentrant, nested signal, as when the
+/// downstream's `request` makes the upstream send at once) is delivered at once with pass-through demand, as Combine
+/// does; a completion never is: it follows the call in progress.
 ///
 /// ```swift
-/// var machine = TriggerStateMachine(downstream: recorder, operator: PrefixUntilOutputStateMachine<Int, Int, Never>())
-/// guard case .deliver(let downstream, let value) = machine.upstreamSent(1, on: .current) else { return }
-/// // ... downstream.receive(value), then:
-/// _ = machine.calloutReturned(returning: .none, on: .current)
+/// var downstream: Recorder<Int, Never>?
+/// if case .deliver(let value) = machine.upstreamSent(1, on: .current, taking: &downstream), let downstream {
+///     _ = downstream.receive(value)   // after unlocking
+///     _ = machine.calloutReturned(returning: .none, on: .current)
+/// }
 /// ```
 ///
 /// Impossible events (the skeleton's own sequencing broken) stop the program with a message naming the machine, the
@@ -25,32 +56,6 @@
 @usableFromInline
 package struct TriggerStateMachine<Operator: TriggerOperator, Downstream: Subscriber>
 where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failure {
-    /// The downstream's side: who calls it, and what it holds.
-    @usableFromInline
-    enum Phase {
-        /// The downstream has not received its subscription yet.
-        case unsubscribed(Downstream)
-        /// Nobody is calling the downstream.
-        case idle(Downstream)
-        /// `owner` is calling the downstream; `depth` counts the nested (reentrant) calls on that thread.
-        case calling(Downstream, owner: ThreadID, depth: Int)
-        /// `owner` is delivering the downstream's last completion.
-        case completing(Downstream)
-        /// The last completion was delivered, or the downstream cancelled: nothing is held.
-        case ended
-
-        @usableFromInline
-        var name: String {
-            switch self {
-            case .unsubscribed: return "unsubscribed"
-            case .idle: return "idle"
-            case .calling: return "calling"
-            case .completing: return "completing"
-            case .ended: return "ended"
-            }
-        }
-    }
-
     /// A completion (or, with none, just the downstream's release) queued behind the call in progress.
     @usableFromInline
     struct Ending {
@@ -79,7 +84,12 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @usableFromInline
     package typealias Turn = (downstream: Downstream, callout: Callout)
 
-    @usableFromInline var phase: Phase
+    @usableFromInline var phase = TriggerTurn.unsubscribed
+    // The downstream is kept beside the phase, not in it, and the value path returns no type of the machine's own:
+    // code that is not specialized (an operator whose `receive(subscriber:)` is not inlinable) looks up the type
+    // metadata of every generic type it touches, on every value.
+    /// The downstream; nil once ended.
+    @usableFromInline var downstream: Downstream?
     /// The operator's own state machine.
     @usableFromInline package var `operator`: Operator
     /// The downstream's outstanding demand (counted demand only).
@@ -91,11 +101,11 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     package init(downstream: Downstream, operator: Operator) {
-        phase = .unsubscribed(downstream)
+        self.downstream = downstream
         self.operator = `operator`
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     var countsDemand: Bool {
         if case .counted = Operator.demand { return true }
         return false
@@ -106,10 +116,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// The downstream gets its subscription: the caller takes the turn for that call.
     @inlinable
     package mutating func subscribeDownstream(on thread: ThreadID) -> Turn {
-        guard case .unsubscribed(let downstream) = phase else {
+        guard case .unsubscribed = phase, let downstream else {
             preconditionFailure("TriggerStateMachine: downstream subscription in \(phase.name)")
         }
-        phase = .calling(downstream, owner: thread, depth: 1)
+        phase = .calling(owner: thread, depth: 1)
         return (downstream, .subscription)
     }
 
@@ -143,6 +153,32 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         return .call(.completion(completion), isLast: ending.isLast)
     }
 
+    /// Whether the turn's holder has something to deliver (or a release to make) once its call returned.
+    @inlinable @inline(__always)
+    var hasQueued: Bool { !endings.isEmpty || !waiting.isEmpty }
+
+    /// The holder of the turn goes on with the next call, or gives the turn back; a queued bare release ends the
+    /// downstream's phase instead, handing the downstream to `released`.
+    @inlinable
+    mutating func continueTurn(dropped: inout [Operator.Output], released: inout Downstream?) -> Turn? {
+        guard let downstream else {
+            preconditionFailure("TriggerStateMachine: a turn in \(phase.name) without a downstream")
+        }
+        switch next(dropped: &dropped) {
+        case .call(let callout, let isLast):
+            if isLast { phase = .completing }
+            return (downstream, callout)
+        case .release:
+            phase = .ended
+            released = downstream
+            self.downstream = nil
+            return nil
+        case .nothing:
+            phase = .idle
+            return nil
+        }
+    }
+
     /// Takes the turn if nobody holds it and something can be delivered: the first call to make. Before its
     /// subscription, the downstream gets it first. `released` receives the downstream if a queued bare release
     /// ended it.
@@ -151,129 +187,116 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         on thread: ThreadID, dropped: inout [Operator.Output], released: inout Downstream?
     ) -> Turn? {
         switch phase {
-        case .idle(let downstream):
-            phase = .calling(downstream, owner: thread, depth: 1)
-            return continueTurn(downstream, dropped: &dropped, released: &released)
-        case .unsubscribed(let downstream):
-            guard !waiting.isEmpty || !endings.isEmpty else { return nil }
-            phase = .calling(downstream, owner: thread, depth: 1)
+        case .idle:
+            phase = .calling(owner: thread, depth: 1)
+            return continueTurn(dropped: &dropped, released: &released)
+        case .unsubscribed:
+            guard hasQueued, let downstream else { return nil }
+            phase = .calling(owner: thread, depth: 1)
             return (downstream, .subscription)
         case .calling, .completing, .ended:
             return nil
         }
     }
 
-    /// The holder of the turn goes on with the next call, or gives the turn back; a queued bare release ends the
-    /// downstream's phase instead, handing the downstream to `released`.
-    @inlinable
-    mutating func continueTurn(
-        _ downstream: Downstream, dropped: inout [Operator.Output], released: inout Downstream?
-    ) -> Turn? {
-        switch next(dropped: &dropped) {
-        case .call(let callout, let isLast):
-            if isLast { phase = .completing(downstream) }
-            return (downstream, callout)
-        case .release:
-            phase = .ended
-            released = downstream
-            return nil
-        case .nothing:
-            phase = .idle(downstream)
-            return nil
-        }
-    }
-
-    /// What happens after a call to the downstream returned.
+    /// What the turn's holder does once its call returned.
     @usableFromInline
     package struct Returned {
-        /// Keep the turn: make this call next.
-        @usableFromInline package var next: Turn?
         /// Pass the returned demand on to this subscription (counted demand).
         @usableFromInline package var forward: Subscription?
-        /// What was let go of: the downstream after its last completion, waiting values a completion dropped.
-        @usableFromInline package var released: (Downstream?, [Operator.Output])
+        /// The holder keeps the turn: something was queued meanwhile; ``nextTurn(on:)`` says what.
+        @usableFromInline package var keepsTurn: Bool
 
-        @inlinable
-        init(next: Turn? = nil, forward: Subscription? = nil, released: (Downstream?, [Operator.Output]) = (nil, [])) {
-            self.next = next
+        @inlinable @inline(__always)
+        init(forward: Subscription?, keepsTurn: Bool) {
             self.forward = forward
-            self.released = released
+            self.keepsTurn = keepsTurn
         }
     }
 
-    /// The call the turn's holder made returned `more` (a value's returned demand; `.none` otherwise).
-    @inlinable
+    /// The call the turn's holder made returned `more` (a value's returned demand; `.none` otherwise). After the
+    /// last completion, the machine lets go of the downstream: the caller, still holding it, releases it after
+    /// unlocking.
+    @inlinable @inline(__always)
     package mutating func calloutReturned(returning more: Subscribers.Demand, on thread: ThreadID) -> Returned {
-        var returned = Returned()
+        var forward: Subscription?
         if more > .none, countsDemand {
             demand += more
-            returned.forward = `operator`.requested(more)
+            forward = `operator`.requested(more)
         }
         switch phase {
-        case .calling(let downstream, let owner, let depth):
+        case .calling(let owner, let depth):
             guard owner == thread else {
                 preconditionFailure("TriggerStateMachine: callout returned on another thread than the turn's")
             }
             if depth > 1 {
                 // A nested call returned: the enclosing one goes on when it returns.
-                phase = .calling(downstream, owner: owner, depth: depth - 1)
-                return returned
+                phase = .calling(owner: owner, depth: depth - 1)
+                return Returned(forward: forward, keepsTurn: false)
             }
-            returned.next = continueTurn(downstream, dropped: &returned.released.1, released: &returned.released.0)
-        case .completing(let downstream):
+            guard hasQueued else {
+                phase = .idle
+                return Returned(forward: forward, keepsTurn: false)
+            }
+            return Returned(forward: forward, keepsTurn: true)
+        case .completing:
             phase = .ended
-            returned.released.0 = downstream
+            downstream = nil
         case .ended:
             // The downstream cancelled during the call: it was released then.
             break
         case .unsubscribed, .idle:
             preconditionFailure("TriggerStateMachine: callout returned in \(phase.name)")
         }
-        return returned
+        return Returned(forward: forward, keepsTurn: false)
+    }
+
+    /// The turn's holder, told to keep the turn, takes the next call (or gives the turn back); `released` is what it
+    /// let go of: the downstream after a bare release, waiting values a completion dropped.
+    @inlinable
+    package mutating func nextTurn(on thread: ThreadID) -> (turn: Turn?, released: (Downstream?, [Operator.Output])) {
+        var released: (Downstream?, [Operator.Output]) = (nil, [])
+        guard case .calling(let owner, 1) = phase, owner == thread else {
+            // The downstream cancelled meanwhile.
+            guard case .ended = phase else { preconditionFailure("TriggerStateMachine: next turn in \(phase.name)") }
+            return (nil, released)
+        }
+        let turn = continueTurn(dropped: &released.1, released: &released.0)
+        return (turn, released)
     }
 
     // MARK: Signals
 
-    /// What becomes of an upstream value.
-    @usableFromInline
-    package enum ValueAction {
-        /// Return this demand to the upstream; nothing for the downstream.
-        case skip(Subscribers.Demand)
-        /// The operator kept the value; release this one after unlocking.
-        case keep(Operator.Kept?)
-        /// The caller took the turn: deliver this value to this downstream, then ``calloutReturned(returning:on:)``.
-        case deliver(Downstream, Operator.Pending)
-        /// Counted demand, and the value cannot go now: turn it into the output, then ``offer(_:on:)`` it.
-        case offer(Operator.Pending)
-    }
-
-    /// An upstream value arrived, on `thread`.
-    @inlinable
-    package mutating func upstreamSent(_ input: Operator.Input, on thread: ThreadID) -> ValueAction {
-        let pending: Operator.Pending
-        switch `operator`.upstreamSent(input) {
-        case .skip(let demand): return .skip(demand)
-        case .keep(let replaced): return .keep(replaced)
-        case .deliver(let value): pending = value
-        }
+    /// An upstream value arrived, on `thread`: the operator's decision. With `.deliver`, `downstream` receives the
+    /// downstream to call when the caller took the turn (then ``calloutReturned(returning:on:)``); nil: the value
+    /// cannot go now: with counted demand, turn it into the output and ``offer(_:on:)`` it; with pass-through
+    /// demand, drop it (the turn's holder on another thread can only be delivering a completion, which ends the
+    /// values).
+    @inlinable @inline(__always)
+    package mutating func upstreamSent(
+        _ input: Operator.Input, on thread: ThreadID, taking downstream: inout Downstream?
+    ) -> TriggerValueDecision<Operator.Pending, Operator.Kept> {
+        let decision = `operator`.upstreamSent(input)
+        guard case .deliver = decision else { return decision }
         switch phase {
-        case .idle(let downstream):
-            guard !countsDemand || (demand > .none && waiting.isEmpty) else { return .offer(pending) }
-            if countsDemand { demand -= 1 }
-            phase = .calling(downstream, owner: thread, depth: 1)
-            return .deliver(downstream, pending)
-        case .calling(let downstream, let owner, let depth):
-            // With pass-through demand, a value from the turn's holder is a nested signal, delivered at once;
-            // from another thread, the holder can only be delivering a completion, which ends the values.
-            guard !countsDemand else { return .offer(pending) }
-            guard owner == thread else { return .skip(.none) }
-            phase = .calling(downstream, owner: owner, depth: depth + 1)
-            return .deliver(downstream, pending)
+        case .idle:
+            if countsDemand {
+                guard demand > .none, waiting.isEmpty else { return decision }
+                demand -= 1
+            }
+            phase = .calling(owner: thread, depth: 1)
+            downstream = self.downstream
+        case .calling(let owner, let depth):
+            // With pass-through demand, a value from the turn's holder is a nested signal, delivered at once.
+            guard !countsDemand, owner == thread else { return decision }
+            phase = .calling(owner: owner, depth: depth + 1)
+            downstream = self.downstream
         case .completing, .ended:
-            return .skip(.none)
+            return .skip(returning: .none)
         case .unsubscribed:
             preconditionFailure("TriggerStateMachine: upstream value in unsubscribed")
         }
+        return decision
     }
 
     /// A counted value that could not go at once: it waits (per ``TriggerWaiting``), and the caller takes the turn
@@ -306,7 +329,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         @usableFromInline package var request: (Subscription, Subscribers.Demand)?
         /// The caller took the turn: make this call, then ``calloutReturned(returning:on:)``.
         @usableFromInline package var turn: Turn?
-        /// Let go of: the downstream (cancelled), values no longer to be delivered.
+        /// Let go of: the downstream (cancelled, or released), values no longer to be delivered.
         @usableFromInline package var released: (Downstream?, [Operator.Output])
 
         @inlinable
@@ -396,14 +419,9 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     package mutating func cancelled() -> Action {
         var action = Action(effects: `operator`.cancelled())
-        switch phase {
-        case .unsubscribed(let downstream), .idle(let downstream), .calling(let downstream, _, _),
-            .completing(let downstream):
-            action.released.0 = downstream
-        case .ended:
-            break
-        }
         phase = .ended
+        action.released.0 = downstream
+        downstream = nil
         swap(&action.released.1, &waiting)
         endings = []
         return action

@@ -75,18 +75,23 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
             case .value(let value): more = downstream.receive(value)
             case .completion(let completion): downstream.receive(completion: completion)
             }
-            turn = calloutReturned(returning: more)
+            // Held until the turn is given back: after its last completion the machine lets go of the downstream,
+            // and the last reference must go after unlocking.
+            turn = withExtendedLifetime(downstream) { calloutReturned(returning: more) }
         }
     }
 
-    /// Gives the turn back after a call (or keeps it for the next one), and passes returned demand on.
-    @inlinable
+    /// Gives the turn back after a call, or keeps it for what was queued meanwhile, and passes returned demand on.
+    @inlinable @inline(__always)
     func calloutReturned(returning more: Subscribers.Demand) -> Machine.Turn? {
-        let returned = state.withCriticalSection { $0.calloutReturned(returning: more, on: .current) }
+        let thread = ThreadID.current
+        let returned = state.withCriticalSection { $0.calloutReturned(returning: more, on: thread) }
         CalloutCheck.assertNoLockHeld("a trigger operator passing demand on")
         returned.forward?.request(more)
-        withExtendedLifetime(returned.released) {}
-        return returned.next
+        guard returned.keepsTurn else { return nil }
+        let (turn, released) = state.withCriticalSection { $0.nextTurn(on: thread) }
+        withExtendedLifetime(released) {}
+        return turn
     }
 
     /// Carries out what the machine decided: cancels, releases, passes a request on, then calls the downstream.
@@ -120,26 +125,30 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     package func receive(_ input: Operator.Input) -> Subscribers.Demand {
         let thread = ThreadID.current
-        switch state.withCriticalSection({ $0.upstreamSent(input, on: thread) }) {
+        var downstream: Downstream?
+        switch state.withCriticalSection({ $0.upstreamSent(input, on: thread, taking: &downstream) }) {
         case .skip(let demand):
             return demand
         case .keep(let replaced):
             withExtendedLifetime(replaced) {}
             return .none
-        case .deliver(let downstream, let pending):
+        case .deliver(let pending):
+            guard let downstream else {
+                // Pass-through: another thread is delivering the last completion. Counted: the value waits.
+                guard case .counted = Operator.demand else { return .none }
+                CalloutCheck.assertNoLockHeld("a trigger operator running its output")
+                let value = output(pending)
+                let (turn, dropped) = state.withCriticalSection { $0.offer(value, on: thread) }
+                withExtendedLifetime(dropped) {}
+                drive(turn)
+                return .none
+            }
             CalloutCheck.assertNoLockHeld("a trigger operator delivering a value")
             let more = downstream.receive(output(pending))
-            drive(calloutReturned(returning: more))
+            drive(withExtendedLifetime(downstream) { calloutReturned(returning: more) })
             // Counted: the returned demand was counted and passed on as a request.
             if case .counted = Operator.demand { return .none }
             return more
-        case .offer(let pending):
-            CalloutCheck.assertNoLockHeld("a trigger operator running its output")
-            let value = output(pending)
-            let (turn, dropped) = state.withCriticalSection { $0.offer(value, on: thread) }
-            withExtendedLifetime(dropped) {}
-            drive(turn)
-            return .none
         }
     }
 
