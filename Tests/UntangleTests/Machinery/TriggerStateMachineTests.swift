@@ -95,7 +95,9 @@ final class TriggerStateMachineTests: XCTestCase {
         return nil
     }
 
-    private func phase<S>(_ machine: TriggerStateMachine<Scripted<S>, Down>) -> String { machine.phase.name }
+    private func phase<S>(_ machine: TriggerStateMachine<Scripted<S>, Down>) -> String {
+        String(describing: machine.phase).prefix { $0 != "(" }.description
+    }
 
     /// An upstream value: the downstream the caller must call now (nil: not now), or the skipped demand.
     private func send<S>(_ value: Int, to machine: inout TriggerStateMachine<Scripted<S>, Down>, on thread: ThreadID)
@@ -150,7 +152,7 @@ final class TriggerStateMachineTests: XCTestCase {
         var (machine, down) = machine(PassThrough.self)
         _ = send(1, to: &machine, on: me)
         machine.operator.next = TriggerEffects(completion: .finished, endsDownstream: true)
-        XCTAssertNil(machine.triggerSent((), on: me).turn, "never nested inside the call in progress")
+        XCTAssertNil(machine.signal(on: me) { $0.triggerSent(()) }.turn, "never nested inside the call in progress")
         let back = returned(&machine)
         XCTAssertEqual(completion(back.next), .finished, "it follows the call")
         XCTAssertEqual(phase(machine), "completing")
@@ -162,18 +164,18 @@ final class TriggerStateMachineTests: XCTestCase {
     func testANonFinalCompletionKeepsTheDownstreamForTheNextOne() {
         var (machine, _) = machine(PassThrough.self)
         machine.operator.next = TriggerEffects(completion: .failure(TestError(1)))
-        let action = machine.triggerSent((), on: me)
+        let action = machine.signal(on: me) { $0.triggerSent(()) }
         XCTAssertEqual(completion(action.turn), .failure(TestError(1)))
         XCTAssertNil(returned(&machine).released)
         XCTAssertEqual(phase(machine), "idle", "drop(untilOutputFrom:) may publish a second completion")
-        XCTAssertEqual(completion(machine.upstreamCompleted(.finished, on: me).turn), .finished)
+        XCTAssertEqual(completion(machine.signal(on: me) { $0.upstreamCompleted(.finished) }.turn), .finished)
     }
 
     func testABareReleaseEndsTheDownstreamOnceTheTurnIsFree() {
         var (machine, down) = machine(PassThrough.self)
         _ = send(1, to: &machine, on: me)
         machine.operator.next = TriggerEffects(endsDownstream: true)
-        let action = machine.triggerSent((), on: me)
+        let action = machine.signal(on: me) { $0.triggerSent(()) }
         XCTAssertNil(action.turn)
         XCTAssertNil(action.released.0, "the call in progress still uses it")
         let back = returned(&machine)
@@ -183,7 +185,8 @@ final class TriggerStateMachineTests: XCTestCase {
 
         var (idle, idleDown) = self.machine(PassThrough.self)
         idle.operator.next = TriggerEffects(endsDownstream: true)
-        XCTAssertTrue(idle.triggerSent((), on: me).released.0 === idleDown, "released at once when nobody calls it")
+        XCTAssertTrue(
+            idle.signal(on: me) { $0.triggerSent(()) }.released.0 === idleDown, "released at once when nobody calls it")
     }
 
     func testRequestsGoWhereTheOperatorSays() {
@@ -208,7 +211,7 @@ final class TriggerStateMachineTests: XCTestCase {
         let back = returned(&machine)
         XCTAssertNil(back.next)
         XCTAssertNil(back.released, "released once, by the cancel")
-        XCTAssertNil(machine.upstreamCompleted(.finished, on: me).turn)
+        XCTAssertNil(machine.signal(on: me) { $0.upstreamCompleted(.finished) }.turn)
     }
 
     // MARK: The downstream's subscription
@@ -216,7 +219,7 @@ final class TriggerStateMachineTests: XCTestCase {
     func testBeforeItsSubscriptionTheDownstreamGetsItFirstWhenACompletionComes() {
         var (machine, down) = machine(WithUpstream.self, subscribed: false)
         machine.operator.next = TriggerEffects(completion: .finished, endsDownstream: true)
-        let action = machine.triggerSent((), on: me)
+        let action = machine.signal(on: me) { $0.triggerSent(()) }
         guard case .subscription? = action.turn?.callout else { return XCTFail("the subscription comes first") }
         XCTAssertEqual(completion(returned(&machine).next), .finished)
         XCTAssertTrue(returned(&machine).released === down)
@@ -278,7 +281,7 @@ final class TriggerStateMachineTests: XCTestCase {
         var (waiting, down) = machine(CountedAll.self)
         _ = waiting.offer(1, on: me)
         waiting.operator.next = TriggerEffects(value: 2, completion: .finished, endsDownstream: true)
-        XCTAssertNil(waiting.triggerSent((), on: me).turn, "no demand: the values and the finish wait")
+        XCTAssertNil(waiting.signal(on: me) { $0.triggerSent(()) }.turn, "no demand: the values and the finish wait")
         XCTAssertEqual(value(waiting.requested(.max(1), on: me).turn), 1)
         XCTAssertNil(returned(&waiting).next, "the finish waits behind 2")
         XCTAssertEqual(value(waiting.requested(.max(1), on: me).turn), 2)
@@ -289,7 +292,7 @@ final class TriggerStateMachineTests: XCTestCase {
         _ = dropping.offer(1, on: me)
         dropping.operator.next = TriggerEffects(
             completion: .failure(TestError(2)), order: .dropWaitingValues, endsDownstream: true)
-        let action = dropping.triggerSent((), on: me)
+        let action = dropping.signal(on: me) { $0.triggerSent(()) }
         XCTAssertEqual(completion(action.turn), .failure(TestError(2)), "a failure needs no demand")
         XCTAssertEqual(action.released.1, [1], "and drops the waiting values")
     }
@@ -300,6 +303,6 @@ final class TriggerStateMachineTests: XCTestCase {
         XCTAssertEqual(send(1, to: &machine, on: me).skipped, Subscribers.Demand.none)
         XCTAssertEqual(machine.offer(1, on: me).dropped, [1])
         machine.operator.next = TriggerEffects(value: 2)
-        XCTAssertEqual(machine.triggerSent((), on: me).released.1, [2])
+        XCTAssertEqual(machine.signal(on: me) { $0.triggerSent(()) }.released.1, [2])
     }
 }

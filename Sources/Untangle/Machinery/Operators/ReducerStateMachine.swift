@@ -17,17 +17,6 @@ package enum ReducerPhase {
     case deliveringValue
     /// The final signal went (or is going) downstream, or the downstream cancelled: nothing is held.
     case terminated
-
-    @usableFromInline
-    var name: String {
-        switch self {
-        case .awaiting: return "awaiting"
-        case .running: return "running"
-        case .pending: return "pending"
-        case .deliveringValue: return "deliveringValue"
-        case .terminated: return "terminated"
-        }
-    }
 }
 
 /// The pure state of a ``ReducerSubscription``: every decision it makes under its lock, as a value with no
@@ -114,7 +103,7 @@ package struct ReducerStateMachine<Downstream, Final> {
         case .terminated:
             return nil
         case .awaiting, .running, .pending:
-            preconditionFailure("ReducerStateMachine: final value delivered in \(phase.name)")
+            preconditionFailure("ReducerStateMachine: final value delivered in \(phase)")
         }
     }
 
@@ -222,7 +211,7 @@ package struct ReducerStateMachine<Downstream, Final> {
             // The downstream cancelled first: nothing goes downstream.
             return FinishAction(upstream: nil, deliver: nil)
         case .awaiting, .pending, .deliveringValue:
-            preconditionFailure("ReducerStateMachine: finish in \(phase.name)")
+            preconditionFailure("ReducerStateMachine: finish in \(phase)")
         }
     }
 

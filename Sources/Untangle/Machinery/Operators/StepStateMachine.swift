@@ -13,16 +13,6 @@ package enum StepPhase {
     case finishing
     /// The downstream cancelled, a step ended the operator, or the upstream completed: nothing is held.
     case ended
-
-    @usableFromInline
-    var name: String {
-        switch self {
-        case .awaiting: return "awaiting"
-        case .live: return "live"
-        case .finishing: return "finishing"
-        case .ended: return "ended"
-        }
-    }
 }
 
 /// The pure state of a ``StepSubscription``: where the operator stands (a ``StepPhase``), the upstream subscription
@@ -146,7 +136,7 @@ package struct StepStateMachine<Downstream, Input> {
         case .ended:
             return (nil, nil)
         case .awaiting, .live:
-            preconditionFailure("StepStateMachine: last value delivered in \(phase.name)")
+            preconditionFailure("StepStateMachine: last value delivered in \(phase)")
         }
     }
 

@@ -5,14 +5,15 @@
 /// the downstream through the one turn ``TriggerStateMachine`` keeps).
 ///
 /// ```swift
-/// struct Gate<Input, Failure: Error>: TriggerOperator {   // passes values once the trigger sent one
-///     static var start: TriggerStart { .downstreamThenTriggerThenUpstream }
-///     static var demand: TriggerDemand { .counted(.all) }
-///     var open = false
-///     mutating func upstreamSent(_ input: Input) -> TriggerValueDecision<Input, Never> {
-///         open ? .deliver(input) : .skip(returning: .max(1))
+/// struct TakeUntil<Input, Signal, SignalFailure: Error, Failure: Error>: TriggerOperator {  // prefix(untilOutputFrom:)
+///     var upstream = UpstreamSlot.awaiting
+///     var trigger = UpstreamSlot.awaiting
+///     func upstreamSent(_ input: Input) -> TriggerValueDecision<Input, Never> { .deliver(input) }
+///     mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
+///         TriggerEffects(cancelUpstream: upstream.end(), released: trigger.end(), completion: .finished,
+///                        endsDownstream: true)
 ///     }
-///     // ...
+///     // ... one method per other signal
 /// }
 /// ```
 ///

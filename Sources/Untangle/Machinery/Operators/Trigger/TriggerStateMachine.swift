@@ -14,17 +14,6 @@ package enum TriggerTurn: Equatable {
     case completing
     /// The last completion was delivered, or the downstream cancelled: nothing is held.
     case ended
-
-    @usableFromInline
-    var name: String {
-        switch self {
-        case .unsubscribed: return "unsubscribed"
-        case .idle: return "idle"
-        case .calling: return "calling"
-        case .completing: return "completing"
-        case .ended: return "ended"
-        }
-    }
 }
 
 /// The pure state of a ``TriggerSubscription``: the operator's own machine (a ``TriggerOperator``) and the one
@@ -117,7 +106,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     package mutating func subscribeDownstream(on thread: ThreadID) -> Turn {
         guard case .unsubscribed = phase, let downstream else {
-            preconditionFailure("TriggerStateMachine: downstream subscription in \(phase.name)")
+            preconditionFailure("TriggerStateMachine: downstream subscription in \(phase)")
         }
         phase = .calling(owner: thread, depth: 1)
         return (downstream, .subscription)
@@ -162,7 +151,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     mutating func continueTurn(dropped: inout [Operator.Output], released: inout Downstream?) -> Turn? {
         guard let downstream else {
-            preconditionFailure("TriggerStateMachine: a turn in \(phase.name) without a downstream")
+            preconditionFailure("TriggerStateMachine: a turn in \(phase) without a downstream")
         }
         switch next(dropped: &dropped) {
         case .call(let callout, let isLast):
@@ -246,7 +235,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
             // The downstream cancelled during the call: it was released then.
             break
         case .unsubscribed, .idle:
-            preconditionFailure("TriggerStateMachine: callout returned in \(phase.name)")
+            preconditionFailure("TriggerStateMachine: callout returned in \(phase)")
         }
         return Returned(forward: forward, keepsTurn: false)
     }
@@ -258,7 +247,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         var released: (Downstream?, [Operator.Output]) = (nil, [])
         guard case .calling(let owner, 1) = phase, owner == thread else {
             // The downstream cancelled meanwhile.
-            guard case .ended = phase else { preconditionFailure("TriggerStateMachine: next turn in \(phase.name)") }
+            guard case .ended = phase else { preconditionFailure("TriggerStateMachine: next turn in \(phase)") }
             return (nil, released)
         }
         let turn = continueTurn(dropped: &released.1, released: &released.0)
@@ -382,26 +371,13 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         `operator`.triggerSubscribed(subscription)
     }
 
-    /// The upstream completed.
+    /// A completion (the upstream's or the trigger's) or a trigger value: the operator's answer (`decide`),
+    /// queued for the downstream, and the turn taken if it is free.
     @inlinable
-    package mutating func upstreamCompleted(
-        _ completion: Subscribers.Completion<Operator.Failure>, on thread: ThreadID
+    package mutating func signal(
+        on thread: ThreadID, _ decide: (inout Operator) -> TriggerEffects<Operator>
     ) -> Action {
-        apply(`operator`.upstreamCompleted(completion), on: thread)
-    }
-
-    /// The trigger sent a value.
-    @inlinable
-    package mutating func triggerSent(_ signal: Operator.Signal, on thread: ThreadID) -> Action {
-        apply(`operator`.triggerSent(signal), on: thread)
-    }
-
-    /// The trigger completed.
-    @inlinable
-    package mutating func triggerCompleted(
-        _ completion: Subscribers.Completion<Operator.SignalFailure>, on thread: ThreadID
-    ) -> Action {
-        apply(`operator`.triggerCompleted(completion), on: thread)
+        apply(decide(&`operator`), on: thread)
     }
 
     /// The downstream requested `demand`: where to pass it, and (counted) the turn to deliver what waited for it.

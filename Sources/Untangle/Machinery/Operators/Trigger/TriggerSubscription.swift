@@ -154,7 +154,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     package func receive(completion: Subscribers.Completion<Operator.Failure>) {
-        perform(state.withCriticalSection { $0.upstreamCompleted(completion, on: .current) })
+        perform(state.withCriticalSection { $0.signal(on: .current) { $0.upstreamCompleted(completion) } })
     }
 
     // MARK: Trigger
@@ -166,12 +166,12 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func triggerSent(_ signal: Operator.Signal) {
-        perform(state.withCriticalSection { $0.triggerSent(signal, on: .current) })
+        perform(state.withCriticalSection { $0.signal(on: .current) { $0.triggerSent(signal) } })
     }
 
     @inlinable
     func triggerCompleted(_ completion: Subscribers.Completion<Operator.SignalFailure>) {
-        perform(state.withCriticalSection { $0.triggerCompleted(completion, on: .current) })
+        perform(state.withCriticalSection { $0.signal(on: .current) { $0.triggerCompleted(completion) } })
     }
 
     // MARK: Downstream
