@@ -24,16 +24,4 @@ extension Publisher {
         }
         .filter { $0.count == size }
     }
-
-    /// Pairs each value with the one before it (the first value only starts the first pair).
-    ///
-    /// ```swift
-    /// let cancellable = [1, 2, 3].publisher.pairwise().sink { print($0) }   // (1, 2), (2, 3)
-    /// ```
-    ///
-    /// **Demand:** as ``nwise(_:)`` with a window of 2.
-    /// **Thread safety:** as `scan`, `filter` and `map`.
-    public func pairwise() -> Publishers.Map<Publishers.Filter<Publishers.Scan<Self, [Output]>>, (Output, Output)> {
-        nwise(2).map { ($0[0], $0[1]) }
-    }
 }

@@ -41,16 +41,16 @@ extension Publishers {
         /// Subscribes `subscriber` through the operator.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                EventOperatorSubscription(downstream: subscriber, name: "Dematerialize", demand: .passThrough) {
-                    switch $0 {
-                    case .value(.value(let value)):
-                        return .emit(value)
-                    case .value(.completion(let completion)):
-                        return .end(last: nil, completion)
-                    case .completion:
-                        return .end(last: nil, .finished)
-                    }
-                })
+                StepSubscription(
+                    downstream: subscriber, name: "Dematerialize",
+                    step: { event in
+                        switch event {
+                        case .value(let value): return .emit(value)
+                        case .completion(.finished): return .finish
+                        case .completion(.failure(let error)): return .fail(error)
+                        }
+                    },
+                    completion: { _ in .finished }))
         }
     }
 }

@@ -44,14 +44,9 @@ extension Publishers {
         /// Subscribes `subscriber` through the operator.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(
-                EventOperatorSubscription(downstream: subscriber, name: "Materialize", demand: .passThrough) {
-                    switch $0 {
-                    case .value(let value):
-                        return .emit(.value(value))
-                    case .completion(let completion):
-                        return .end(last: .completion(completion), .finished)
-                    }
-                })
+                ReducerSubscription(
+                    downstream: subscriber, name: "Materialize", policy: .passThrough, reflection: .none,
+                    onValue: { .emit(.value($0)) }, onCompletion: { (.completion($0), .finished) }))
         }
     }
 }

@@ -53,14 +53,9 @@ extension Publishers {
             let resource = makeResource()
             let upstream = makePublisher(resource)
             upstream.subscribe(
-                EventOperatorSubscription(
-                    downstream: subscriber, name: "Using", demand: .passThrough, onEnd: { resource.cancel() }
-                ) {
-                    switch $0 {
-                    case .value(let value): return .emit(value)
-                    case .completion(let completion): return .end(last: nil, completion)
-                    }
-                })
+                StepSubscription(
+                    downstream: subscriber, name: "Using", onEnd: { resource.cancel() }, step: { .emit($0) },
+                    completion: { $0 }))
         }
     }
 }

@@ -48,15 +48,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let weakOwner = WeakBox(owner)
             upstream.subscribe(
-                EventOperatorSubscription(downstream: subscriber, name: "WithUnretained", demand: .passThrough) {
-                    switch $0 {
-                    case .value(let value):
-                        guard let owner = weakOwner.object else { return .end(last: nil, .finished) }
+                StepSubscription(
+                    downstream: subscriber, name: "WithUnretained",
+                    step: { value in
+                        guard let owner = weakOwner.object else { return .finish }
                         return .emit((owner, value))
-                    case .completion(let completion):
-                        return .end(last: nil, completion)
-                    }
-                })
+                    },
+                    completion: { $0 }))
         }
     }
 }

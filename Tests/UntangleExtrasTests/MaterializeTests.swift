@@ -63,8 +63,10 @@ final class MaterializeTests: XCTestCase {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<E, Never>(initialDemand: .max(1)) { _, _ in .max(2) }
         upstream.materialize().subscribe(recorder)
-        upstream.send(1)
-        XCTAssertEqual(upstream.history, [.request(.max(1)), .request(.max(2))])
+        // As through Combine's map: the demand comes back as `receive(_:)`'s result, not as a separate request.
+        XCTAssertEqual(upstream.send(1), .max(2))
+        XCTAssertEqual(upstream.history, [.request(.max(1))])
+        XCTAssertEqual(upstream.demand, .max(2), "the upstream owes the two values the subscriber asked for")
     }
 
     func testCancelCancelsUpstreamOnceAndReleasesTheSubscriber() {

@@ -25,13 +25,6 @@ final class NwiseTests: XCTestCase {
         XCTAssertEqual(recorder.completions, [.finished])
     }
 
-    func testPairwisePairsEachValueWithThePreviousOne() {
-        let pairs = LockedBox<[String]>([])
-        let cancellable = [1, 2, 3].publisher.pairwise().sink { a, b in pairs.withLock { $0.append("\(a)-\(b)") } }
-        XCTAssertEqual(pairs.withLock { $0 }, ["1-2", "2-3"])
-        cancellable.cancel()
-    }
-
     func testDemandIsOneUpstreamValuePerWindowAfterTheFirstIsFull() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<[Int], Never>(initialDemand: .max(1))

@@ -57,31 +57,34 @@ enum TraitSupport {
     }
 
     // The conversion holds back the first value until the upstream finishes (only then is it known that no second
-    // one follows); the handler's state is per subscription (`EventOperatorPublisher` makes a fresh one each time)
-    // and is touched only from the serialized upstream signals.
+    // one follows); the stored value is per subscription (`TraitCheck` makes a fresh one each time) and is touched
+    // only from the serialized upstream signals.
     /// The checking step behind `asSingle` and `asMaybe`: a second value fails with
     /// ``TraitViolation/moreThanOneValue``; finishing empty fails with ``TraitViolation/noValue`` when
     /// `valueRequired`, else finishes empty; upstream failures go through `mapFailure`.
     static func atMostOneValue<Upstream: Publisher, E: Error>(
         _ upstream: Upstream, name: String, valueRequired: Bool,
         mapFailure: @escaping (Upstream.Failure) -> E, violation: @escaping (TraitViolation) -> E
-    ) -> EventOperatorPublisher<Upstream, Upstream.Output, E> {
-        EventOperatorPublisher(upstream: upstream, name: name, demand: .unlimitedOnFirstRequest) {
-            var stored: Upstream.Output?
-            return { event -> EventReaction<Upstream.Output, E> in
-                switch event {
-                case .value(let value):
-                    guard stored == nil else { return .end(last: nil, .failure(violation(.moreThanOneValue))) }
-                    stored = value
+    ) -> TraitCheck<Upstream, Upstream.Output, E> {
+        TraitCheck(upstream: upstream, name: name, policy: .unlimitedOnFirstRequest) {
+            let stored = OperatorVariable<Upstream.Output?>(nil)
+            return (
+                { value in
+                    guard stored.value == nil else { return .fail(violation(.moreThanOneValue)) }
+                    stored.value = value
                     return .absorb
-                case .completion(.finished):
-                    defer { stored = nil }
-                    if stored == nil, valueRequired { return .end(last: nil, .failure(violation(.noValue))) }
-                    return .end(last: stored, .finished)
-                case .completion(.failure(let error)):
-                    return .end(last: nil, .failure(mapFailure(error)))
+                },
+                { completion in
+                    defer { stored.value = nil }
+                    switch completion {
+                    case .finished:
+                        if stored.value == nil, valueRequired { return (nil, .failure(violation(.noValue))) }
+                        return (stored.value, .finished)
+                    case .failure(let error):
+                        return (nil, .failure(mapFailure(error)))
+                    }
                 }
-            }
+            )
         }
     }
 
@@ -91,18 +94,17 @@ enum TraitSupport {
     static func noValue<Upstream: Publisher, E: Error>(
         _ upstream: Upstream, mapFailure: @escaping (Upstream.Failure) -> E,
         violation: @escaping (TraitViolation) -> E
-    ) -> EventOperatorPublisher<Upstream, Never, E> {
-        EventOperatorPublisher(upstream: upstream, name: "AsCompletable", demand: .unlimitedAtSubscription) {
-            { event -> EventReaction<Never, E> in
-                switch event {
-                case .value:
-                    return .end(last: nil, .failure(violation(.unexpectedValue)))
-                case .completion(.finished):
-                    return .end(last: nil, .finished)
-                case .completion(.failure(let error)):
-                    return .end(last: nil, .failure(mapFailure(error)))
+    ) -> TraitCheck<Upstream, Never, E> {
+        TraitCheck(upstream: upstream, name: "AsCompletable", policy: .unlimitedAtSubscriptionFinishingWithoutDemand) {
+            (
+                { _ in .fail(violation(.unexpectedValue)) },
+                { completion in
+                    switch completion {
+                    case .finished: return (nil, .finished)
+                    case .failure(let error): return (nil, .failure(mapFailure(error)))
+                    }
                 }
-            }
+            )
         }
     }
 
@@ -162,6 +164,35 @@ enum TraitSupport {
         } onCancel: {
             subscriber.cancel()
         }
+    }
+}
+
+/// The publisher behind the traits' conversions (`asSingle`, `asMaybe`, `asCompletable`): a reducer
+/// (`ReducerSubscription`) over `upstream`, with fresh per-subscription state from `makeSteps` for every subscriber.
+///
+/// ```swift
+/// let checked = TraitCheck(upstream: source, name: "AsSingle", policy: .unlimitedOnFirstRequest) { (onValue, onEnd) }
+/// ```
+///
+/// **Demand:** per the given `ReducerUpstreamDemand`.
+/// **Thread safety:** as `ReducerSubscription`: `request`/`cancel` from any thread, signals serialized.
+struct TraitCheck<Upstream: Publisher, Output, Failure: Error>: Publisher {
+    typealias Steps = (
+        onValue: (Upstream.Output) -> ReducerStep<Output, Failure>,
+        onCompletion: (Subscribers.Completion<Upstream.Failure>) -> (Output?, Subscribers.Completion<Failure>)
+    )
+
+    let upstream: Upstream
+    let name: String
+    let policy: ReducerUpstreamDemand
+    let makeSteps: () -> Steps
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let steps = makeSteps()
+        upstream.subscribe(
+            ReducerSubscription(
+                downstream: subscriber, name: name, policy: policy, reflection: .none, onValue: steps.onValue,
+                onCompletion: steps.onCompletion))
     }
 }
 

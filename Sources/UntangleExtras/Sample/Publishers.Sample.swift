@@ -53,8 +53,13 @@ extension Publishers {
         }
 
         /// Attaches the subscriber: it receives its subscription, then the upstream and the sampler are subscribed.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            SampleSubscription(downstream: subscriber).start(upstream: upstream, sampler: sampler)
+            TriggerSubscription(
+                downstream: subscriber, operator: SampleStateMachine<Output, Sampler.Output, Failure>(), output: { $0 }
+            ).start(upstream: upstream, trigger: sampler)
         }
     }
 }

@@ -1,13 +1,27 @@
 import Untangle
 
-/// The pure state machine of a sample: its phase (running with both sources' subscriptions, or terminated), and
-/// the upstream's latest value not yet sampled. It never calls out.
+/// The pure state machine of a sample, the `TriggerOperator` its `TriggerSubscription` asks: its phase (running
+/// with both sources' subscriptions, or terminated), and the upstream's latest value not yet sampled.
 ///
-/// **Demand:** both the upstream and the sampler are asked for `.unlimited`; downstream demand is applied by the
-/// operator's emitter (a sampled value beyond demand waits and is replaced by a newer one).
+/// **Demand:** both the upstream and the sampler are asked for `.unlimited`; the skeleton counts the downstream's
+/// demand and keeps the latest sampled value beyond it, replaced by any newer sample.
 /// **Thread safety:** none: always mutated under the operator's lock.
-struct SampleStateMachine<Value> {
+@usableFromInline
+struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperator {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+    @usableFromInline typealias SignalFailure = Failure
+    @usableFromInline typealias Kept = Value
+
+    @inlinable
+    static var start: TriggerStart { .downstreamThenUpstreamThenTrigger }
+    @inlinable
+    static var demand: TriggerDemand { .counted(.latest) }
+    @inlinable
+    static var name: String { "Sample" }
+
     /// The sample's phase.
+    @usableFromInline
     enum Phase {
         /// Running: the upstream's side (ended: it finished, a later subscription is refused, and the next tick
         /// delivers the latest value and ends the sample), and the sampler's subscription once it arrived.
@@ -17,72 +31,97 @@ struct SampleStateMachine<Value> {
         case terminated
     }
 
-    private var phase = Phase.running(upstream: .awaiting, sampler: nil)
-    private var latest: Value?
+    @usableFromInline var phase = Phase.running(upstream: .awaiting, sampler: nil)
+    /// The latest value not yet sampled: kept beside the phase, not in it, because every upstream value replaces it
+    /// (rebuilding the phase would copy both subscriptions each time).
+    @usableFromInline var latest: Value?
 
-    /// Whether the sample has ended.
-    var isTerminated: Bool {
-        if case .terminated = phase { return true }
-        return false
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
+        guard case .running(.awaiting, let sampler) = phase else { return .rejected }
+        phase = .running(upstream: .subscribed(subscription), sampler: sampler)
+        return .admitted(requesting: .unlimited)
     }
 
-    /// A subscription arrived: false if it must be cancelled instead.
-    mutating func subscribed(_ subscription: Subscription, isSampler: Bool) -> Bool {
-        guard case .running(let upstream, let sampler) = phase else { return false }
-        if isSampler {
-            guard sampler == nil else { return false }
-            phase = .running(upstream: upstream, sampler: subscription)
-        } else {
-            guard case .awaiting = upstream else { return false }
-            phase = .running(upstream: .subscribed(subscription), sampler: sampler)
+    @inlinable
+    mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
+        guard case .running(let upstream, nil) = phase else { return .rejected }
+        phase = .running(upstream: upstream, sampler: subscription)
+        return .admitted(requesting: .unlimited)
+    }
+
+    /// The upstream is asked for `.unlimited`: requests only count in the skeleton.
+    @inlinable
+    func requested(_ demand: Subscribers.Demand) -> Subscription? { nil }
+
+    /// The value becomes the latest; the one it replaces is released after unlocking.
+    @inlinable
+    mutating func upstreamSent(_ input: Value) -> TriggerValueDecision<Value, Value> {
+        guard case .running = phase else { return .keep(replaced: input) }
+        defer { latest = input }
+        return .keep(replaced: latest)
+    }
+
+    /// A finish waits for the next tick (the subscription is let go of); a failure ends the sample at once.
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
+        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        guard case .failure = completion else {
+            phase = .running(upstream: .ended, sampler: sampler)
+            return TriggerEffects(released: upstream.subscription)
         }
-        return true
+        return terminate(TriggerEffects(cancelTrigger: sampler, released: upstream.subscription), completion)
     }
 
-    /// The upstream sent a value: returns the replaced one, to be released after unlocking.
-    mutating func upstreamSent(_ value: Value) -> Value? {
-        guard case .running = phase else { return value }
-        defer { latest = value }
-        return latest
+    @inlinable
+    mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
+        tick(samplerFinished: false)
     }
 
-    /// The upstream finished: the next tick ends the sample. Returns its subscription to release after unlocking.
-    mutating func upstreamDidFinish() -> Subscription? {
-        guard case .running(let upstream, let sampler) = phase else { return nil }
-        phase = .running(upstream: .ended, sampler: sampler)
-        return upstream.subscription
+    /// The sampler's finish counts as a last tick; its failure ends the sample at once.
+    @inlinable
+    mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
+        guard case .failure = completion else { return tick(samplerFinished: true) }
+        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        return terminate(TriggerEffects(cancelUpstream: upstream.subscription, released: sampler), completion)
     }
 
-    /// What a tick (a sampler value or its completion) does.
-    struct Tick {
-        var value: Value?
-        /// Finish after the value; `cancel` are the subscriptions to cancel.
-        var finish = false
-        var cancel: [Subscription] = []
-    }
-
-    /// The sampler sent a value (or finished, `samplerFinished`): takes the latest value, and ends the sample if
-    /// the upstream or the sampler has finished.
-    mutating func tick(samplerFinished: Bool) -> Tick {
-        guard case .running(let upstream, _) = phase else { return Tick() }
-        var tick = Tick(value: latest)
-        latest = nil
-        if upstream.isEnded || samplerFinished {
-            tick.finish = true
-            tick.cancel = terminate(keepSampler: samplerFinished) ?? []
-        }
-        return tick
-    }
-
-    /// Ends the sample: returns what to cancel (nil if it had already ended). The source that has just completed
-    /// is not cancelled.
-    mutating func terminate(keepUpstream: Bool = false, keepSampler: Bool = false) -> [Subscription]? {
-        guard case .running(let upstream, let sampler) = phase else { return nil }
+    @inlinable
+    mutating func cancelled() -> TriggerEffects<Self> {
+        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
         phase = .terminated
-        var toCancel: [Subscription] = []
-        if !keepUpstream, let upstream = upstream.subscription { toCancel.append(upstream) }
-        if !keepSampler, let sampler { toCancel.append(sampler) }
+        defer { latest = nil }
+        return TriggerEffects(cancelUpstream: upstream.subscription, cancelTrigger: sampler, releasedValue: latest)
+    }
+
+    /// A tick takes the latest value, and ends the sample if the upstream or the sampler has finished (cancelling
+    /// the source that has not).
+    @inlinable
+    mutating func tick(samplerFinished: Bool) -> TriggerEffects<Self> {
+        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        defer { latest = nil }
+        guard upstream.isEnded || samplerFinished else { return TriggerEffects(value: latest) }
+        phase = .terminated
+        return TriggerEffects(
+            cancelUpstream: upstream.subscription, cancelTrigger: samplerFinished ? nil : sampler,
+            released: samplerFinished ? sampler : nil, value: latest, completion: .finished, endsDownstream: true)
+    }
+
+    /// Ends the sample with a failure: values still waiting for demand are dropped.
+    @inlinable
+    mutating func terminate(
+        _ effects: TriggerEffects<Self>, _ failure: Subscribers.Completion<Failure>
+    ) -> TriggerEffects<Self> {
+        phase = .terminated
+        var effects = effects
+        effects.releasedValue = latest
         latest = nil
-        return toCancel
+        effects.completion = failure
+        effects.order = .dropWaitingValues
+        effects.endsDownstream = true
+        return effects
     }
 }

@@ -147,10 +147,16 @@ extension Publishers {
 
         /// Attaches the subscriber: it receives its subscription first, then `other` and the upstream are
         /// subscribed, in that order.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the trigger skeleton's generic decisions then cost no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = WithLatestFromSubscription<Upstream.Output, Other.Output, S>(
-                downstream: subscriber, selector: resultSelector)
-            subscription.start(upstream: upstream, other: other)
+            let selector = resultSelector
+            TriggerSubscription(
+                downstream: subscriber,
+                operator: WithLatestFromStateMachine<Upstream.Output, Other.Output, Output, Failure>(),
+                output: { selector($0.0, $0.1) }
+            ).start(upstream: upstream, trigger: other)
         }
     }
 }

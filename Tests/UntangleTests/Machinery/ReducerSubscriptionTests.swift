@@ -5,8 +5,8 @@ import XCTest
 @testable import Untangle
 
 /// The pure state of the "single result at completion" subscription, decision by decision.
-final class ReducerStateTests: XCTestCase {
-    private typealias State = ReducerState<String, Int>
+final class ReducerStateMachineTests: XCTestCase {
+    private typealias State = ReducerStateMachine<String, Int>
 
     private func subscribed(_ policy: ReducerUpstreamDemand) -> State {
         var state = State(downstream: "down", policy: policy)
@@ -108,6 +108,54 @@ final class ReducerStateTests: XCTestCase {
         XCTAssertEqual(cancel.released.1, 7)
         XCTAssertNil(cancel.upstream, "already released by the finish")
         guard case .none = state.request(.max(1)) else { return XCTFail("delivered after cancel") }
+    }
+
+    func testUnlimitedOnFirstRequestAsksOnceAtTheFirstRequestAndNotAtSubscription() {
+        var state = subscribed(.unlimitedOnFirstRequest)
+        XCTAssertNil(state.eagerRequest(), "asSingle asks nothing before its subscriber does")
+        guard case .requestUpstream(_, .unlimited) = state.request(.max(1)) else { return XCTFail() }
+        guard case .none = state.request(.max(1)) else { return XCTFail("asked twice") }
+    }
+
+    func testTheCompletableAndFirstRequestPoliciesFinishWithoutDemand() {
+        XCTAssertTrue(ReducerUpstreamDemand.unlimitedAtSubscription.bareFinishWaitsForDemand)
+        for policy in [ReducerUpstreamDemand.unlimitedAtSubscriptionFinishingWithoutDemand, .unlimitedOnFirstRequest] {
+            XCTAssertFalse(policy.bareFinishWaitsForDemand)
+        }
+        var state = subscribed(.unlimitedAtSubscriptionFinishingWithoutDemand)
+        XCTAssertNotNil(state.eagerRequest(), "a completable asks for .unlimited at subscription")
+        guard case .none = state.request(.max(1)) else { return XCTFail() }
+    }
+
+    func testTheFinalSignalCarriesWhetherItHasAValueThroughThePendingPhase() {
+        var valued = subscribed(.passThrough)
+        XCTAssertNil(valued.finish(5, needsDemand: true, hasValue: true).deliver)
+        guard case .deliver("down", 5) = valued.request(.max(1)) else { return XCTFail() }
+        XCTAssertEqual(valued.downstream, "down", "a final value keeps the downstream for the completion")
+        XCTAssertEqual(valued.valueDelivered(), "down")
+        XCTAssertNil(valued.downstream)
+
+        var bare = subscribed(.unlimitedAtSubscription)
+        _ = bare.finish(0, needsDemand: true, hasValue: false)
+        guard case .deliver("down", 0) = bare.request(.max(1)) else { return XCTFail() }
+        XCTAssertNil(bare.downstream, "a bare completion releases the downstream with the hand-over")
+    }
+
+    func testAValueAfterTheEndIsDroppedAndReturnedDemandIsIgnored() {
+        var state = subscribed(.passThrough)
+        _ = state.request(.max(1))
+        _ = state.cancel()
+        guard case .drop = state.willEmit() else { return XCTFail("emitted after cancel") }
+        state.didEmit(returning: .max(3))
+        XCTAssertEqual(state.demand, .max(1), "the demand is no longer counted")
+    }
+
+    func testAFinishAfterTheDownstreamCancelledHandsNothingOut() {
+        var state = subscribed(.unlimitedAtSubscription)
+        _ = state.cancel()
+        let finish = state.finish(1, needsDemand: false, hasValue: true)
+        XCTAssertNil(finish.upstream, "the cancel took it")
+        XCTAssertNil(finish.deliver)
     }
 
     func testAFinalValueKeepsTheDownstreamUntilDeliveredSoACancelInsideItDropsTheCompletion() {

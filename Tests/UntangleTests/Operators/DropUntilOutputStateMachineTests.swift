@@ -1,4 +1,3 @@
-import UntangleSync
 import XCTest
 
 @testable import Untangle
@@ -6,109 +5,118 @@ import XCTest
 /// `drop(untilOutputFrom:)`'s phases, tested as a pure state machine (no threads, no callouts): the upstream's phase
 /// (open, completed, cancelled) and the trigger's gate (shut, completed first, open).
 final class DropUntilOutputStateMachineTests: XCTestCase {
-    typealias Machine = DropUntilOutputStateMachine<Recorder<Int, Never>>
-    let me = ThreadID.current
+    typealias Machine = DropUntilOutputStateMachine<Int, Void, TestError>
 
     private final class Token: Subscription, @unchecked Sendable {
         func request(_ demand: Subscribers.Demand) {}
         func cancel() {}
     }
 
-    private func isDone(_ action: Machine.LeaveAction) -> (done: Bool, released: Recorder<Int, Never>?) {
-        if case .done(let released) = action { return (true, released) }
-        return (false, nil)
+    private func delivers(_ decision: TriggerValueDecision<Int, Never>) -> Bool {
+        if case .deliver = decision { return true }
+        return false
     }
 
     func testAValueBeforeTheGateOpensUsesUpDemandAndOneAfterItIsDelivered() {
-        var machine = Machine(downstream: Recorder())
+        var machine = Machine()
         let upstream = Token()
-        XCTAssertEqual(machine.upstreamSubscribed(upstream), Subscribers.Demand.none)
-        XCTAssertTrue((machine.request(.max(2)) as? Token) === upstream)
-        XCTAssertNil(machine.valueReceived(on: me), "the gate is shut")
+        XCTAssertEqual(machine.upstreamSubscribed(upstream).demand, Subscribers.Demand.none)
+        XCTAssertTrue((machine.requested(.max(2)) as? Token) === upstream)
+        XCTAssertFalse(delivers(machine.upstreamSent(1)), "the gate is shut")
         let trigger = Token()
-        XCTAssertTrue(machine.triggerSubscribed(trigger))
-        XCTAssertTrue((machine.triggerFired() as? Token) === trigger, "the trigger is released when it fires")
-        XCTAssertNotNil(machine.valueReceived(on: me))
-        XCTAssertEqual(isDone(machine.leave()).done, true)
-        XCTAssertNil(isDone(machine.leave()).released, "the upstream is still open")
+        XCTAssertEqual(machine.triggerSubscribed(trigger).demand, .max(1))
+        let fired = machine.triggerSent(())
+        XCTAssertTrue((fired.released as? Token) === trigger, "the trigger is released when it fires, not cancelled")
+        XCTAssertNil(fired.cancelTrigger)
+        XCTAssertFalse(fired.endsDownstream)
+        XCTAssertTrue(delivers(machine.upstreamSent(2)))
     }
 
     func testTheUpstreamsCompletionClosesItButKeepsItsSubscriptionForRequestsAsInCombine() {
-        var machine = Machine(downstream: Recorder())
+        var machine = Machine()
         let upstream = Token()
         _ = machine.upstreamSubscribed(upstream)
-        _ = machine.request(.max(3))
-        XCTAssertNotNil(machine.upstreamCompleted(.finished, on: me))
-        XCTAssertNil(isDone(machine.leave()).released, "kept: the trigger's completion can still be published")
-        XCTAssertNil(machine.upstreamCompleted(.finished, on: me), "published once")
-        XCTAssertNil(machine.upstreamSubscribed(Token()), "a later upstream is refused")
-        XCTAssertTrue((machine.request(.max(1)) as? Token) === upstream)
-        XCTAssertNil(machine.valueReceived(on: me), "dropped once the upstream completed, even after the gate opens")
-        _ = machine.triggerFired()
-        XCTAssertNil(machine.valueReceived(on: me))
+        _ = machine.requested(.max(3))
+        let completed = machine.upstreamCompleted(.finished)
+        XCTAssertEqual(completed.completion, .finished)
+        XCTAssertFalse(completed.endsDownstream, "kept: the trigger's completion can still be published")
+        XCTAssertNil(machine.upstreamCompleted(.finished).completion, "published once")
+        XCTAssertFalse(machine.upstreamSubscribed(Token()).isAdmitted, "a later upstream is refused")
+        XCTAssertTrue((machine.requested(.max(1)) as? Token) === upstream)
+        XCTAssertFalse(
+            delivers(machine.upstreamSent(1)), "dropped once the upstream completed, even after the gate opens")
+        _ = machine.triggerSent(())
+        XCTAssertFalse(delivers(machine.upstreamSent(1)))
     }
 
-    func testTheDownstreamIsReleasedOnceTheUpstreamCompletedAndTheGateOpened() {
-        var machine = Machine(downstream: Recorder())
+    func testTheUpstreamsCompletionAfterTheGateOpenedEndsTheDownstream() {
+        var machine = Machine()
         _ = machine.upstreamSubscribed(Token())
-        _ = machine.triggerFired()
-        XCTAssertNotNil(machine.upstreamCompleted(.finished, on: me))
-        XCTAssertNotNil(isDone(machine.leave()).released)
+        _ = machine.triggerSent(())
+        XCTAssertTrue(machine.upstreamCompleted(.finished).endsDownstream)
+    }
+
+    func testTheTriggerFiringAfterTheUpstreamCompletedKeepsTheDownstreamAsCombineDoes() {
+        var machine = Machine()
+        _ = machine.upstreamSubscribed(Token())
+        _ = machine.upstreamCompleted(.finished)
+        XCTAssertFalse(machine.triggerSent(()).endsDownstream, "only a delivered completion releases it")
     }
 
     func testTheTriggerCompletingFirstCancelsTheUpstreamAndReopensItsSlotAsInCombine() {
-        var machine = Machine(downstream: Recorder())
+        var machine = Machine()
         let upstream = Token()
         _ = machine.upstreamSubscribed(upstream)
-        _ = machine.request(.max(4))
+        _ = machine.requested(.max(4))
         let trigger = Token()
-        XCTAssertTrue(machine.triggerSubscribed(trigger))
-        let first = machine.triggerCompleted(.finished, on: me)
-        XCTAssertTrue((first.cancel as? Token) === upstream)
-        XCTAssertNotNil(first.deliver)
+        XCTAssertTrue(machine.triggerSubscribed(trigger).isAdmitted)
+        let first = machine.triggerCompleted(.finished)
+        XCTAssertTrue((first.cancelUpstream as? Token) === upstream)
+        XCTAssertEqual(first.completion, .finished)
         XCTAssertNil(first.released, "kept: a second trigger subscription is refused")
-        XCTAssertNil(isDone(machine.leave()).released, "the upstream has not completed")
-        XCTAssertFalse(machine.triggerSubscribed(Token()))
-        XCTAssertEqual(machine.upstreamSubscribed(Token()), .max(4), "a new upstream is asked for the demand so far")
-        XCTAssertNotNil(machine.triggerCompleted(.finished, on: me).deliver, "published again, as in Combine")
-        XCTAssertEqual(isDone(machine.leave()).done, true)
-        XCTAssertNotNil(machine.upstreamCompleted(.finished, on: me))
-        XCTAssertNotNil(isDone(machine.leave()).released, "nothing more can reach the downstream")
+        XCTAssertFalse(first.endsDownstream, "the upstream has not completed")
+        XCTAssertFalse(machine.triggerSubscribed(Token()).isAdmitted)
+        XCTAssertEqual(
+            machine.upstreamSubscribed(Token()).demand, .max(4), "a new upstream is asked for the demand so far")
+        XCTAssertEqual(machine.triggerCompleted(.finished).completion, .finished, "published again, as in Combine")
+        let completed = machine.upstreamCompleted(.finished)
+        XCTAssertEqual(completed.completion, .finished)
+        XCTAssertTrue(completed.endsDownstream, "nothing more can reach the downstream")
     }
 
     func testTheTriggerCompletingAfterItFiredOnlyReleasesItsSubscription() {
-        var machine = Machine(downstream: Recorder())
-        _ = machine.triggerFired()
+        var machine = Machine()
+        _ = machine.triggerSent(())
         let trigger = Token()
-        XCTAssertTrue(machine.triggerSubscribed(trigger), "a trigger subscribing after the gate opened is accepted")
-        let completed = machine.triggerCompleted(.finished, on: me)
-        XCTAssertNil(completed.cancel)
-        XCTAssertNil(completed.deliver)
+        XCTAssertTrue(machine.triggerSubscribed(trigger).isAdmitted, "a trigger subscribing after the gate opened")
+        let completed = machine.triggerCompleted(.finished)
+        XCTAssertNil(completed.cancelUpstream)
+        XCTAssertNil(completed.completion)
         XCTAssertTrue((completed.released as? Token) === trigger)
     }
 
-    func testCancelHandsBackBothSubscriptionsAndTheDownstreamThenRefusesEverything() {
-        var machine = Machine(downstream: Recorder())
+    func testCancelHandsBackBothSubscriptionsThenRefusesEverything() {
+        var machine = Machine()
         let upstream = Token()
         let trigger = Token()
         _ = machine.upstreamSubscribed(upstream)
         _ = machine.triggerSubscribed(trigger)
         let cancelled = machine.cancelled()
-        XCTAssertTrue((cancelled.upstream as? Token) === upstream)
-        XCTAssertTrue((cancelled.trigger as? Token) === trigger)
-        XCTAssertNotNil(cancelled.released)
-        XCTAssertNil(machine.upstreamSubscribed(Token()))
-        XCTAssertFalse(machine.triggerSubscribed(Token()))
-        XCTAssertNil(machine.upstreamCompleted(.finished, on: me))
-        let late = machine.triggerCompleted(.finished, on: me)
-        XCTAssertNil(late.cancel)
-        XCTAssertNil(late.deliver)
-        XCTAssertNil(machine.request(.max(1)))
+        XCTAssertTrue((cancelled.cancelUpstream as? Token) === upstream)
+        XCTAssertTrue((cancelled.cancelTrigger as? Token) === trigger)
+        XCTAssertFalse(machine.upstreamSubscribed(Token()).isAdmitted)
+        XCTAssertFalse(machine.triggerSubscribed(Token()).isAdmitted)
+        XCTAssertNil(machine.upstreamCompleted(.finished).completion)
+        let late = machine.triggerCompleted(.finished)
+        XCTAssertNil(late.cancelUpstream)
+        XCTAssertNil(late.completion)
+        XCTAssertNil(machine.requested(.max(1)))
     }
 
-    /// The phases take less memory than the four flags they replaced (160 bytes then, for this downstream): the
-    /// upstream's phase and the gate are stored last, so their tag bytes pack after the words.
-    func testThePhasesTakeNoMoreMemoryThanTheFlagsTheyReplaced() {
-        XCTAssertEqual(MemoryLayout<DropUntilOutputStateMachine<AnySubscriber<Int, Error>>>.size, 154)
+    func testItsSubscriptionDescribesItselfAsCombinesDoes() {
+        XCTAssertEqual(Machine.name, "DropUntilOutput")
+        guard case .passThrough = Machine.demand, case .downstreamThenTriggerThenUpstream = Machine.start else {
+            return XCTFail("Combine's demand and subscription order")
+        }
     }
 }

@@ -230,10 +230,10 @@ private struct CompletionSpy<Upstream: Publisher>: Publisher {
 }
 
 /// The events with a subscription described by its type name (an operator that, like Combine's, does not describe
-/// itself) shortened to the operator's name.
+/// itself: the trigger skeleton's type, naming the operator's state machine) shortened to the operator's name.
 private func typeNamed<Value, Failure>(_ events: [Event<Value, Failure>]) -> [Event<Value, Failure>] {
     events.map { event in
-        if case .subscription(let name) = event, name.contains("PrefixUntilOutputSubscription") {
+        if case .subscription(let name) = event, name.contains("PrefixUntilOutputStateMachine") {
             return .subscription("PrefixUntilOutput")
         }
         return event

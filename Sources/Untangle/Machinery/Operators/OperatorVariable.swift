@@ -12,11 +12,11 @@
 ///
 /// **Thread safety:** none of its own: use it only from one subscription's serialized signal path.
 @usableFromInline
-final class OperatorVariable<Value>: @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var value: Value
+package final class OperatorVariable<Value>: @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline package var value: Value
 
     @inlinable
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }

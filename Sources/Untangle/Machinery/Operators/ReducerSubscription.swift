@@ -5,14 +5,21 @@ import UntangleSync
 /// **Demand:** see each case.
 /// **Thread safety:** a value.
 @usableFromInline
-enum ReducerUpstreamDemand: Sendable {
+package enum ReducerUpstreamDemand: Sendable {
     /// The reducers (reduce, count, collect, first, last, min/max, contains, allSatisfy, ...): ask for `.unlimited`
     /// right after the downstream got its subscription; downstream requests only release the held result, and even
     /// a bare `.finished` waits for the first downstream request (a failure does not).
     case unlimitedAtSubscription
-    /// replaceEmpty: pass every downstream request upstream unchanged, nothing more (Apple's also asks for
-    /// `.unlimited` and delivers values beyond the downstream's demand, which the contract's exact demand forbids:
-    /// ThreadSafety.md); values go downstream as the upstream sends them, as through `map`.
+    /// A reducer whose subscriber need not request anything (UntangleExtras' `asCompletable`): `.unlimited` right
+    /// after the downstream got its subscription, and a bare `.finished` goes downstream without demand.
+    case unlimitedAtSubscriptionFinishingWithoutDemand
+    /// A reducer that asks nothing before its subscriber does (UntangleExtras' `asSingle`, `asMaybe`): `.unlimited`
+    /// once, at the downstream's first request; a bare `.finished` goes downstream without demand.
+    case unlimitedOnFirstRequest
+    /// replaceEmpty (and UntangleExtras' `materialize`): pass every downstream request upstream unchanged, nothing
+    /// more (Apple's replaceEmpty also asks for `.unlimited` and delivers values beyond the downstream's demand,
+    /// which the contract's exact demand forbids: ThreadSafety.md); values go downstream as the upstream sends
+    /// them, as through `map`.
     case passThrough
     /// replaceError: pass every downstream request upstream unchanged; an upstream value beyond the downstream's
     /// demand traps, as in Combine.
@@ -21,14 +28,6 @@ enum ReducerUpstreamDemand: Sendable {
     /// Whether a `.finished` without a value waits for downstream demand.
     @inlinable
     var bareFinishWaitsForDemand: Bool { self == .unlimitedAtSubscription }
-
-    /// Whether the subscription asks the upstream for `.unlimited` once the downstream has its subscription.
-    @inlinable
-    var requestsUnlimitedAtSubscription: Bool { self == .unlimitedAtSubscription }
-
-    /// Whether downstream requests are passed upstream.
-    @inlinable
-    var forwardsRequests: Bool { self != .unlimitedAtSubscription }
 }
 
 /// What a ``ReducerSubscription``'s `customMirror` shows, after Combine's subscriptions.
@@ -36,7 +35,7 @@ enum ReducerUpstreamDemand: Sendable {
 /// **Thread safety:** a value; the mirror is built from the locked state only (the accumulator lives on the upstream
 /// signal path and is never read from another thread).
 @usableFromInline
-enum ReducerReflection<Result> {
+package enum ReducerReflection<Result> {
     /// `downstream`, `result` (the held result, once the upstream ended), `initial` and `status`.
     case reducer(initial: Result?)
     /// `count`: the number of elements in the held result (0 until the upstream finished).
@@ -51,7 +50,7 @@ enum ReducerReflection<Result> {
 /// returned.
 /// **Thread safety:** a value.
 @usableFromInline
-enum ReducerStep<Output, Failure: Error> {
+package enum ReducerStep<Output, Failure: Error> {
     /// Keep the value in the operator's own state; nothing goes downstream yet.
     case absorb
     /// Deliver this value downstream now (pass-through operators such as replaceEmpty).
@@ -62,223 +61,10 @@ enum ReducerStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
-/// The pure state of a ``ReducerSubscription``: every decision it makes under its lock, as a value with no
-/// callouts. Each transition returns what to do and everything it dropped (subscription, downstream, pending
-/// result), so that the caller releases those after unlocking.
-///
-/// **Demand:** tracks the downstream's outstanding demand; the final value (and, for reducers, a bare `.finished`)
-/// waits for it.
-/// **Thread safety:** a value; the subscription keeps it in a `LockedBox`.
-@usableFromInline
-struct ReducerState<Downstream, Final> {
-    @usableFromInline
-    enum Phase {
-        /// The upstream has not ended yet.
-        case running
-        /// The upstream ended with a final signal the downstream has not requested yet.
-        case pending(Final)
-        /// The final value is going downstream; its completion follows unless the downstream cancels meanwhile
-        /// (the downstream stays here so that a `cancel()` made inside that `receive` can take it).
-        case deliveringValue
-        /// The final signal went (or is going) downstream, or the downstream cancelled: nothing more happens.
-        case terminated
-    }
-
-    @usableFromInline
-    var upstream = UpstreamSlot.awaiting
-    @usableFromInline
-    var downstream: Downstream?
-    @usableFromInline
-    var phase = Phase.running
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    let policy: ReducerUpstreamDemand
-    /// Whether the final signal (once the upstream ended) starts with a value, set by ``finish(_:needsDemand:hasValue:)``.
-    @usableFromInline
-    var finalHasValue = false
-
-    @inlinable
-    init(downstream: Downstream, policy: ReducerUpstreamDemand) {
-        self.downstream = downstream
-        self.policy = policy
-    }
-
-    /// The upstream handed us its subscription: the downstream to pass ours to, or nil to cancel the new one (a
-    /// second subscription, or one arriving after the end).
-    @inlinable
-    mutating func receivedSubscription(_ subscription: Subscription) -> Downstream? {
-        guard case .awaiting = upstream, case .running = phase else { return nil }
-        upstream = .subscribed(subscription)
-        return downstream
-    }
-
-    /// After the downstream got its subscription: the upstream to ask for `.unlimited`, if the policy says so and
-    /// the downstream did not cancel meanwhile.
-    @inlinable
-    func eagerRequest() -> Subscription? {
-        guard policy.requestsUnlimitedAtSubscription, case .running = phase,
-            case .subscribed(let subscription) = upstream
-        else { return nil }
-        return subscription
-    }
-
-    @inlinable
-    mutating func takeDownstream() -> Downstream? {
-        defer { downstream = nil }
-        return downstream
-    }
-
-    /// Hands the final signal over, once: the downstream to deliver it to (nil: it cancelled). A final value keeps
-    /// the downstream in the state until ``valueDelivered()``, so that a cancel made while receiving it drops the
-    /// completion that would follow.
-    @inlinable
-    mutating func handOver() -> Downstream? {
-        guard finalHasValue, downstream != nil else {
-            phase = .terminated
-            return takeDownstream()
-        }
-        phase = .deliveringValue
-        return downstream
-    }
-
-    /// The final value was delivered: the downstream to send the completion to, nil if it cancelled meanwhile.
-    @inlinable
-    mutating func valueDelivered() -> Downstream? {
-        guard case .deliveringValue = phase else { return nil }
-        phase = .terminated
-        return takeDownstream()
-    }
-
-    @usableFromInline
-    enum RequestAction {
-        case none
-        case requestUpstream(Subscription, Subscribers.Demand)
-        case deliver(Downstream, Final)
-    }
-
-    /// The downstream requested `demand` (also before the upstream's subscription arrived: it is remembered).
-    @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
-        switch phase {
-        case .terminated, .deliveringValue:
-            return .none
-        case .pending(let final):
-            // The upstream already ended and its final signal waited for exactly this: hand it over, once.
-            guard let downstream = handOver() else { return .none }
-            return .deliver(downstream, final)
-        case .running:
-            self.demand += demand
-            guard policy.forwardsRequests, case .subscribed(let subscription) = upstream else { return .none }
-            return .requestUpstream(subscription, demand)
-        }
-    }
-
-    @usableFromInline
-    enum EmitDecision {
-        /// The downstream cancelled (or the operator ended): drop the value.
-        case drop
-        /// Deliver to this downstream.
-        case deliver(Downstream)
-        /// The upstream sent a value the downstream never asked for (replaceError traps, as Combine does).
-        case unrequested
-    }
-
-    /// A pass-through value is about to go downstream: consumes one demand.
-    @inlinable
-    mutating func willEmit() -> EmitDecision {
-        guard case .running = phase, let downstream else { return .drop }
-        if policy == .passThroughTrappingUnrequested && demand == .none { return .unrequested }
-        demand -= 1
-        return .deliver(downstream)
-    }
-
-    /// The downstream returned `more` from a pass-through value.
-    @inlinable
-    mutating func didEmit(returning more: Subscribers.Demand) {
-        if case .running = phase { demand += more }
-    }
-
-    @usableFromInline
-    struct FinishAction {
-        /// The upstream subscription to cancel (an early finish) or just to release (the upstream completed).
-        @usableFromInline
-        var upstream: Subscription?
-        /// Deliver this now (nil: wait for demand, or the downstream already cancelled).
-        @usableFromInline
-        var deliver: (Downstream, Final)?
-
-        @inlinable
-        init(upstream: Subscription?, deliver: (Downstream, Final)?) {
-            self.upstream = upstream
-            self.deliver = deliver
-        }
-    }
-
-    /// The upstream ended (or the operator ended early). `needsDemand`: the final signal may only go downstream
-    /// once something was requested (a value, or a reducer's bare `.finished`); a failure needs no demand.
-    /// `hasValue`: the final signal is a value followed by the completion.
-    @inlinable
-    mutating func finish(_ final: Final, needsDemand: Bool, hasValue: Bool) -> FinishAction {
-        var action = FinishAction(upstream: upstream.end(), deliver: nil)
-        guard case .running = phase else { return action }
-        finalHasValue = hasValue
-        if !needsDemand || demand > 0 {
-            if let downstream = handOver() { action.deliver = (downstream, final) }
-        } else {
-            phase = .pending(final)
-        }
-        return action
-    }
-
-    @usableFromInline
-    struct CancelAction {
-        @usableFromInline
-        var upstream: Subscription?
-        @usableFromInline
-        var released: (Downstream?, Final?)
-
-        @inlinable
-        init(upstream: Subscription?, released: (Downstream?, Final?)) {
-            self.upstream = upstream
-            self.released = released
-        }
-    }
-
-    /// The downstream cancelled: the upstream to cancel, and what to release after unlocking. Before the upstream's
-    /// subscription arrived this does nothing, as in Combine (the downstream cannot hold this subscription yet).
-    @inlinable
-    mutating func cancel() -> CancelAction {
-        if case .awaiting = upstream { return CancelAction(upstream: nil, released: (nil, nil)) }
-        var action = CancelAction(upstream: upstream.end(), released: (takeDownstream(), nil))
-        if case .pending(let final) = phase { action.released.1 = final }
-        phase = .terminated
-        return action
-    }
-
-    /// The final signal waiting for the downstream's request, if any.
-    @inlinable
-    var held: Final? {
-        guard case .pending(let final) = phase else { return nil }
-        return final
-    }
-
-    /// A word for the subscription's mirror.
-    @inlinable
-    var statusDescription: String {
-        switch (upstream, phase) {
-        case (.awaiting, _): return "awaiting subscription"
-        case (.subscribed, .running): return "subscribed"
-        case (_, .pending): return "holding the result until requested"
-        case (_, .terminated), (_, .deliveringValue), (.ended, .running): return "terminal"
-        }
-    }
-}
-
 /// The subscription behind the operators that produce their result when the upstream ends: reduce, count,
-/// collect(), last, min/max, contains, allSatisfy, first, and the pass-through operators with a possible final
-/// value: replaceEmpty, replaceError. Decisions live in ``ReducerState`` (pure, under one lock); this class acts on
-/// them after unlocking.
+/// collect(), last, min/max, contains, allSatisfy, first, the pass-through operators with a possible final value
+/// (replaceEmpty, replaceError), and in UntangleExtras materialize and the traits' conversions. Decisions live in
+/// ``ReducerStateMachine`` (pure, under one lock); this class acts on them after unlocking.
 ///
 /// ```swift
 /// var count = 0
@@ -297,17 +83,19 @@ struct ReducerState<Downstream, Final> {
 /// another: the final signal goes downstream exactly once, from whichever thread supplies its last condition.
 /// `onValue`/`onCompletion` run only on the (serialized) upstream signal path, with no lock held.
 @usableFromInline
-final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+package final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    typealias Input = UpstreamOutput
+    package typealias Input = UpstreamOutput
     @usableFromInline
-    typealias Failure = UpstreamFailure
+    package typealias Failure = UpstreamFailure
+    /// The final signal: a last value (if any), then the completion.
     @usableFromInline
-    typealias Final = (value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>)
+    package typealias Final = (value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>)
 
-    /// Where the upstream signal path is: values and completions count only while `.running`.
+    /// Where the upstream signal path is: values and completions count only while `.running`. It is the signal
+    /// path's own view, kept beside the locked machine so that an absorbed value (reduce, count) takes no lock.
     @usableFromInline
     enum SignalPhase {
         case awaitingSubscription
@@ -316,7 +104,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @usableFromInline
-    let state: LockedBox<ReducerState<Downstream, Final>>
+    let state: LockedBox<ReducerStateMachine<Downstream, Final>>
     @usableFromInline
     let onValue: (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>
     @usableFromInline
@@ -333,13 +121,13 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     let bareFinishWaitsForDemand: Bool
 
     @inlinable
-    init(
+    package init(
         downstream: Downstream, name: String, policy: ReducerUpstreamDemand,
         reflection: ReducerReflection<Downstream.Input>,
         onValue: @escaping (UpstreamOutput) -> ReducerStep<Downstream.Input, Downstream.Failure>,
         onCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Final
     ) {
-        self.state = LockedBox(tracking: ReducerState(downstream: downstream, policy: policy))
+        self.state = LockedBox(tracking: ReducerStateMachine(downstream: downstream, policy: policy))
         self.name = name
         self.reflection = reflection
         self.bareFinishWaitsForDemand = policy.bareFinishWaitsForDemand
@@ -348,7 +136,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    func receive(subscription: Subscription) {
+    package func receive(subscription: Subscription) {
         let downstream = state.withCriticalSection { $0.receivedSubscription(subscription) }
         CalloutCheck.assertNoLockHeld("a reducer passing on its subscription")
         guard let downstream else {
@@ -364,7 +152,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
+    package func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         guard case .running = signalPhase else { return .none }
         switch onValue(input) {
         case .absorb:
@@ -391,7 +179,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         guard case .running = signalPhase else { return }
         signalPhase = .ended
         end(onCompletion(completion), cancellingUpstream: false)
@@ -414,7 +202,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
         if let (downstream, final) = action.deliver { deliver(final, to: downstream) }
     }
 
-    // A final value leaves the state in `.deliveringValue`: the completion goes only to a downstream still there
+    // A final value leaves the machine in `.deliveringValue`: the completion goes only to a downstream still there
     // after the value, so a `cancel()` made inside `receive(_:)` (which takes it) gets nothing more.
     @inlinable
     func deliver(_ final: Final, to downstream: Downstream) {
@@ -429,7 +217,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         let action = state.withCriticalSection { $0.request(demand) }
         CalloutCheck.assertNoLockHeld("a reducer acting on a request")
@@ -444,7 +232,7 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    func cancel() {
+    package func cancel() {
         let action = state.withCriticalSection { $0.cancel() }
         CalloutCheck.assertNoLockHeld("a reducer cancelling upstream")
         action.upstream?.cancel()
@@ -452,15 +240,15 @@ final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, Downstre
     }
 
     @inlinable
-    var description: String { name }
+    package var description: String { name }
 
     @inlinable
-    var playgroundDescription: Any { name }
+    package var playgroundDescription: Any { name }
 
     // The mirror reads only the locked state (a snapshot; the downstream is retained by the snapshot and released
     // with the mirror, never under the lock).
     @inlinable
-    var customMirror: Mirror {
+    package var customMirror: Mirror {
         switch reflection {
         case .none:
             return Mirror(self, children: [:])

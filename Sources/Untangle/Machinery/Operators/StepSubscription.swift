@@ -98,12 +98,13 @@ package enum StepMirror {
 }
 
 /// The subscription behind every single-upstream operator that decides value by value: filters, `try` variants,
-/// `tryCompactMap`, `prefix(while:)`, `removeDuplicates` and the like. It is both the subscriber it gives the
-/// upstream and the subscription it gives the downstream.
+/// `tryCompactMap`, `prefix(while:)`, `removeDuplicates` and the like, in Untangle and in UntangleExtras
+/// (`withUnretained`, `dematerialize`, `using`, `pairwise`). It is both the subscriber it gives the upstream and the
+/// subscription it gives the downstream.
 ///
-/// Upstream signals are serialized (the contract), so the `phase` is touched only by them, without a lock. The
-/// lock guards the upstream subscription and the downstream reference, which `request` and `cancel` (from any
-/// thread) and an ending step race for; `cancel` releases the downstream.
+/// Every decision is the ``StepStateMachine``'s, under one lock: where the operator stands (awaiting, live,
+/// finishing its last value, ended), which `request` and `cancel` (from any thread) and the upstream's signals race
+/// for. The step itself (user code) and every callout run after unlocking; `cancel` releases the downstream.
 ///
 /// ```swift
 /// upstream.subscribe(StepSubscription(downstream: subscriber, name: "TryFilter", behavior: .strict,
@@ -114,63 +115,35 @@ package enum StepMirror {
 /// **Demand:** downstream requests pass straight upstream; a skipped value returns `.max(1)` from `receive(_:)`
 /// (one more in its place); an emitted value returns the downstream's demand.
 /// **Thread safety:** `request` and `cancel` may be called from any thread; an ending step (finish/fail) cancels
-/// upstream outside the lock, exactly once, and no later upstream signal reaches the downstream.
+/// upstream outside the lock, exactly once, and no later upstream signal reaches the downstream. `onEnd` runs
+/// once, outside every lock, when the operator ends (cancel, an ending step, or the completion delivered).
 @usableFromInline
-final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+package final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    @usableFromInline typealias Input = UpstreamOutput
-    @usableFromInline typealias Failure = UpstreamFailure
-
-    /// Where the upstream signal path is: only upstream signals (serialized) read and write it.
-    @usableFromInline
-    enum Phase {
-        case awaiting
-        case live
-        case ended
-    }
-
-    @usableFromInline
-    struct State {
-        @usableFromInline var upstream = UpstreamSlot.awaiting
-        /// Released on cancel and after the completion, so the subscription never keeps its subscriber alive.
-        @usableFromInline var downstream: Downstream?
-        /// The last upstream value, kept only for a `.downstreamAndLastInput` mirror.
-        @usableFromInline var lastInput: UpstreamOutput?
-
-        @inlinable
-        init(downstream: Downstream) {
-            self.downstream = downstream
-        }
-
-        /// Ends everything; returns what to cancel and to release (or to deliver a last signal to) after unlocking.
-        @inlinable
-        mutating func end() -> (Subscription?, Downstream?) {
-            defer { downstream = nil }
-            return (upstream.end(), downstream)
-        }
-    }
+    @usableFromInline package typealias Input = UpstreamOutput
+    @usableFromInline package typealias Failure = UpstreamFailure
+    @usableFromInline typealias Machine = StepStateMachine<Downstream, UpstreamOutput>
 
     @usableFromInline let step: (UpstreamOutput) -> OperatorStep<Downstream.Input, Downstream.Failure>
     @usableFromInline let mapCompletion:
         (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
-    @usableFromInline let state: LockedBox<State>
-    /// Set by the upstream's subscription, an ending step or the upstream's completion; read only on the
-    /// (serialized) upstream signal path, so the run-time exclusivity check (about 40 instructions per value) could
-    /// never fire.
-    @exclusivity(unchecked) @usableFromInline var phase = Phase.awaiting
+    @usableFromInline let state: LockedBox<Machine>
     @usableFromInline let name: String
     @usableFromInline let behavior: StepBehavior
     @usableFromInline let mirror: StepMirror
     @usableFromInline let recordsLastInput: Bool
 
+    /// - Parameter onEnd: runs once, outside every lock, when the operator ends: on cancel, after an ending step,
+    ///   or right after the upstream's completion was handed downstream (`using` releases its resource there).
     @inlinable
-    init(
+    package init(
         downstream: Downstream, name: String, behavior: StepBehavior = .passThrough, mirror: StepMirror = .empty,
+        onEnd: (() -> Void)? = nil,
         step: @escaping (UpstreamOutput) -> OperatorStep<Downstream.Input, Downstream.Failure>,
         completion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
-        state = LockedBox(tracking: State(downstream: downstream))
+        state = LockedBox(tracking: Machine(downstream: downstream, onEnd: onEnd))
         self.name = name
         self.behavior = behavior
         self.mirror = mirror
@@ -180,153 +153,124 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
     }
 
     @inlinable
-    func receive(subscription: Subscription) {
-        let downstream = state.withCriticalSection { state -> Downstream? in
-            guard case .awaiting = state.upstream, let downstream = state.downstream else { return nil }
-            state.upstream = .subscribed(subscription)
-            return downstream
-        }
+    package func receive(subscription: Subscription) {
+        let downstream = state.withCriticalSection { $0.subscribed(subscription) }
         CalloutCheck.assertNoLockHeld("an operator passing on its subscription")
         guard let downstream else {
             subscription.cancel()
             return
         }
-        if case .awaiting = phase { phase = .live }
         downstream.receive(subscription: self)
     }
 
     // One lock round-trip per value: the downstream reference must be read under the lock because `cancel()` (from
     // any thread) releases it. The step itself (user code) runs outside the lock.
     @inlinable
-    func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
-        switch phase {
-        case .live:
-            break
-        case .ended:
-            return .none
-        case .awaiting:
-            switch behavior.valueBeforeSubscription {
-            case .deliver: break
-            case .ignore: return .none
-            case .trap: if trapUnlessEnded("a value") { return .none }
-            }
-        }
+    package func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
+        let early = behavior.valueBeforeSubscription
         guard
             let downstream = recordsLastInput
-                ? downstreamRecording(input) : state.withCriticalSection({ $0.downstream })
+                ? valueArrivedRecording(input, early: early)
+                : state.withCriticalSection({ $0.valueArrived(early: early, name: self.name) })
         else { return .none }
+        CalloutCheck.assertNoLockHeld("an operator running its step")
         switch step(input) {
         case .emit(let value):
             return downstream.receive(value)
         case .skip:
             return .max(1)
         case .emitThenFinish(let value):
-            phase = .ended
             // The upstream ends (and is cancelled) first, but the downstream stays in the state while it receives
             // the last value: a `cancel()` made inside that `receive` takes it, and with it the `.finished`, so
             // nothing reaches the subscriber after its own cancel. Only the thread that takes it delivers.
-            let (upstream, live) = state.withCriticalSection { ($0.upstream.end(), $0.downstream != nil) }
+            let (upstream, deliver) = state.withCriticalSection { $0.lastValueWillGo() }
             upstream?.cancel()
-            guard live else { return .none }
+            guard deliver else { return .none }
             // The downstream's demand is returned even though the upstream is cancelled, as in Combine.
             let demand = downstream.receive(value)
-            let (_, finishing) = state.withCriticalSection { $0.end() }
+            let (finishing, onEnd) = state.withCriticalSection { $0.lastValueDelivered() }
             finishing?.receive(completion: .finished)
+            onEnd?()
             return demand
         case .finish:
-            phase = .ended
-            let (upstream, downstream) = state.withCriticalSection { $0.end() }
-            upstream?.cancel()
-            downstream?.receive(completion: .finished)
+            end(with: .finished)
         case .fail(let error):
-            phase = .ended
-            let (upstream, downstream) = state.withCriticalSection { $0.end() }
-            upstream?.cancel()
-            downstream?.receive(completion: .failure(error))
+            end(with: .failure(error))
         }
         return .none
     }
 
+    /// An ending step: cancels the upstream, then completes the downstream (unless it cancelled meanwhile).
     @inlinable
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        switch phase {
-        case .live:
-            break
-        case .ended:
-            return
-        case .awaiting:
-            switch behavior.completionBeforeSubscription {
-            case .deliver: break
-            case .ignore: return
-            case .trap: if trapUnlessEnded("a completion") { return }
-            }
-        }
-        phase = .ended
-        let (_, downstream) = state.withCriticalSection { $0.end() }
-        CalloutCheck.assertNoLockHeld("an operator passing on a completion")
-        downstream?.receive(completion: mapCompletion(completion))
+    func end(with completion: Subscribers.Completion<Downstream.Failure>) {
+        let ending = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("an operator ending")
+        ending.upstream?.cancel()
+        ending.downstream?.receive(completion: completion)
+        ending.onEnd?()
     }
 
-    /// Reads the downstream and keeps `input` as the last value for the mirror, in one critical section; the value
-    /// it replaces is released after unlocking (it may hold a user object).
+    @inlinable
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        let early = behavior.completionBeforeSubscription
+        let ending = state.withCriticalSection { $0.completed(early: early, name: self.name) }
+        CalloutCheck.assertNoLockHeld("an operator passing on a completion")
+        ending.downstream?.receive(completion: mapCompletion(completion))
+        ending.onEnd?()
+    }
+
+    /// Decides about a value and keeps it as the last value for the mirror, in one critical section; the value it
+    /// replaces is released after unlocking (it may hold a user object).
+    //
+    // No tuple result: code that is not specialized would look up the tuple's type metadata on every value.
     @usableFromInline
-    func downstreamRecording(_ input: UpstreamOutput) -> Downstream? {
-        let (downstream, replaced) = state.withCriticalSection { state -> (Downstream?, UpstreamOutput?) in
-            guard let downstream = state.downstream else { return (nil, nil) }
-            let replaced = state.lastInput
-            state.lastInput = input
-            return (downstream, replaced)
+    func valueArrivedRecording(_ input: UpstreamOutput, early: StepBehavior.Early) -> Downstream? {
+        var replaced: UpstreamOutput?
+        let downstream = state.withCriticalSection { machine -> Downstream? in
+            guard let downstream = machine.valueArrived(early: early, name: self.name) else { return nil }
+            replaced = machine.record(input)
+            return downstream
         }
         withExtendedLifetime(replaced) {}
         return downstream
     }
 
-    /// For a signal that came before the upstream subscription: stops the program, unless a cancel already ended
-    /// the operator (then returns true: ignore the signal).
-    @usableFromInline
-    func trapUnlessEnded(_ what: StaticString) -> Bool {
-        guard case .awaiting = state.withCriticalSection({ $0.upstream }) else { return true }
-        preconditionFailure("\(name) received \(what) before its subscription")
-    }
-
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        switch state.withCriticalSection({ $0.upstream }) {
-        case .subscribed(let subscription):
+        switch state.withCriticalSection({ $0.request() }) {
+        case .forward(let subscription):
             CalloutCheck.assertNoLockHeld("an operator requesting upstream")
             subscription.request(demand)
-        case .awaiting:
+        case .early:
             precondition(
                 !behavior.requestBeforeSubscriptionTraps, "\(name) was asked for values before its subscription")
-        case .ended:
+        case .ignore:
             return
         }
     }
 
     @inlinable
-    func cancel() {
-        let ignored = behavior.cancelBeforeSubscriptionIgnored
-        let (upstream, downstream) = state.withCriticalSection { state -> (Subscription?, Downstream?) in
-            if ignored, case .awaiting = state.upstream { return (nil, nil) }
-            return state.end()
-        }
-        withExtendedLifetime(downstream) {}
+    package func cancel() {
+        let ignoringEarly = behavior.cancelBeforeSubscriptionIgnored
+        let ending = state.withCriticalSection { $0.cancelled(ignoringEarly: ignoringEarly) }
+        withExtendedLifetime(ending.downstream) {}
         CalloutCheck.assertNoLockHeld("an operator cancelling upstream")
-        upstream?.cancel()
+        ending.upstream?.cancel()
+        ending.onEnd?()
     }
 
     @usableFromInline
-    var description: String { name }
+    package var description: String { name }
 
     @usableFromInline
-    var playgroundDescription: Any { name }
+    package var playgroundDescription: Any { name }
 
-    // The mirror reads only what the lock guards (never the upstream-path `phase` or an operator's variables,
-    // which another thread may be writing).
+    // The mirror reads only what the lock guards (never an operator's variables, which the upstream signal path may
+    // be writing on another thread).
     @usableFromInline
-    var customMirror: Mirror {
-        let (downstream, upstream, lastInput) = state.withCriticalSection { $0.mirrorSnapshot() }
+    package var customMirror: Mirror {
+        let (downstream, upstream, ended, lastInput) = state.withCriticalSection { $0.snapshot }
         let shown: Any = downstream.map { $0 as Any } ?? Downstream?.none as Any
         switch mirror {
         case .empty:
@@ -336,19 +280,7 @@ final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Downstream:
         case .downstreamAndLastInput(let label):
             return Mirror(self, children: [("downstream", shown), (label, lastInput as Any)])
         case .custom(let children):
-            var subscription: Subscription?
-            if case .subscribed(let live) = upstream { subscription = live }
-            if case .ended = upstream {
-                return Mirror(self, children: children(shown, nil, true))
-            }
-            return Mirror(self, children: children(shown, subscription, false))
+            return Mirror(self, children: children(shown, upstream, ended))
         }
-    }
-}
-
-extension StepSubscription.State {
-    @usableFromInline
-    func mirrorSnapshot() -> (Downstream?, UpstreamSlot, UpstreamOutput?) {
-        (downstream, upstream, lastInput)
     }
 }
