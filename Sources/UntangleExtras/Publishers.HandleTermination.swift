@@ -49,15 +49,11 @@ extension Publishers {
 
         /// Subscribes `subscriber`; `body` runs when that subscription ends.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // The step skeleton runs `onEnd` once, after unlocking: after the completion went downstream, or at cancel.
             upstream.subscribe(
-                EventOperatorSubscription(
-                    downstream: subscriber, name: "HandleTermination", demand: .passThrough, onEnd: body
-                ) {
-                    switch $0 {
-                    case .value(let value): return .emit(value)
-                    case .completion(let completion): return .end(last: nil, completion)
-                    }
-                })
+                StepSubscription(
+                    downstream: subscriber, name: "HandleTermination", onEnd: body, step: { .emit($0) },
+                    completion: { $0 }))
         }
     }
 }
