@@ -42,7 +42,7 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     /// Submits an action: it runs (or not) according to the edges, once calls stop for `dueTime`.
     public func call(_ action: @escaping () -> Void) {
-        let (generation, runNow, replaced) = core.decide { $0.call(action) }
+        let (generation, runNow, replaced) = core.withCriticalSection { $0.call(action) }
         // The replaced action may hold the last reference to user objects: released here, after unlocking.
         core.release(replaced)
         if runNow {
@@ -54,13 +54,13 @@ public final class Debouncer<Context: Scheduler>: Cancellable, @unchecked Sendab
     }
 
     private func fire(_ generation: Int) {
-        let action = core.decide { $0.fire(generation) }
+        let action = core.withCriticalSection { $0.fire(generation) }
         CalloutCheck.assertNoLockHeld("Debouncer running its action")
         action?()
     }
 
     /// Drops the pending action and ends the burst; later calls start a new one.
     public func cancel() {
-        core.release(core.decide { $0.cancel() })
+        core.release(core.withCriticalSection { $0.cancel() })
     }
 }

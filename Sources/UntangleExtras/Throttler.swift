@@ -43,7 +43,7 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
     /// Submits an action: it runs at once if no window is open (leading edge), or is kept for the window's end
     /// (trailing edge), or is dropped.
     public func call(_ action: @escaping () -> Void) {
-        let call = core.decide { $0.call(action) }
+        let call = core.withCriticalSection { $0.call(action) }
         // A replaced or dropped action may hold the last reference to user objects: released after unlocking.
         core.release(call.released)
         if call.runNow {
@@ -62,7 +62,7 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     // The trailing action opens the next window, so actions stay at least `interval` apart.
     private func windowEnded(_ generation: Int) {
-        guard let action = core.decide({ $0.windowEnded(generation) }) else { return }
+        guard let action = core.withCriticalSection({ $0.windowEnded(generation) }) else { return }
         scheduleWindowEnd(generation)
         CalloutCheck.assertNoLockHeld("Throttler running its action")
         action()
@@ -70,6 +70,6 @@ public final class Throttler<Context: Scheduler>: Cancellable, @unchecked Sendab
 
     /// Drops the pending action and closes the window; the next call starts afresh.
     public func cancel() {
-        core.release(core.decide { $0.cancel() })
+        core.release(core.withCriticalSection { $0.cancel() })
     }
 }

@@ -62,7 +62,7 @@ package struct LockedBoxWithWord<Value> {
     /// A library critical section over the value and the word (counted by ``CalloutCheck`` in debug builds).
     @inlinable
     package func withCriticalSection<Result>(_ body: (inout Value, WordAccess) throws -> Result) rethrows -> Result {
-        try storage.withLockedValue(body)
+        try storage.withCriticalSection(body)
     }
 
     /// Reads the word without the lock (acquiring: what was written before the store or exchange that produced
@@ -133,7 +133,7 @@ class WordLockStorage<Value>: ManagedBuffer<LockPrimitive, WordAndValue<Value>> 
     }
 
     @inlinable
-    final func withLockedValue<Result>(_ body: (inout Value, WordAccess) throws -> Result) rethrows -> Result {
+    final func withCriticalSection<Result>(_ body: (inout Value, WordAccess) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { primitive, tail in
             let state = InlineOwnedState(at: tail)
             LockPrimitiveOps.lock(primitive)

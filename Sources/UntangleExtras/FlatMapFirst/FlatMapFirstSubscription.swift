@@ -24,24 +24,24 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     // MARK: Upstream
 
     func receive(subscription: Subscription) {
-        guard fanIn.decide({ $0.upstreamSubscribed(subscription) }) else {
+        guard fanIn.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
         fanIn.start(self)
-        if !fanIn.decide({ $0.isEnded }) {
+        if !fanIn.withCriticalSection({ $0.isEnded }) {
             fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
         }
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let id = fanIn.decide({ $0.upstreamSent() }) else { return .none }
+        guard let id = fanIn.withCriticalSection({ $0.upstreamSent() }) else { return .none }
         fanIn.subscribe(transform(input), FanInInner(parent: self, id: id))
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        fanIn.perform(fanIn.decide { $0.upstreamCompleted(completion) })
+        fanIn.perform(fanIn.withCriticalSection { $0.upstreamCompleted(completion) })
     }
 
     // MARK: Downstream

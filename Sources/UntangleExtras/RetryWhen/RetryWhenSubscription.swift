@@ -32,7 +32,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     private func startAttempt() {
-        guard let number = fanIn.decide({ $0.startAttempt() }) else { return }
+        guard let number = fanIn.withCriticalSection({ $0.startAttempt() }) else { return }
         subscribeAttempt(number)
     }
 
@@ -54,13 +54,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         switch completion {
         case .finished:
             // Only the current attempt can finish the operator.
-            let toCancel = fanIn.decide { state -> [Subscription]? in
+            let toCancel = fanIn.withCriticalSection { state -> [Subscription]? in
                 state.isCurrent(number) ? state.end(upstreamCompleted: true, triggerCompleted: false) : nil
             }
             guard let toCancel else { return }
             end(.finished, cancelling: toCancel)
         case .failure(let error):
-            switch fanIn.decide({ $0.upstreamFailed(number) }) {
+            switch fanIn.withCriticalSection({ $0.upstreamFailed(number) }) {
             case .ignore:
                 break
             case .awaitTrigger(let released):
@@ -75,7 +75,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: Trigger
 
     private func triggerSubscribed(_ subscription: Subscription) {
-        guard fanIn.decide({ $0.triggerSubscribed(subscription) }) else {
+        guard fanIn.withCriticalSection({ $0.triggerSubscribed(subscription) }) else {
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
@@ -83,7 +83,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     private func triggerSent() {
-        if let number = fanIn.decide({ $0.triggerSent() }) {
+        if let number = fanIn.withCriticalSection({ $0.triggerSent() }) {
             subscribeAttempt(number)
         }
     }
@@ -91,11 +91,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     private func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
-            if fanIn.decide({ $0.triggerDidFinish() }) {
+            if fanIn.withCriticalSection({ $0.triggerDidFinish() }) {
                 end(.finished, cancelling: [])
             }
         case .failure:
-            let toCancel = fanIn.decide { $0.end(upstreamCompleted: false, triggerCompleted: true) }
+            let toCancel = fanIn.withCriticalSection { $0.end(upstreamCompleted: false, triggerCompleted: true) }
             guard let toCancel else { return }
             end(completion, cancelling: toCancel)
         }

@@ -74,8 +74,8 @@ final class ScheduledShellTests: XCTestCase {
         shell.armTimer(after: .seconds(1), generation: 2, keepingAlive: ()) { fired.append("fired \($0)") }
         scheduler.advance(by: .seconds(2))
         XCTAssertEqual(fired.entries, ["fired 2", "fired 2"])
-        XCTAssertNotNil(shell.decide { $0.armed })
-        shell.decide { $0.armed }?.cancel()
+        XCTAssertNotNil(shell.withCriticalSection { $0.armed })
+        shell.withCriticalSection { $0.armed }?.cancel()
     }
 
     func testPerformCancelsTheTimerThenTheUpstreamThenDeliversTheValueAndTheCompletion() {
@@ -99,7 +99,7 @@ final class ScheduledShellTests: XCTestCase {
         let downstream = Recorder<Int, Never>(onValue: { _, _ in .max(2) })
         let shell = makeShell(downstream, scheduler: TestScheduler())
         let upstream = Spy("upstream", log: log)
-        XCTAssertTrue(shell.decide { $0.upstream.accept(upstream) })
+        XCTAssertTrue(shell.withCriticalSection { $0.upstream.accept(upstream) })
         shell.perform(ScheduledEffects(value: 1))
         XCTAssertEqual(log.entries, ["upstream request max(2)"])
     }

@@ -181,7 +181,7 @@ package enum FanInValue {
 /// order: cancel, request, release, complete.
 ///
 /// ```swift
-/// let effects = fanIn.decide { machine in FanInEffects(ending: machine.end(), completion: failure) }
+/// let effects = fanIn.withCriticalSection { machine in FanInEffects(ending: machine.end(), completion: failure) }
 /// fanIn.perform(effects)
 /// ```
 ///
@@ -241,7 +241,7 @@ package struct FanInEffects<Failure: Error> {
 /// callouts a decision needs.
 ///
 /// An operator's subscription keeps one `FanIn` in a `let`, answers its inners' signals by deciding under the lock
-/// (``decide(_:)``) and performing the result, and offers values to ``emitter`` (or with ``offer(_:from:)``, which
+/// (``withCriticalSection(_:)``) and performing the result, and offers values to ``emitter`` (or with ``offer(_:from:)``, which
 /// asks the machine first). Every callout goes through the skeleton, which checks in debug builds that no library
 /// lock is held: ``perform(_:)`` (upstream requests and cancels, releases, the downstream's completion), the
 /// ``emitter`` (values; it checks its own callouts), ``start(_:)``, ``subscribe(_:_:)`` and ``callOut(_:)``.
@@ -292,7 +292,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
 
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
-    package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
+    package func withCriticalSection<Result>(_ body: (inout Machine) -> Result) -> Result {
         state.withCriticalSection { machine, _ in body(&machine) }
     }
 
@@ -337,7 +337,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     /// demand was forwarded to it up front.
     @inlinable
     package func offer(_ value: Downstream.Input, from id: Int) -> Subscribers.Demand {
-        switch decide({ $0.innerValue(id) }) {
+        switch withCriticalSection({ $0.innerValue(id) }) {
         case .deliver:
             emitter.offer(value)
         case .drop:
@@ -352,7 +352,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     /// Inner `id` completed: performs what the machine's ``FanInStateMachine/innerCompleted(_:_:)`` decides.
     @inlinable
     package func complete(_ id: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(decide { $0.innerCompleted(id, completion) })
+        perform(withCriticalSection { $0.innerCompleted(id, completion) })
     }
 
     /// Calls `body`, user code (a transform), with no lock held.
@@ -377,7 +377,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     /// says, or cancels it.
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
-        guard let demand = decide({ $0.innerSubscribed(id, subscription) }) else {
+        guard let demand = withCriticalSection({ $0.innerSubscribed(id, subscription) }) else {
             perform(FanInEffects(cancel: [subscription]))
             return
         }
@@ -402,7 +402,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     @discardableResult
     package func cancel() -> Bool {
         _ = emitter.cancel()
-        guard let ending = decide({ $0.cancelled() }) else { return false }
+        guard let ending = withCriticalSection({ $0.cancelled() }) else { return false }
         perform(FanInEffects(ending: ending))
         return true
     }

@@ -62,7 +62,7 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
             return
         }
         for (id, source) in sources.enumerated() {
-            guard subscription.fanIn.decide({ subscribing($0) }) else { return }
+            guard subscription.fanIn.withCriticalSection({ subscribing($0) }) else { return }
             subscription.fanIn.subscribe(source, FanInInner(parent: subscription, id: id))
         }
     }

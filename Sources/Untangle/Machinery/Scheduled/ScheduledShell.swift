@@ -46,7 +46,7 @@ package protocol ScheduledTimerStateMachine: ScheduledStateMachine {
 /// boxed in an `Any`, and the one timer a decision cancels is an optional, not an array.
 ///
 /// ```swift
-/// let effects = shell.decide { machine in ScheduledEffects(timer: machine.takeTimer(), value: machine.due) }
+/// let effects = shell.withCriticalSection { machine in ScheduledEffects(timer: machine.takeTimer(), value: machine.due) }
 /// shell.perform(effects)
 /// ```
 ///
@@ -89,7 +89,7 @@ package struct ScheduledEffects<Input, Failure: Error> {
 ///
 /// ```swift
 /// let core = ScheduledCore(state: State(), scheduler: DispatchQueue.main, options: nil)
-/// let generation = core.decide { state -> Int in state.generation += 1; return state.generation }
+/// let generation = core.withCriticalSection { state -> Int in state.generation += 1; return state.generation }
 /// core.schedule(afterInterval: .seconds(1)) { [weak self] in self?.fire(generation) }
 /// ```
 ///
@@ -115,7 +115,7 @@ package struct ScheduledCore<State, Context: Scheduler>: @unchecked Sendable {
 
     /// Runs `body` on the state under the lock; make no callout in it.
     @inlinable
-    package func decide<Result>(_ body: (inout State) -> Result) -> Result {
+    package func withCriticalSection<Result>(_ body: (inout State) -> Result) -> Result {
         state.withCriticalSection(body)
     }
 
@@ -165,13 +165,13 @@ package struct ScheduledCore<State, Context: Scheduler>: @unchecked Sendable {
 /// ``perform(_:)``, the one place that makes the callouts a decision needs.
 ///
 /// An operator's subscription keeps one `ScheduledShell` in a `let`, answers each upstream signal, request and timer
-/// firing by deciding under the lock (``decide(_:)``) and performing the result after unlocking.
+/// firing by deciding under the lock (``withCriticalSection(_:)``) and performing the result after unlocking.
 ///
 /// ```swift
 /// let shell = ScheduledShell(downstream: subscriber, machine: DebounceStateMachine(downstream: subscriber),
 ///                            scheduler: scheduler, options: options)
 /// shell.armTimer(after: dueTime, generation: 1, keepingAlive: subscriber) { [self] in fire(generation: $0) }
-/// shell.perform(shell.decide { ScheduledEffects(timer: $0.end()?.timer) })
+/// shell.perform(shell.withCriticalSection { ScheduledEffects(timer: $0.end()?.timer) })
 /// ```
 ///
 /// **Demand:** the emitter is given `.unlimited` (it only serializes); the machine counts the downstream's demand
@@ -214,8 +214,8 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
 
     /// Runs `body` on the machine under the lock; make no callout in it.
     @inlinable
-    package func decide<Result>(_ body: (inout Machine) -> Result) -> Result {
-        core.decide(body)
+    package func withCriticalSection<Result>(_ body: (inout Machine) -> Result) -> Result {
+        core.withCriticalSection(body)
     }
 
     /// Makes the callouts `effects` names, with no lock held: releases, cancels the timer, cancels the upstream,
@@ -283,7 +283,7 @@ package struct ScheduledShell<Downstream: Subscriber, Machine: ScheduledStateMac
     /// case, then performs what `end` returned.
     @inlinable
     package func cancel(ending end: (inout Machine) -> ScheduledEffects<Downstream.Input, Downstream.Failure>?) {
-        let effects = decide(end)
+        let effects = withCriticalSection(end)
         // The emitter in every case: a completion already handed to it (behind values another thread is still
         // delivering) must not reach the downstream once cancel() returned. Cancelling it twice is harmless.
         emitter.cancel()
@@ -315,7 +315,7 @@ extension ScheduledShell where Machine: ScheduledTimerStateMachine {
                 fire(generation)
             }
         }
-        if let stale = decide({ $0.timerArmed(timer, generation: generation) }) {
+        if let stale = withCriticalSection({ $0.timerArmed(timer, generation: generation) }) {
             CalloutCheck.assertNoLockHeld("scheduler operator cancelling a stale timer")
             stale.cancel()
         }

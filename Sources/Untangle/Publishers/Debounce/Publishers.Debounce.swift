@@ -99,7 +99,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func receive(subscription: Subscription) {
-        guard shell.decide({ $0.receiveSubscription(subscription) }) != nil else {
+        guard shell.withCriticalSection({ $0.receiveSubscription(subscription) }) != nil else {
             shell.refuse(subscription)
             return
         }
@@ -112,7 +112,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     // `cancel()` deliver nothing once `cancel()` has returned. The timer holds the subscription and the downstream
     // strongly until the scheduler lets go of it, as Apple's does.
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let accepted = shell.decide({ $0.receiveValue(input) }) else { return .none }
+        guard let accepted = shell.withCriticalSection({ $0.receiveValue(input) }) else { return .none }
         shell.perform(ScheduledEffects(replaced: accepted.replaced))
         shell.armTimer(after: dueTime, generation: accepted.generation, keepingAlive: accepted.downstream) {
             [self] generation in
@@ -123,7 +123,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     private func fire(generation: Int) {
-        switch shell.decide({ $0.fire(generation: generation) }) {
+        switch shell.withCriticalSection({ $0.fire(generation: generation) }) {
         case .ignore(let timer):
             shell.perform(ScheduledEffects(timer: timer))
         case .deliver(let value, let timer):
@@ -132,7 +132,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard let ended = shell.decide({ $0.end() }) else { return }
+        guard let ended = shell.withCriticalSection({ $0.end() }) else { return }
         shell.perform(ScheduledEffects(replaced: ended.value, released: ended.downstream, timer: ended.timer))
         let shell = self.shell
         // As Apple's: scheduled without the operator's options.
@@ -142,7 +142,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func request(_ demand: Subscribers.Demand) {
-        shell.decide { $0.addDemand(demand) }
+        shell.withCriticalSection { $0.addDemand(demand) }
     }
 
     func cancel() {
@@ -159,7 +159,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     // Apple's children: the downstream, the unused demand and the latest value (read under the lock).
     var customMirror: Mirror {
-        let (downstream, demand, value) = shell.decide { ($0.downstream, $0.demand, $0.currentValue) }
+        let (downstream, demand, value) = shell.withCriticalSection { ($0.downstream, $0.demand, $0.currentValue) }
         let downstreamChild: Any = downstream.map { $0 as Any } ?? (downstream as Any)
         let children: [Mirror.Child] = [
             ("downstream", downstreamChild), ("downstreamDemand", demand), ("currentValue", value as Any),

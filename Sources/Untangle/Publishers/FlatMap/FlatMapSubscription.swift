@@ -11,7 +11,7 @@ import UntangleSync
 /// The state machine (``FlatMapStateMachine``) does the demand accounting and keeps the values that wait for demand
 /// (a counting-demand fan-in: the emitter is asked for `.unlimited` once, before the downstream's subscription, and
 /// only serializes: a value reaches it only once the machine has charged it to the downstream's demand). Every
-/// decision is taken with `fanIn.decide` and its callouts made through the skeleton (`fanIn.perform`, the transform
+/// decision is taken with `fanIn.withCriticalSection` and its callouts made through the skeleton (`fanIn.perform`, the transform
 /// through `fanIn.callOut`, the inner's `subscribe` through `fanIn.subscribe`); values go straight to `fanIn.offer`.
 ///
 /// **Demand:** see ``FlatMapStateMachine``.
@@ -63,7 +63,7 @@ where
     @inlinable
     func receive(subscription: Subscription) {
         // `maxPublishers` as it is, `.none` included, as Apple's Combine asks.
-        guard let demand = fanIn.decide({ $0.upstreamSubscribed(subscription) }) else {
+        guard let demand = fanIn.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
@@ -75,7 +75,7 @@ where
         if FlatMapSubscription.innersAreJust {
             return receiveJust(input)
         }
-        guard let id = fanIn.decide({ $0.innerCreated() }) else { return .none }
+        guard let id = fanIn.withCriticalSection({ $0.innerCreated() }) else { return .none }
         fanIn.subscribe(transform(input), FlatMapInner(parent: self, id: id))
         // More upstream demand is requested when an inner finishes (bounded maxPublishers) or was unlimited.
         return .none
@@ -117,10 +117,10 @@ where
             fanIn.emitter.offer(FlatMapSubscription.justOutput(fanIn.callOut { transform(input) }))
             return .none
         }
-        guard fanIn.decide({ $0.isRunning }) else { return .none }
+        guard fanIn.withCriticalSection({ $0.isRunning }) else { return .none }
         let value = FlatMapSubscription.justOutput(fanIn.callOut { transform(input) })
         let requestUpstream: Subscription?
-        switch fanIn.decide({ $0.justValue(value) }) {
+        switch fanIn.withCriticalSection({ $0.justValue(value) }) {
         case .ignore:
             return .none
         case .deliver(let upstream, let steady):
@@ -141,12 +141,12 @@ where
         let thread = ThreadID.current
         switch completion {
         case .finished:
-            let (finish, released) = fanIn.decide { $0.upstreamFinished(on: thread) }
+            let (finish, released) = fanIn.withCriticalSection { $0.upstreamFinished(on: thread) }
             fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            guard let ending = fanIn.decide({ $0.upstreamFailed(on: thread) }) else { return }
+            guard let ending = fanIn.withCriticalSection({ $0.upstreamFailed(on: thread) }) else { return }
             fanIn.perform(FanInEffects(ending: ending))
-            fanIn.decide { $0.upstreamFailureCancellationsDone() }
+            fanIn.withCriticalSection { $0.upstreamFailureCancellationsDone() }
             fanIn.perform(FanInEffects(completion: completion))
         }
     }
@@ -162,7 +162,7 @@ where
     /// A request, or demand the downstream returned from `receive(_:)`.
     @inlinable
     func downstreamAsked(_ demand: Subscribers.Demand) {
-        let action = fanIn.decide { $0.downstreamAsked(demand) }
+        let action = fanIn.withCriticalSection { $0.downstreamAsked(demand) }
         if action.drain {
             drainBuffer()
         }
@@ -177,7 +177,7 @@ where
     @inlinable
     func drainBuffer() {
         while true {
-            switch fanIn.decide({ $0.nextBuffered() }) {
+            switch fanIn.withCriticalSection({ $0.nextBuffered() }) {
             case .deliver(let value, let replenish):
                 fanIn.emitter.offer(value)
                 if replenish != nil {
@@ -203,7 +203,7 @@ where
     func inner(_ id: Int, finished completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
-            let (action, released) = fanIn.decide { $0.innerFinished(id) }
+            let (action, released) = fanIn.withCriticalSection { $0.innerFinished(id) }
             switch action {
             case .none:
                 fanIn.perform(FanInEffects(released: released))
@@ -213,7 +213,8 @@ where
                 fanIn.perform(FanInEffects(released: released, completion: .finished))
             }
         case .failure:
-            fanIn.perform(FanInEffects(ending: fanIn.decide { $0.innerFailed(id) }, completion: completion))
+            fanIn.perform(
+                FanInEffects(ending: fanIn.withCriticalSection { $0.innerFailed(id) }, completion: completion))
         }
     }
 
@@ -294,7 +295,7 @@ where
     @inline(never)
     func receiveCounted(_ input: NewPublisher.Output) -> Subscribers.Demand {
         var more = Subscribers.Demand.none
-        switch parent.fanIn.decide({ $0.innerValue(id, input) }) {
+        switch parent.fanIn.withCriticalSection({ $0.innerValue(id, input) }) {
         case .ignore, .buffered:
             return .none
         case .deliverReplenishing:

@@ -4,7 +4,7 @@ import UntangleSync
 /// downstream, and the owner of one ``Inner`` per inner publisher, on the ``FanIn`` skeleton (the inner's id is its
 /// generation). Inner values go through the fan-in's one ``Emitter`` tagged with their inner's generation;
 /// ``Delivery`` drops those of replaced inners at the moment of delivery. Every decision is taken with
-/// `fanIn.decide` and its callouts made by `fanIn.perform`.
+/// `fanIn.withCriticalSection` and its callouts made by `fanIn.perform`.
 ///
 /// **Demand:** see ``SwitchToLatestStateMachine``.
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
@@ -35,7 +35,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     // MARK: Outer
 
     func receive(subscription: Subscription) {
-        guard fanIn.decide({ $0.outerSubscribed(subscription) }) else {
+        guard fanIn.withCriticalSection({ $0.outerSubscribed(subscription) }) else {
             fanIn.perform(FanInEffects(cancel: [subscription]))
             return
         }
@@ -43,7 +43,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     }
 
     func receive(_ input: P) -> Subscribers.Demand {
-        guard let (generation, replaced) = fanIn.decide({ $0.switched() }) else { return .none }
+        guard let (generation, replaced) = fanIn.withCriticalSection({ $0.switched() }) else { return .none }
         if let replaced {
             fanIn.perform(FanInEffects(cancel: [replaced]))
         }
@@ -54,10 +54,10 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     func receive(completion: Subscribers.Completion<P.Failure>) {
         switch completion {
         case .finished:
-            let (finish, released) = fanIn.decide { $0.outerFinished() }
+            let (finish, released) = fanIn.withCriticalSection { $0.outerFinished() }
             fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failure:
-            guard let ended = fanIn.decide({ $0.outerFailed() }) else { return }
+            guard let ended = fanIn.withCriticalSection({ $0.outerFailed() }) else { return }
             fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
     }
@@ -82,7 +82,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         // The generation is checked again at delivery, not only here: this check could pass just before a switch
         // on another thread, and the value would then be delivered after it. The demand check here is safe: demand
         // is used up at delivery, so here it is never lower than what the current inner may still send.
-        switch fanIn.decide({ $0.admit(generation) }) {
+        switch fanIn.withCriticalSection({ $0.admit(generation) }) {
         case .drop:
             return .none
         case .trap:
@@ -90,14 +90,14 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
                 "SwitchToLatestStateMachine: admit(\(generation)): the current inner sent a value without demand")
         case .offer(let ticket):
             fanIn.emitter.offer(Tagged(generation: generation, ticket: ticket, value: input))
-            return fanIn.decide { $0.takeReply(ticket) }
+            return fanIn.withCriticalSection { $0.takeReply(ticket) }
         }
     }
 
     fileprivate func inner(_ generation: Int, completed completion: Subscribers.Completion<P.Failure>) {
         let failed: Bool
         if case .failure = completion { failed = true } else { failed = false }
-        switch fanIn.decide({ $0.innerCompleted(generation, failed: failed) }) {
+        switch fanIn.withCriticalSection({ $0.innerCompleted(generation, failed: failed) }) {
         case .ignore:
             break
         case .trap:
@@ -178,14 +178,16 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
 
         func receive(_ input: Tagged) -> Subscribers.Demand {
-            guard let fanIn = link.parent?.fanIn, fanIn.decide({ $0.deliver(input.generation) }) else {
+            guard let fanIn = link.parent?.fanIn, fanIn.withCriticalSection({ $0.deliver(input.generation) }) else {
                 // Dropped: give back the unit of demand the emitter reserved for it.
                 return .max(1)
             }
             let more = downstream.receive(input.value)
             if more > .none {
                 // Nil: the demand goes back as the return value of the inner's `receive(_:)`, still running.
-                let inner = fanIn.decide { $0.delivered(input.generation, ticket: input.ticket, more: more) }
+                let inner = fanIn.withCriticalSection {
+                    $0.delivered(input.generation, ticket: input.ticket, more: more)
+                }
                 fanIn.perform(FanInEffects(requestOne: inner, demand: more))
             }
             return more

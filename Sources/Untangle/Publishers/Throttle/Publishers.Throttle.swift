@@ -99,12 +99,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     // As Apple's: the upstream is asked for `.unlimited` before the downstream receives its subscription.
     func receive(subscription: Subscription) {
-        guard shell.decide({ $0.isSubscribed == false }) else {
+        guard shell.withCriticalSection({ $0.isSubscribed == false }) else {
             shell.refuse(subscription)
             return
         }
         let now = shell.now
-        guard shell.decide({ $0.receiveSubscription(subscription, now: now) }) else {
+        guard shell.withCriticalSection({ $0.receiveSubscription(subscription, now: now) }) else {
             shell.refuse(subscription)
             return
         }
@@ -118,10 +118,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // keeps no reference either, the waiting value and completion must still be delivered. `cancel()` drops the
     // downstream and the upstream at once, so a scheduled emission keeps only this inert object alive.
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard shell.decide({ $0.isSubscribed }) else { return .none }
+        guard shell.withCriticalSection({ $0.isSubscribed }) else { return .none }
         let now = shell.now
         let (interval, latest) = (self.interval, self.latest)
-        let decision = shell.decide { $0.receiveValue(input, now: now, interval: interval, latest: latest) }
+        let decision = shell.withCriticalSection {
+            $0.receiveValue(input, now: now, interval: interval, latest: latest)
+        }
         switch decision {
         case .none(let released):
             shell.perform(ScheduledEffects(replaced: released))
@@ -138,25 +140,25 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // The emission decides under the lock (the waiting value, the completion behind it) and delivers through the
     // emitter, whose own check makes an emission racing `cancel()` deliver nothing once `cancel()` has returned.
     private func emit() {
-        let (value, completion, readClock) = shell.decide { $0.emissionFired() }
+        let (value, completion, readClock) = shell.withCriticalSection { $0.emissionFired() }
         if readClock {
             let now = shell.now
-            shell.decide { $0.emitted(at: now) }
+            shell.withCriticalSection { $0.emitted(at: now) }
         }
         shell.perform(ScheduledEffects(value: value, completion: completion))
     }
 
     func receive(completion: Completion) {
-        guard shell.decide({ $0.isSubscribed }) else { return }
+        guard shell.withCriticalSection({ $0.isSubscribed }) else { return }
         let now = shell.now
-        guard shell.decide({ $0.receiveCompletion(completion, now: now) }) else { return }
+        guard shell.withCriticalSection({ $0.receiveCompletion(completion, now: now) }) else { return }
         shell.schedule(options: nil) { self.emit() }
     }
 
     /// As Apple's: a zero request is ignored.
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
-        shell.decide { $0.addDemand(demand) }
+        shell.withCriticalSection { $0.addDemand(demand) }
     }
 
     func cancel() {

@@ -126,7 +126,7 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func receive(subscription: Subscription) {
-        guard let arm = shell.decide({ $0.receiveSubscription(subscription) }) else {
+        guard let arm = shell.withCriticalSection({ $0.receiveSubscription(subscription) }) else {
             shell.refuse(subscription)
             return
         }
@@ -146,13 +146,13 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let rearm = shell.decide({ $0.receiveValue() }) else { return .none }
+        guard let rearm = shell.withCriticalSection({ $0.receiveValue() }) else { return .none }
         restartClock(rearm)
         let downstream = rearm.downstream
         shell.schedule(options: shell.options) { [self] in
             // A value still on the scheduler when the stream ended (timed out, cancelled) is dropped.
             withExtendedLifetime(downstream) {
-                if shell.decide({ $0.isRunning }) {
+                if shell.withCriticalSection({ $0.isRunning }) {
                     shell.perform(ScheduledEffects(value: input))
                 }
             }
@@ -161,19 +161,19 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func receive(completion: Completion) {
-        guard let stop = shell.decide({ $0.receiveCompletion() }) else { return }
+        guard let stop = shell.withCriticalSection({ $0.receiveCompletion() }) else { return }
         shell.perform(ScheduledEffects(timer: stop.stale))
         let downstream = stop.downstream
         shell.schedule(options: shell.options) { [self] in
             withExtendedLifetime(downstream) {
-                guard let ended = shell.decide({ $0.end() }) else { return }
+                guard let ended = shell.withCriticalSection({ $0.end() }) else { return }
                 shell.perform(ScheduledEffects(timer: ended.timer, completion: completion))
             }
         }
     }
 
     private func timedOut(generation: Int) {
-        guard let ended = shell.decide({ $0.end(firing: generation) }) else { return }
+        guard let ended = shell.withCriticalSection({ $0.end(firing: generation) }) else { return }
         shell.perform(ScheduledEffects(timer: ended.timer, upstream: ended.upstream))
         CalloutCheck.assertNoLockHeld("Timeout calling customError")
         let completion: Completion = customError.map { .failure($0()) } ?? .finished
@@ -181,7 +181,7 @@ private final class TimeoutSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard let (subscription, rearm) = shell.decide({ $0.request() }) else { return }
+        guard let (subscription, rearm) = shell.withCriticalSection({ $0.request() }) else { return }
         if let rearm {
             restartClock(rearm)
         }

@@ -74,7 +74,7 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     /// Returns the demand for upstream `index` to return from its `receive(_:)`.
     @inlinable
     func upstream(_ index: Int, received value: Any) -> Subscribers.Demand {
-        let effects = fanIn.decide { $0.received(value, at: index) }
+        let effects = fanIn.withCriticalSection { $0.received(value, at: index) }
         // Only a value that makes this thread the forwarder can lead to a downstream callout on this thread.
         guard effects.startForwarding else {
             perform(effects)
@@ -89,10 +89,11 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     func upstream(_ index: Int, completed completion: Subscribers.Completion<Downstream.Failure>) {
         switch completion {
         case .finished:
-            perform(fanIn.decide { $0.finished(at: index) })
+            perform(fanIn.withCriticalSection { $0.finished(at: index) })
         case .failure:
             // A failure ends the zip: no group is forwarded any more, so there is no forwarding loop to run.
-            fanIn.perform(FanInEffects(ending: fanIn.decide { $0.failed(at: index) }, completion: completion))
+            fanIn.perform(
+                FanInEffects(ending: fanIn.withCriticalSection { $0.failed(at: index) }, completion: completion))
         }
     }
 
@@ -116,7 +117,7 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     @inlinable
     func forward() {
         CombiningUpstreams.forward(to: fanIn.emitter) {
-            switch fanIn.decide({ $0.nextToForward() }) {
+            switch fanIn.withCriticalSection({ $0.nextToForward() }) {
             case .value(let group): return .value(makeOutput(group))
             case .finish: return .finish
             case .idle: return .idle
