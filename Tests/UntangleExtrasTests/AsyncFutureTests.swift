@@ -7,7 +7,7 @@ import XCTest
 final class AsyncFutureTests: XCTestCase {
     func testTheOperationRunsOnSubscriptionAndTheValueWaitsForDemand() {
         let ran = DispatchSemaphore(value: 0)
-        let recorder = AsyncBridgeRecorder<Int, Never>(initialDemand: nil)
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
         AsyncFuture { () async -> Int in
             ran.signal()
             return 42
@@ -21,7 +21,7 @@ final class AsyncFutureTests: XCTestCase {
     }
 
     func testAThrownErrorIsTheFailure() {
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         AsyncFuture { () async throws -> Int in throw BridgeTestError(code: 4) }.subscribe(recorder)
         recorder.waitForCompletion()
         XCTAssertTrue(recorder.values.isEmpty)
@@ -32,7 +32,7 @@ final class AsyncFutureTests: XCTestCase {
     func testCancellingTheSubscriptionCancelsTheOperationsTask() {
         let started = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         AsyncFuture { () async throws -> Int in
             let (never, _) = AsyncStream.makeStream(of: Int.self)
             started.signal()
@@ -50,8 +50,8 @@ final class AsyncFutureTests: XCTestCase {
     func testEachSubscriberRunsTheOperation() {
         let runs = LockedBox(0)
         let future = AsyncFuture { () async -> Int in runs.update { $0 + 1 } }
-        let first = AsyncBridgeRecorder<Int, Never>()
-        let second = AsyncBridgeRecorder<Int, Never>()
+        let first = Recorder<Int, Never>()
+        let second = Recorder<Int, Never>()
         future.subscribe(first)
         future.subscribe(second)
         first.waitForCompletion()
@@ -65,8 +65,8 @@ final class FutureAsyncInitializerTests: XCTestCase {
     func testNonThrowingOperationRunsOnceAndIsShared() {
         let runs = LockedBox(0)
         let future = Future { () async -> Int in runs.update { $0 + 1 } * 10 }
-        let first = AsyncBridgeRecorder<Int, Never>()
-        let second = AsyncBridgeRecorder<Int, Never>()
+        let first = Recorder<Int, Never>()
+        let second = Recorder<Int, Never>()
         future.subscribe(first)
         first.waitForCompletion()
         future.subscribe(second)
@@ -78,7 +78,7 @@ final class FutureAsyncInitializerTests: XCTestCase {
 
     func testThrowingOperationFailsTheFuture() {
         let future = Future<Int, any Error> { () async throws -> Int in throw BridgeTestError(code: 6) }
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         future.subscribe(recorder)
         recorder.waitForCompletion()
         guard case .failure(let error) = recorder.completion else { return XCTFail("expected a failure") }
@@ -87,7 +87,7 @@ final class FutureAsyncInitializerTests: XCTestCase {
 
     func testPromiseInitializerStillWorksAlongside() {
         let future = Future<Int, Never> { promise in promise(.success(3)) }
-        let recorder = AsyncBridgeRecorder<Int, Never>()
+        let recorder = Recorder<Int, Never>()
         future.subscribe(recorder)
         XCTAssertEqual(recorder.values, [3])
     }
@@ -97,7 +97,7 @@ final class FutureAsyncInitializerTests: XCTestCase {
 final class AsyncFutureConcurrencyTests: XCTestCase {
     func testCancelRacingTheResultDeliversAllOrNothing() {
         for round in 0..<200 {
-            let recorder = AsyncBridgeRecorder<Int, Never>()
+            let recorder = Recorder<Int, Never>()
             AsyncFuture { () async -> Int in round }.subscribe(recorder)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 { recorder.cancel() } else { recorder.request(.max(1)) }
@@ -105,7 +105,7 @@ final class AsyncFutureConcurrencyTests: XCTestCase {
             let values = recorder.values
             XCTAssertLessThanOrEqual(values.count, 1)
             if recorder.completion != nil { XCTAssertEqual(values, [round], "a completion comes after the value") }
-            XCTAssertEqual(recorder.gauge.maximum, 1)
+            XCTAssertEqual(recorder.maximumOverlap, 1)
         }
     }
 }

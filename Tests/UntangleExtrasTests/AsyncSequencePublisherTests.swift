@@ -10,7 +10,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
             for i in 1...3 { continuation.yield(i) }
             continuation.finish()
         }
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         stream.publisher.subscribe(recorder)
         recorder.waitForCompletion()
         XCTAssertEqual(recorder.values, [1, 2, 3])
@@ -19,7 +19,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
 
     func testNothingIsPulledBeforeTheFirstRequestThenOnePerDemand() {
         let sequence = CountingSequence()
-        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        let recorder = Recorder<Int, any Error>(initialDemand: nil)
         AsyncSequencePublisher(sequence).subscribe(recorder)
         XCTAssertEqual(sequence.pulls.withLock { $0 }, 0)
         recorder.request(.max(2))
@@ -35,7 +35,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
 
     func testDemandReturnedFromReceiveCounts() {
         let sequence = CountingSequence()
-        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: .max(1)) { $0 < 4 ? .max(1) : .none }
+        let recorder = Recorder<Int, any Error>(initialDemand: .max(1)) { _, value in value < 4 ? .max(1) : .none }
         sequence.publisher.subscribe(recorder)
         recorder.waitForValues(5)
         XCTAssertEqual(recorder.values, [0, 1, 2, 3, 4])
@@ -44,7 +44,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
     }
 
     func testAThrownErrorIsTheFailure() {
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         ThrowingSequence(elements: [7], error: BridgeTestError(code: 2)).publisher.subscribe(recorder)
         recorder.waitForCompletion()
         XCTAssertEqual(recorder.values, [7])
@@ -63,7 +63,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
         continuation.onTermination = { termination in
             if case .cancelled = termination { terminated.signal() }
         }
-        let recorder = AsyncBridgeRecorder<Int, any Error>()
+        let recorder = Recorder<Int, any Error>()
         EnteringSequence(base: stream, entered: entered).publisher.subscribe(recorder)
         XCTAssertEqual(entered.wait(timeout: .now() + 30), .success, "watchdog: the first next() never started")
         continuation.yield(1)
@@ -79,7 +79,7 @@ final class AsyncSequencePublisherTests: XCTestCase {
 
     func testCancelFromInsideReceiveSubscriptionNeverStartsTheTask() {
         let sequence = CountingSequence()
-        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        let recorder = Recorder<Int, any Error>(initialDemand: nil)
         let publisher = sequence.publisher.handleEvents(receiveSubscription: { $0.cancel() })
         publisher.subscribe(recorder)
         recorder.request(.max(3))
@@ -89,8 +89,8 @@ final class AsyncSequencePublisherTests: XCTestCase {
 
     func testEachSubscriptionIteratesOnItsOwn() {
         let publisher = [1, 2].async.publisher
-        let first = AsyncBridgeRecorder<Int, any Error>()
-        let second = AsyncBridgeRecorder<Int, any Error>()
+        let first = Recorder<Int, any Error>()
+        let second = Recorder<Int, any Error>()
         publisher.subscribe(first)
         publisher.subscribe(second)
         first.waitForCompletion()
@@ -100,14 +100,14 @@ final class AsyncSequencePublisherTests: XCTestCase {
     }
 
     func testTheSubscriberIsReleasedAfterCompletionAndAfterCancel() {
-        weak var finished: AsyncBridgeRecorder<Int, any Error>?
-        weak var cancelled: AsyncBridgeRecorder<Int, any Error>?
+        weak var finished: Recorder<Int, any Error>?
+        weak var cancelled: Recorder<Int, any Error>?
         do {
-            let recorder = AsyncBridgeRecorder<Int, any Error>()
+            let recorder = Recorder<Int, any Error>()
             finished = recorder
             [1].async.publisher.subscribe(recorder)
             recorder.waitForCompletion()
-            let other = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+            let other = Recorder<Int, any Error>(initialDemand: nil)
             cancelled = other
             CountingSequence().publisher.subscribe(other)
             other.cancel()
@@ -125,27 +125,27 @@ final class AsyncSequencePublisherTests: XCTestCase {
 final class AsyncSequencePublisherConcurrencyTests: XCTestCase {
     func testRequestsFromManyThreadsAddUpAndDeliveriesNeverOverlap() {
         let sequence = CountingSequence()
-        let recorder = AsyncBridgeRecorder<Int, any Error>(initialDemand: nil)
+        let recorder = Recorder<Int, any Error>(initialDemand: nil)
         sequence.publisher.subscribe(recorder)
         runConcurrently(threads: 4) { _ in
             for _ in 0..<250 { recorder.request(.max(1)) }
         }
         recorder.waitForValues(1_000)
         XCTAssertEqual(recorder.values, Array(0..<1_000))
-        XCTAssertEqual(recorder.gauge.maximum, 1)
+        XCTAssertEqual(recorder.maximumOverlap, 1)
         recorder.cancel()
         XCTAssertEqual(sequence.pulls.withLock { $0 }, 1_000, "never more than requested")
     }
 
     func testCancelRacingDeliveryNeverDeliversACompletion() {
         for _ in 0..<200 {
-            let recorder = AsyncBridgeRecorder<Int, any Error>()
+            let recorder = Recorder<Int, any Error>()
             CountingSequence().publisher.subscribe(recorder)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 { recorder.cancel() } else { recorder.request(.max(5)) }
             }
             XCTAssertNil(recorder.completion)
-            XCTAssertEqual(recorder.gauge.maximum, 1)
+            XCTAssertEqual(recorder.maximumOverlap, 1)
         }
     }
 }

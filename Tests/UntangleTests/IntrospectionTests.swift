@@ -174,16 +174,7 @@ final class IntrospectionTests: XCTestCase {
 
     func testTheTapsKeepTheDescriptionsAndIdentifiersOfWhatTheyWrap() {
         let log = Silent()
-        final class Capturing: Publisher {
-            typealias Output = Int
-            typealias Failure = Never
-            var subscriber: Any?
-            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-                self.subscriber = subscriber
-                subscriber.receive(subscription: Subscriptions.empty)
-            }
-        }
-        let publisher = Capturing()
+        let publisher = CapturingPublisher<Int, Never>(sendsSubscription: true)
         let recorder = Recorder<Int, Never>()
         log.enable()
         publisher.subscribe(recorder)

@@ -195,29 +195,14 @@ final class SubscribeSubjectTests: XCTestCase {
     /// connection that ended when the next one arrives.
     func testCancelledConnectionsDoNotAccumulateInALongLivedSubject() throws {
         let subject = PassthroughSubject<Int, Never>()
-        let first = SubscriberCapturingPublisher<Int, Never>()
+        let first = CapturingPublisher<Int, Never>(holding: .weakly, sendsSubscription: true)
         let firstConnection = first.subscribe(subject)
         XCTAssertNotNil(first.subscriber)
         firstConnection.cancel()
-        let second = SubscriberCapturingPublisher<Int, Never>()
+        let second = CapturingPublisher<Int, Never>(holding: .weakly, sendsSubscription: true)
         let secondConnection = second.subscribe(subject)
         XCTAssertNil(first.subscriber, "the subject still retains the cancelled connection")
         XCTAssertNotNil(second.subscriber, "the live connection is kept")
         withExtendedLifetime((subject, secondConnection)) {}
-    }
-}
-
-/// A publisher that keeps only a weak reference to its (class) subscriber, to observe the subscriber's lifetime.
-private final class SubscriberCapturingPublisher<Output, Failure: Error>: Publisher {
-    private final class NoOpSubscription: Subscription {
-        func request(_ demand: Subscribers.Demand) {}
-        func cancel() {}
-    }
-
-    weak var subscriber: AnyObject?
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = subscriber as AnyObject
-        subscriber.receive(subscription: NoOpSubscription())
     }
 }

@@ -274,7 +274,7 @@ private func valuesOfAPublisherNotSubscribedYet() async -> (
     let (subscribed, subscribedContinuation) = AsyncStream.makeStream(of: Void.self)
     let subscriberBox = LockedBox<AnySubscriber<Int, Never>?>(nil)
     let capturing = AnyPublisher<Int, Never>(
-        CapturingPublisher { subscriber in
+        CapturingPublisher<Int, Never> { subscriber in
             subscriberBox.withLock { $0 = subscriber }
             subscribedContinuation.yield()
         })
@@ -283,17 +283,6 @@ private func valuesOfAPublisherNotSubscribedYet() async -> (
     _ = await waitForSubscriber.next()
     guard let subscriber = subscriberBox.withLock({ $0 }) else { preconditionFailure("the iterator subscribes") }
     return (iterator, subscriber)
-}
-
-/// A publisher that hands its subscriber to a closure and sends it nothing (the test subscribes it elsewhere later).
-private struct CapturingPublisher: Publisher {
-    typealias Output = Int
-    typealias Failure = Never
-    let capture: (AnySubscriber<Int, Never>) -> Void
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        capture(AnySubscriber(subscriber))
-    }
 }
 
 /// Copies of one iterator handed to several tasks (the iterator is not Sendable; its copies share one subscriber).

@@ -9,42 +9,6 @@ import XCTest
 /// thread sends, then check that everything queued is delivered by the owner, in order, and that a cancel made
 /// while the owner is inside a batch stops the batch before its next value.
 final class EmitterBatchConcurrencyTests: XCTestCase {
-    /// A subscriber that blocks inside `receive(_:)` for the values in `blockOn`, each until released once.
-    final class BlockingSubscriber: Subscriber, @unchecked Sendable {
-        let blockOn: Set<Int>
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let events = LockedBox<[Int]>([])
-        let threads = LockedBox<[pthread_t]>([])
-        private let subscriptionBox = LockedBox<Subscription?>(nil)
-
-        init(blockOn: Set<Int>) {
-            self.blockOn = blockOn
-        }
-
-        func receive(subscription: Subscription) {
-            subscriptionBox.withLock { $0 = subscription }
-            subscription.request(.unlimited)
-        }
-
-        func receive(_ input: Int) -> Subscribers.Demand {
-            events.withLock { $0.append(input) }
-            threads.withLock { $0.append(pthread_self()) }
-            if blockOn.contains(input) {
-                entered.signal()
-                _ = release.wait(timeout: .now() + 60)
-            }
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Never>) {}
-
-        /// Hands the subscription to the test and forgets it, so that only the subscription holds the subscriber.
-        func takeSubscription() -> Subscription {
-            subscriptionBox.withLock { $0.take()! }
-        }
-    }
-
     /// Runs `body` on a new thread; returns that thread's id (once it started) and a semaphore signalled when
     /// `body` returns.
     func onOwnerThread(_ body: @escaping @Sendable () -> Void) -> (LockedBox<pthread_t?>, DispatchSemaphore) {
@@ -69,7 +33,7 @@ final class EmitterBatchConcurrencyTests: XCTestCase {
         }
         subscriber.release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(subscriber.events.withLock { $0 }, Array(1...20))
+        XCTAssertEqual(subscriber.events.withLock { $0 }, (1...20).map { .value($0) })
         let ownerThread = owner.withLock { $0! }
         XCTAssertEqual(
             subscriber.threads.withLock { $0 }, Array(repeating: ownerThread, count: 20),
@@ -102,7 +66,8 @@ final class EmitterBatchConcurrencyTests: XCTestCase {
         XCTAssertNotNil(weakSubscriber, "the owner is still inside receive(_:): it keeps the subscriber")
         release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(events.withLock { $0 }, [1, 2, 3], "nothing is delivered after cancel() returned")
+        XCTAssertEqual(
+            events.withLock { $0 }, [.value(1), .value(2), .value(3)], "nothing is delivered after cancel() returned")
         XCTAssertNil(weakSubscriber, "released once the delivery in progress returned")
     }
 }

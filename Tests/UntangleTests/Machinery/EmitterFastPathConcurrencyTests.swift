@@ -9,41 +9,6 @@ import XCTest
 /// another thread signal meanwhile; whatever it signals must be delivered by the owner, in order, on the owner's
 /// thread, and a cancel must not release the subscriber the owner is still using.
 final class EmitterFastPathConcurrencyTests: XCTestCase {
-    /// A subscriber that blocks inside `receive(_:)` for value 1 until released, recording what it gets and on
-    /// which thread.
-    final class BlockingSubscriber: Subscriber, @unchecked Sendable {
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let events = LockedBox<[String]>([])
-        let threads = LockedBox<[pthread_t]>([])
-        private let subscriptionBox = LockedBox<Subscription?>(nil)
-
-        func receive(subscription: Subscription) {
-            subscriptionBox.withLock { $0 = subscription }
-            subscription.request(.unlimited)
-        }
-
-        func receive(_ input: Int) -> Subscribers.Demand {
-            events.withLock { $0.append("\(input)") }
-            threads.withLock { $0.append(pthread_self()) }
-            if input == 1 {
-                entered.signal()
-                _ = release.wait(timeout: .now() + 60)
-            }
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Never>) {
-            events.withLock { $0.append("finished") }
-            threads.withLock { $0.append(pthread_self()) }
-        }
-
-        /// Hands the subscription to the test and forgets it, so that only the subscription holds the subscriber.
-        func takeSubscription() -> Subscription {
-            subscriptionBox.withLock { $0.take()! }
-        }
-    }
-
     let ownerThread = LockedBox<pthread_t?>(nil)
 
     /// Starts `body` on a new thread (its id in `ownerThread`) and returns a semaphore signalled when it returns.
@@ -63,7 +28,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
     /// A subject whose subscriber is inside a fast-path delivery of 1 on the owner thread (blocked until released).
     func ownerBlockedInsideADelivery() -> (PassthroughSubject<Int, Never>, BlockingSubscriber, DispatchSemaphore) {
         let subject = PassthroughSubject<Int, Never>()
-        let subscriber = BlockingSubscriber()
+        let subscriber = BlockingSubscriber(blockOn: [1])
         subject.subscribe(subscriber)
         let done = onOwnerThread { subject.send(1) }
         XCTAssertEqual(subscriber.entered.wait(timeout: .now() + 30), .success)
@@ -75,7 +40,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
         withWatchdog("send(2) while another thread delivers", timeout: 30) { subject.send(2) }
         subscriber.release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(subscriber.events.withLock { $0 }, ["1", "2"])
+        XCTAssertEqual(subscriber.events.withLock { $0 }, [.value(1), .value(2)])
         XCTAssertEqual(subscriber.threads.withLock { $0 }, [owner, owner], "the owner delivers what queued")
         subscriber.takeSubscription().cancel()
     }
@@ -88,7 +53,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
         subject.send(3)
         subscriber.release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        XCTAssertEqual(subscriber.events.withLock { $0 }, ["1", "finished"])
+        XCTAssertEqual(subscriber.events.withLock { $0 }, [.value(1), .completion(.finished)])
         XCTAssertEqual(subscriber.threads.withLock { $0 }, [owner, owner])
     }
 
@@ -97,7 +62,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
     /// progress returns.
     func testCancelDuringAFastPathDeliveryReleasesTheSubscriberWhenTheDeliveryReturns() {
         let subject = PassthroughSubject<Int, Never>()
-        var subscriber: BlockingSubscriber? = BlockingSubscriber()
+        var subscriber: BlockingSubscriber? = BlockingSubscriber(blockOn: [1])
         subject.subscribe(subscriber!)
         // The cancel runs on the watchdog's thread while this one waits for it.
         nonisolated(unsafe) let subscription = subscriber!.takeSubscription()
@@ -120,7 +85,7 @@ final class EmitterFastPathConcurrencyTests: XCTestCase {
         release.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertNil(weakSubscriber, "released once the delivery in progress returned")
-        XCTAssertEqual(events.withLock { $0 }, ["1"], "nothing is delivered after cancel() returned")
+        XCTAssertEqual(events.withLock { $0 }, [.value(1)], "nothing is delivered after cancel() returned")
     }
 
     /// Many threads racing the fast path against each other and against bounded requests and cancels: every value

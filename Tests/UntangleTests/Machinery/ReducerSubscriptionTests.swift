@@ -204,7 +204,7 @@ final class ReducerSubscriptionBehaviourTests: XCTestCase {
             calls += 1
             return total
         }.subscribe(recorder)
-        let subscriber = try XCTUnwrap(capture.subscriber)
+        let subscriber = try XCTUnwrap(capture.erasedSubscriber)
         XCTAssertEqual(subscriber.receive(1), .none)
         subscriber.receive(completion: .finished)
         XCTAssertEqual(calls, 0, "the closure never ran")
@@ -214,16 +214,16 @@ final class ReducerSubscriptionBehaviourTests: XCTestCase {
     func testARequestBeforeTheUpstreamSubscriptionDoesNotTrap() throws {
         let capture = CapturingPublisher<Int, Never>()
         capture.last().subscribe(Recorder<Int, Never>(initialDemand: nil))
-        try XCTUnwrap(capture.erasedSubscriber as? Subscription).request(.max(1))
+        try XCTUnwrap(capture.subscriber as? Subscription).request(.max(1))
     }
 
     func testCancelBeforeTheUpstreamSubscriptionIsIgnoredAsInCombine() throws {
         let capture = CapturingPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         capture.count().subscribe(recorder)
-        try XCTUnwrap(capture.erasedSubscriber as? Subscription).cancel()
+        try XCTUnwrap(capture.subscriber as? Subscription).cancel()
         let upstream = RecordingSubscription()
-        capture.subscriber?.receive(subscription: upstream)
+        capture.erasedSubscriber?.receive(subscription: upstream)
         XCTAssertEqual(upstream.history, ["request(unlimited)"])
         XCTAssertEqual(recorder.events, [.subscription("Count")])
     }
@@ -260,17 +260,6 @@ final class ReducerSubscriptionBehaviourTests: XCTestCase {
         XCTAssertEqual(replacing.subscription.map(String.init(describing:)), "ReplaceError")
         let replaceMirror = try XCTUnwrap((try XCTUnwrap(replacing.subscription) as? CustomReflectable)?.customMirror)
         XCTAssertTrue(replaceMirror.children.isEmpty)
-    }
-}
-
-/// A publisher that keeps its subscriber and sends it nothing: the test plays the upstream by hand.
-private final class CapturingPublisher<Output, Failure: Error>: Publisher {
-    var subscriber: AnySubscriber<Output, Failure>?
-    var erasedSubscriber: Any?
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        self.subscriber = AnySubscriber(subscriber)
-        erasedSubscriber = subscriber
     }
 }
 

@@ -9,7 +9,7 @@ final class CollectByTimeTests: XCTestCase {
     func testByTimeDeliversWhatEachIntervalCollectedAndSkipsEmptyIntervals() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<[Int], Never>(scheduler: scheduler)
+        let recorder = Recorder<[Int], Never>(clock: scheduler)
         subject.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .milliseconds(500))
@@ -21,7 +21,7 @@ final class CollectByTimeTests: XCTestCase {
         subject.send(completion: .finished)
         scheduler.advance()  // the last group and the completion go through the scheduler
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("CollectByTime")), Timed(1000, .value([1, 2])), Timed(2000, .value([3])),
                 Timed(3200, .value([4])), Timed(3200, .completion(.finished)),
@@ -31,7 +31,7 @@ final class CollectByTimeTests: XCTestCase {
     func testByTimeOrCountCutsOnCountOrOnTime() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<[Int], Never>(scheduler: scheduler)
+        let recorder = Recorder<[Int], Never>(clock: scheduler)
         subject.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
         for value in 1...4 { subject.send(value) }  // [1, 2, 3] by count, scheduled at 0 ms
         scheduler.advance(by: .milliseconds(1500))  // [4] at 1000 ms, by time
@@ -41,7 +41,7 @@ final class CollectByTimeTests: XCTestCase {
         subject.send(8)
         scheduler.advance(by: .milliseconds(500))  // [8] at 2000 ms
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("CollectByTime")), Timed(0, .value([1, 2, 3])), Timed(1000, .value([4])),
                 Timed(1500, .value([5, 6, 7])), Timed(2000, .value([8])),
@@ -51,14 +51,14 @@ final class CollectByTimeTests: XCTestCase {
     func testFailureDiscardsTheCollectedValues() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<[Int], TestError>(scheduler: scheduler)
+        let recorder = Recorder<[Int], TestError>(clock: scheduler)
         subject.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .milliseconds(100))
         subject.send(completion: .failure(TestError(8)))
         scheduler.advance(by: .seconds(3))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [Timed(0, .subscription("CollectByTime")), Timed(100, .completion(.failure(TestError(8))))])
         XCTAssertEqual(scheduler.scheduledActionCount, 0, "the timer is stopped")
     }
@@ -129,7 +129,7 @@ final class CollectByTimeTests: XCTestCase {
     func testDemandReturnedFromATimerGroupIsNotPassedUpstream() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
-        let recorder = TimedRecorder<[Int], Never>(scheduler: scheduler, initialDemand: .max(2)) { _, group in
+        let recorder = Recorder<[Int], Never>(clock: scheduler, initialDemand: .max(2)) { _, group in
             if group.contains(0) { return .max(1) }
             if group.contains(2) { return .max(5) }
             return .none
@@ -142,7 +142,7 @@ final class CollectByTimeTests: XCTestCase {
         for value in 3...5 { XCTAssertEqual(upstream.send(value), .none) }  // [3, 4] by count; 5 waits
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("CollectByTime")), Timed(0, .value([0, 1])), Timed(1000, .value([2])),
                 Timed(1000, .value([3, 4])), Timed(2000, .value([5])),
@@ -154,18 +154,18 @@ final class CollectByTimeTests: XCTestCase {
     func testGroupsBeyondDemandWaitForIt() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<[Int], Never>(scheduler: scheduler, initialDemand: .max(1))
+        let recorder = Recorder<[Int], Never>(clock: scheduler, initialDemand: .max(1))
         subject.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .seconds(1))
         subject.send(2)
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("CollectByTime")), Timed(1000, .value([1]))])
+        XCTAssertEqual(recorder.timedEvents, [Timed(0, .subscription("CollectByTime")), Timed(1000, .value([1]))])
         recorder.request(.max(1))
-        XCTAssertEqual(recorder.events.count, 2, "delivered through the scheduler, not from the request")
+        XCTAssertEqual(recorder.timedEvents.count, 2, "delivered through the scheduler, not from the request")
         scheduler.advance()
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [Timed(0, .subscription("CollectByTime")), Timed(1000, .value([1])), Timed(2000, .value([2]))])
     }
 

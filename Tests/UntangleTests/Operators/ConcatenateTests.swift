@@ -80,12 +80,12 @@ final class ConcatenateTests: XCTestCase {
 
     func testPrefixAndSuffixSubscribersShareTheSubscriptionsIdentity() throws {
         let prefix = ManualPublisher<Int, Never>()
-        let suffix = CapturingPublisher()
+        let suffix = CapturingPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         prefix.append(suffix).subscribe(recorder)
         prefix.send(completion: .finished)
         let subscription = try XCTUnwrap(recorder.subscription)
-        let suffixSubscriber = try XCTUnwrap(suffix.subscriber)
+        let suffixSubscriber = try XCTUnwrap(suffix.subscriber as? any Subscriber)
         XCTAssertEqual(suffixSubscriber.combineIdentifier, subscription.combineIdentifier)
         XCTAssertEqual(String(describing: suffixSubscriber), "Concatenate")
         XCTAssertEqual(Mirror(reflecting: suffixSubscriber).children.count, 0)
@@ -93,10 +93,10 @@ final class ConcatenateTests: XCTestCase {
     }
 
     func testCancelReleasesTheSuffixPublisher() {
-        weak var weakSuffix: CapturingPublisher?
+        weak var weakSuffix: CapturingPublisher<Int, Never>?
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         do {
-            let suffix = CapturingPublisher()
+            let suffix = CapturingPublisher<Int, Never>()
             weakSuffix = suffix
             ManualPublisher<Int, Never>().append(suffix).subscribe(recorder)
         }
@@ -259,18 +259,5 @@ final class ConcatenateConcurrencyTests: XCTestCase {
             }
         }
         XCTAssertEqual(received.withLock { $0 }, 1_000)
-    }
-}
-
-/// A class publisher that keeps its subscriber and sends it nothing.
-private final class CapturingPublisher: Publisher, @unchecked Sendable {
-    typealias Output = Int
-    typealias Failure = Never
-    private let box = LockedBox<Any?>(nil)
-    /// The subscriber as the publisher got it.
-    var subscriber: (any Subscriber)? { box.withLock { $0 as? any Subscriber } }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        box.withLock { $0 = subscriber }
     }
 }

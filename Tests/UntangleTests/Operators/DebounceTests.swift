@@ -10,7 +10,7 @@ final class DebounceTests: XCTestCase {
     func testEmitsOnlyAfterTheQuietPeriod() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler)
+        let recorder = Recorder<Int, Never>(clock: scheduler)
         subject.debounce(for: .milliseconds(500), scheduler: scheduler).subscribe(recorder)
         let bounces = [(0, 0), (1, 250), (2, 1000), (3, 1250), (4, 1500), (5, 2000)]
         var clock = 0
@@ -21,7 +21,7 @@ final class DebounceTests: XCTestCase {
         }
         scheduler.advance(by: .seconds(5))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("Debounce")), Timed(750, .value(1)), Timed(2000, .value(4)),
                 Timed(2500, .value(5)),
@@ -31,20 +31,21 @@ final class DebounceTests: XCTestCase {
     func testCompletionIsDeliveredAtOnceAndDropsTheValueStillCountingDown() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .milliseconds(200))
         subject.send(completion: .failure(TestError(2)))
         scheduler.advance(by: .seconds(5))
         XCTAssertEqual(
-            recorder.events, [Timed(0, .subscription("Debounce")), Timed(200, .completion(.failure(TestError(2))))])
+            recorder.timedEvents,
+            [Timed(0, .subscription("Debounce")), Timed(200, .completion(.failure(TestError(2))))])
     }
 
     func testAsksUpstreamForUnlimitedAndDropsADueValueWithoutDemand() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler, initialDemand: nil)
+        let recorder = Recorder<Int, Never>(clock: scheduler, initialDemand: nil)
         upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
         upstream.send(1)
@@ -54,7 +55,7 @@ final class DebounceTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         upstream.send(3)
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Debounce")), Timed(2000, .value(2))])
+        XCTAssertEqual(recorder.timedEvents, [Timed(0, .subscription("Debounce")), Timed(2000, .value(2))])
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
     }
 

@@ -9,7 +9,7 @@ final class DelayTests: XCTestCase {
     func testEveryValueAndTheCompletionAreShiftedButNotTheSubscription() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         subject.delay(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .milliseconds(100))
@@ -18,11 +18,11 @@ final class DelayTests: XCTestCase {
         subject.send(completion: .finished)
         scheduler.advance(by: .milliseconds(500))
         XCTAssertEqual(
-            recorder.events, [Timed(0, .subscription(String(describing: recorder.subscription!)))],
+            recorder.timedEvents, [Timed(0, .subscription(String(describing: recorder.subscription!)))],
             "nothing is due before 1000 ms")
         scheduler.advance(by: .seconds(2))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription(String(describing: recorder.subscription!))), Timed(1000, .value(1)),
                 Timed(1100, .value(2)),
@@ -33,14 +33,14 @@ final class DelayTests: XCTestCase {
     func testFailureIsDelayedToo() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         subject.delay(for: .milliseconds(200), scheduler: scheduler).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .milliseconds(10))
         subject.send(completion: .failure(TestError(5)))
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription(String(describing: recorder.subscription!))), Timed(200, .value(1)),
                 Timed(210, .completion(.failure(TestError(5)))),

@@ -25,9 +25,10 @@ final class IgnoreOutputTests: XCTestCase {
     }
 
     func testEveryCompletionTheUpstreamSendsIsPassedOnAsInCombine() {
-        var subscriber: AnySubscriber<Int, TestError>?
+        let upstream = CapturingPublisher<Int, TestError>()
         let recorder = Recorder<Never, TestError>(initialDemand: nil)
-        CapturingUpstream<Int, TestError> { subscriber = $0.1 }.ignoreOutput().subscribe(recorder)
+        upstream.ignoreOutput().subscribe(recorder)
+        let subscriber = upstream.erasedSubscriber
         subscriber?.receive(completion: .finished)
         subscriber?.receive(completion: .failure(TestError(1)))
         XCTAssertEqual(recorder.events, [.completion(.finished), .completion(.failure(TestError(1)))])
@@ -51,10 +52,9 @@ final class IgnoreOutputTests: XCTestCase {
     }
 
     func testDescriptionAndMirrorOfWhatTheUpstreamSees() throws {
-        var seen: Any?
-        CapturingUpstream<Int, Never> { seen = $0.0 }.ignoreOutput().subscribe(
-            Recorder<Never, Never>(initialDemand: nil))
-        let subscriber = try XCTUnwrap(seen)
+        let upstream = CapturingPublisher<Int, Never>()
+        upstream.ignoreOutput().subscribe(Recorder<Never, Never>(initialDemand: nil))
+        let subscriber = try XCTUnwrap(upstream.subscriber)
         XCTAssertEqual(String(describing: subscriber), "IgnoreOutput")
         XCTAssertEqual(
             (subscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "IgnoreOutput")
@@ -64,14 +64,5 @@ final class IgnoreOutputTests: XCTestCase {
 
     func testEquatableWhenTheUpstreamIs() {
         XCTAssertEqual(Just(1).ignoreOutput(), Just(1).ignoreOutput())
-    }
-}
-
-/// An upstream that hands its subscriber (the operator's own object, and type-erased) to the test and sends nothing.
-private struct CapturingUpstream<Output, Failure: Error>: Publisher {
-    let capture: ((Any, AnySubscriber<Output, Failure>)) -> Void
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        capture((subscriber, AnySubscriber(subscriber)))
     }
 }

@@ -10,7 +10,7 @@ final class MeasureIntervalTests: XCTestCase {
     func testEmitsTheTimeSinceSubscribingThenSinceThePreviousValue() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<String, TestError>()
-        let recorder = TimedRecorder<Stride, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Stride, TestError>(clock: scheduler)
         subject.measureInterval(using: scheduler).subscribe(recorder)
         scheduler.advance(by: .milliseconds(300))
         subject.send("a")
@@ -20,7 +20,7 @@ final class MeasureIntervalTests: XCTestCase {
         scheduler.advance(by: .milliseconds(50))
         subject.send(completion: .failure(TestError(6)))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("MeasureInterval")), Timed(300, .value(.milliseconds(300))),
                 Timed(2300, .value(.seconds(2))), Timed(2300, .value(.zero)),

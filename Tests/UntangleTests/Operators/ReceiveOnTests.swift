@@ -9,16 +9,16 @@ final class ReceiveOnTests: XCTestCase {
     func testValuesAndCompletionWaitForTheSchedulerAndKeepTheirOrder() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         subject.receive(on: scheduler).subscribe(recorder)
         subject.send(1)
         subject.send(2)
         subject.send(completion: .finished)
         XCTAssertEqual(
-            recorder.events, [Timed(0, .subscription("ReceiveOn"))], "nothing moves before the scheduler runs")
+            recorder.timedEvents, [Timed(0, .subscription("ReceiveOn"))], "nothing moves before the scheduler runs")
         scheduler.advance()
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("ReceiveOn")), Timed(0, .value(1)), Timed(0, .value(2)),
                 Timed(0, .completion(.finished)),
@@ -28,14 +28,14 @@ final class ReceiveOnTests: XCTestCase {
     func testASecondUpstreamSubscriptionIsCancelledAndRequestsGoToTheFirst() throws {
         let scheduler = TestScheduler()
         let upstream = HoldingPublisher<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler)
+        let recorder = Recorder<Int, Never>(clock: scheduler)
         upstream.receive(on: scheduler).subscribe(recorder)
         let first = LoggingSubscription()
         let second = LoggingSubscription()
         upstream.subscriber?.receive(subscription: first)
         upstream.subscriber?.receive(subscription: second)
         XCTAssertEqual(second.log, ["cancel"])
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("ReceiveOn"))])
+        XCTAssertEqual(recorder.timedEvents, [Timed(0, .subscription("ReceiveOn"))])
         XCTAssertEqual(first.log, ["request(unlimited)"], "the recorder's demand reaches the first one only")
     }
 

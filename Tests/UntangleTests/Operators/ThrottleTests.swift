@@ -8,7 +8,7 @@ final class ThrottleTests: XCTestCase {
     private func run(latest: Bool, sends: [(Int, Int)], until end: Int, finishAt: Int? = nil) -> [Timed<Int, Never>] {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler)
+        let recorder = Recorder<Int, Never>(clock: scheduler)
         subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest).subscribe(recorder)
         var clock = 0
         for (value, at) in sends {
@@ -22,7 +22,7 @@ final class ThrottleTests: XCTestCase {
             subject.send(completion: .finished)
         }
         scheduler.advance(by: .milliseconds(end - clock))
-        return recorder.events
+        return recorder.timedEvents
     }
 
     func testLatestTrueDeliversTheFirstAtOnceThenTheMostRecentPerInterval() {
@@ -65,7 +65,7 @@ final class ThrottleTests: XCTestCase {
     func testAsksUpstreamForUnlimitedAndDiscardsValuesWithoutDemand() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler, initialDemand: nil)
+        let recorder = Recorder<Int, Never>(clock: scheduler, initialDemand: nil)
         upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
         upstream.send(1)
@@ -76,7 +76,7 @@ final class ThrottleTests: XCTestCase {
         scheduler.advance(by: .seconds(3))
         upstream.send(4)
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Throttle")), Timed(100, .value(2))])
+        XCTAssertEqual(recorder.timedEvents, [Timed(0, .subscription("Throttle")), Timed(100, .value(2))])
     }
 
     func testDemandReturnedFromReceiveCounts() {

@@ -8,7 +8,7 @@ final class TimeoutTests: XCTestCase {
     func testFiresAtTheDeadlineWithTheCustomErrorAndCancelsUpstream() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         let calls = LockedBox(0)
         upstream.timeout(.milliseconds(500), scheduler: scheduler) {
             calls.withLock { $0 += 1 }
@@ -17,10 +17,10 @@ final class TimeoutTests: XCTestCase {
         scheduler.advance(by: .milliseconds(300))
         upstream.send(1)
         scheduler.advance(by: .milliseconds(499))
-        XCTAssertEqual(recorder.events, [Timed(0, .subscription("Timeout")), Timed(300, .value(1))])
+        XCTAssertEqual(recorder.timedEvents, [Timed(0, .subscription("Timeout")), Timed(300, .value(1))])
         scheduler.advance(by: .milliseconds(1))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("Timeout")), Timed(300, .value(1)),
                 Timed(800, .completion(.failure(TestError(9)))),
@@ -28,38 +28,38 @@ final class TimeoutTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
         upstream.send(2)
         scheduler.advance(by: .seconds(10))
-        XCTAssertEqual(recorder.events.count, 3, "nothing after the timeout")
+        XCTAssertEqual(recorder.timedEvents.count, 3, "nothing after the timeout")
         XCTAssertEqual(calls.withLock { $0 }, 1)
     }
 
     func testWithoutCustomErrorItFinishesAtTheDeadline() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<String, Never>()
-        let recorder = TimedRecorder<String, Never>(scheduler: scheduler)
+        let recorder = Recorder<String, Never>(clock: scheduler)
         subject.timeout(.seconds(5), scheduler: scheduler).subscribe(recorder)
         scheduler.advance(by: .seconds(2))
         subject.send("data")
         scheduler.advance(by: .seconds(10))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [Timed(0, .subscription("Timeout")), Timed(2000, .value("data")), Timed(7000, .completion(.finished))])
     }
 
     func testTheClockStartsAtSubscriptionEvenWithoutValuesOrDemand() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler: scheduler, initialDemand: nil)
+        let recorder = Recorder<Int, Never>(clock: scheduler, initialDemand: nil)
         upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(recorder)
         scheduler.advance(by: .seconds(3))
         XCTAssertEqual(
-            recorder.events, [Timed(0, .subscription("Timeout")), Timed(1000, .completion(.finished))])
+            recorder.timedEvents, [Timed(0, .subscription("Timeout")), Timed(1000, .completion(.finished))])
         XCTAssertEqual(upstream.history, [.cancel])
     }
 
     func testValuesKeepItAliveAndTheUpstreamsCompletionWins() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(scheduler: scheduler)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
         subject.timeout(.seconds(1), scheduler: scheduler, customError: { TestError(1) }).subscribe(recorder)
         for value in 1...3 {
             scheduler.advance(by: .milliseconds(900))
@@ -69,7 +69,7 @@ final class TimeoutTests: XCTestCase {
         subject.send(completion: .finished)
         scheduler.advance(by: .seconds(10))
         XCTAssertEqual(
-            recorder.events,
+            recorder.timedEvents,
             [
                 Timed(0, .subscription("Timeout")), Timed(900, .value(1)), Timed(1800, .value(2)),
                 Timed(2700, .value(3)), Timed(2800, .completion(.finished)),

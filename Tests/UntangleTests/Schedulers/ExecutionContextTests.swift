@@ -18,42 +18,6 @@ private func currentContext() -> String {
     DispatchQueue.getSpecific(key: contextKey) ?? "elsewhere"
 }
 
-/// Records the context (named queue) of every value and of the completion, and lets the test wait for them.
-private final class ContextProbe<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-    let subscribed: XCTestExpectation
-    let values: XCTestExpectation
-    let completed: XCTestExpectation
-    private let log = LockedBox([String]())
-
-    init(test: XCTestCase, expectedValues: Int) {
-        subscribed = test.expectation(description: "subscribed")
-        values = test.expectation(description: "values")
-        values.expectedFulfillmentCount = max(expectedValues, 1)
-        if expectedValues == 0 { values.fulfill() }
-        completed = test.expectation(description: "completed")
-    }
-
-    var contexts: [String] { log.withLock { $0 } }
-
-    func receive(subscription: Subscription) {
-        subscription.request(.unlimited)
-        subscribed.fulfill()
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let context = currentContext()
-        log.withLock { $0.append(context) }
-        values.fulfill()
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let context = currentContext()
-        log.withLock { $0.append("end@\(context)") }
-        completed.fulfill()
-    }
-}
-
 /// Asserts the checkable rows of the Schedulers article (Untangle.docc/Schedulers.md): on which queue each publisher
 /// or operator delivers values and completion.
 final class ExecutionContextConcurrencyTests: XCTestCase {
@@ -68,18 +32,24 @@ final class ExecutionContextConcurrencyTests: XCTestCase {
     private func contexts<P: Publisher>(
         _ publisher: P, values: Int, sendValues: () -> Void = {}, sendCompletion: () -> Void = {}
     ) -> [String] {
-        let probe = ContextProbe<P.Output, P.Failure>(test: self, expectedValues: values)
+        let probe = Recorder<P.Output, P.Failure>(label: currentContext)
         subscriberQueue.sync { publisher.subscribe(probe) }
-        wait(for: [probe.subscribed], timeout: 30)
+        probe.waitForSubscription()
         scheduler.sync {}
         sendValues()
-        wait(for: [probe.values], timeout: 30)
+        probe.waitForValues(values)
         // Let the scheduler's delivery return first: a signal sent while another thread is still delivering to the
         // subscriber is handed to that thread (serialized), which is the documented alternative, not the row.
         scheduler.sync {}
         sendCompletion()
-        wait(for: [probe.completed], timeout: 30)
-        return probe.contexts
+        probe.waitForCompletion()
+        return zip(probe.labels, probe.events).compactMap { context, event in
+            switch event {
+            case .subscription: return nil
+            case .value: return context
+            case .completion: return "end@\(context)"
+            }
+        }
     }
 
     private func pushRow<P: Publisher>(_ subject: PassthroughSubject<Int, Never>, _ publisher: P) -> [String] {
