@@ -13,11 +13,14 @@ import XCTest
 /// VerifierOverUntangleConcurrencyTests and by PlantedBugGalleryConcurrencyTests, whose planted bugs are
 /// TSan-clean by construction.
 final class BrokenPublisherTests: XCTestCase {
-    /// Short timeouts: a broken publisher costs a few seconds per failing rule; the correct one takes milliseconds.
+    /// Short timeouts for a broken publisher, which costs a few seconds per failing rule; the default, generous ones
+    /// for the correct publisher, which takes milliseconds but must not time out on a loaded CI machine.
     private func verify(_ bug: PlayheadProgressPublisher.Bug, rules: [VerifierRule] = VerifierRule.allCases)
         -> VerificationReport
     {
-        let options = VerifierOptions(temperature: .hot, timeout: 4, cancelTimeout: 1)
+        let options =
+            bug == .none
+            ? VerifierOptions(temperature: .hot) : VerifierOptions(temperature: .hot, timeout: 4, cancelTimeout: 1)
         return PublisherVerifier("playhead (\(bug))", options: options) {
             let player = FakePlayer()
             return VerifierFixture(
@@ -87,7 +90,8 @@ final class BrokenPublisherTests: XCTestCase {
     }
 
     func testADeadlockIsReportedAsATimeoutInsteadOfHanging() {
-        let report = PublisherVerifier(options: VerifierOptions(length: .atLeast(10), timeout: 1)) {
+        // The deadlocked rule costs the whole timeout; the other must pass within it, even on a loaded machine.
+        let report = PublisherVerifier(options: VerifierOptions(length: .atLeast(10), timeout: 5)) {
             SemaphoreLockedPublisher()
         }.verify(rules: [.requestFromInsideReceive, .demandStepwise])
         XCTAssertEqual(report.result(for: .requestFromInsideReceive)?.outcome, .timedOut, "\(report)")
