@@ -29,10 +29,14 @@ public struct Driver<Output>: Publisher {
     /// A driver never fails.
     public typealias Failure = Never
 
-    private let source: AnyPublisher<Output, Never>
+    @usableFromInline let source: AnyPublisher<Output, Never>
 
     /// Wraps a publisher that cannot fail: it is delivered on the main queue (in line when already there) and
     /// shared with replay of the latest value.
+    // Inlinable, so that the chain is erased where its type is known: the eraser's entry points and the share's
+    // subscription are then specialized in the caller (see `AnyPublisher` and `ShareReplayCore`), with no
+    // type-metadata lookup per value.
+    @inlinable
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Never {
         source = publisher.receive(on: MainThreadScheduler.shared).share(replay: 1).eraseToAnyPublisher()
     }

@@ -39,6 +39,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the operator.
+        // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
+        // the step skeleton's generic code then costs no type-metadata lookups per value.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 StepSubscription(

@@ -19,9 +19,12 @@ import Untangle
 /// **Thread safety:** subscribe from any thread; promises may be fulfilled from any thread (the first call wins);
 /// `request` and `cancel` from any thread; signals are serialized.
 public struct Single<Output, Failure: Error>: Publisher {
-    let upstream: AnyPublisher<Output, Failure>
+    // Inlinable construction, `receive`, `map` and `flatMap`: the chain is erased where its types are known, so
+    // each eraser subscribes through code specialized for its publisher (see AnyPublisher).
+    @usableFromInline let upstream: AnyPublisher<Output, Failure>
 
     /// Wraps a publisher that already keeps the promise (internal: callers outside must go through `asSingle()`).
+    @inlinable
     init<P: Publisher>(unchecked publisher: P) where P.Output == Output, P.Failure == Failure {
         upstream = publisher.eraseToAnyPublisher()
     }
@@ -31,6 +34,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let answer = Single<Int, Never>(42)
     /// ```
+    @inlinable
     public init(_ value: Output) {
         self.init(unchecked: Just(value).setFailureType(to: Failure.self))
     }
@@ -75,6 +79,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     }
 
     /// Attaches a subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         upstream.subscribe(subscriber)
     }
@@ -84,6 +89,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let length = Single<String, Never>("abc").map(\.count)
     /// ```
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Single<T, Failure> {
         return Single<T, Failure>(unchecked: upstream.map(transform))
     }
@@ -115,6 +121,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```swift
     /// let avatar = fetchUser(id).flatMap { user in fetchImage(user.avatarURL) }
     /// ```
+    @inlinable
     public func flatMap<T>(_ transform: @escaping (Output) -> Single<T, Failure>)
         -> Single<T, Failure>
     {

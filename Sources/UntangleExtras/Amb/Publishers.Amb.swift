@@ -10,6 +10,9 @@ extension Publisher {
     ///
     /// **Demand:** every request goes to every source until one wins, then to the winner only (losers' values drop).
     /// **Thread safety:** sources may deliver on any threads; the downstream receives one signal at a time.
+    // Inlinable, so that the sources are erased where their types are known: each eraser then subscribes its source
+    // through code specialized for it (see AnyPublisher), with no type-metadata lookup per value.
+    @inlinable
     public func amb<Other: Publisher>(_ others: Other...) -> Publishers.Amb<Output, Failure>
     where Other.Output == Output, Other.Failure == Failure {
         Publishers.Amb([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
@@ -26,33 +29,59 @@ extension Publishers {
         /// Creates the publisher: `Publishers.Amb([a.eraseToAnyPublisher(), b.eraseToAnyPublisher()])`.
         public init(_ sources: [AnyPublisher<Output, Failure>]) { self.sources = sources }
         /// Attaches the subscriber, then subscribes the sources in order until one has won.
+        // Inlinable, so that the fan-in's subscription and its race are specialized in the caller (see
+        // Publishers.Merge): the per-value path then costs no type-metadata lookups.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let race = AmbStateMachine(sources: FanInUpstreams(count: sources.count))
-            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.phase == .racing }
+            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.isRacing }
         }
     }
 }
 
 /// An amb's race, decided under the fan-in's lock: the first source to send anything wins, the others are cancelled.
+@usableFromInline
 struct AmbStateMachine: FanInStateMachine {
+    @usableFromInline
     enum Phase: Equatable { case racing, won(Int), ended }
+    @inlinable
     static var decidesValues: Bool { true }
-    var phase = Phase.racing
-    var sources: FanInUpstreams
+    @usableFromInline var phase = Phase.racing
+    @usableFromInline var sources: FanInUpstreams
+    @inlinable
+    init(sources: FanInUpstreams) { self.sources = sources }
+    /// Whether no source has sent anything yet.
+    @inlinable
+    var isRacing: Bool {
+        if case .racing = phase { return true }
+        return false
+    }
+    /// Whether source `id` has won.
+    @inlinable
+    func isWinner(_ id: Int) -> Bool {
+        if case .won(let winner) = phase { return winner == id }
+        return false
+    }
+    @inlinable
     mutating func innerSubscribed(_ id: Int, _ s: Subscription) -> Subscribers.Demand? { sources.admit(s, at: id) }
+    @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
+    @inlinable
     mutating func cancelled() -> FanInEnding? { end(completed: nil) }
+    @inlinable
     mutating func innerValue(_ id: Int) -> FanInValue {
-        guard phase == .racing else { return phase == .won(id) ? .deliver : .drop }
+        guard isRacing else { return isWinner(id) ? .deliver : .drop }
         phase = .won(id)
         return .deliverCancelling(sources.endAll(except: id))
     }
+    @inlinable
     mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
-        guard phase == .racing || phase == .won(id) else { return FanInEffects() }
+        guard isRacing || isWinner(id) else { return FanInEffects() }
         return FanInEffects(ending: end(completed: id), completion: completion)
     }
+    @inlinable
     mutating func end(completed: Int?) -> FanInEnding? {
-        guard phase != .ended else { return nil }
+        if case .ended = phase { return nil }
         phase = .ended
         let winner = completed.flatMap { sources.end(at: $0) }
         return FanInEnding(cancel: sources.endAll(), released: winner)

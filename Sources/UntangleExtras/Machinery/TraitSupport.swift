@@ -6,6 +6,7 @@ import UntangleSync
 ///
 /// **Demand:** every piece is built on `Publishers.Create`, so values wait for the subscriber's demand.
 /// **Thread safety:** promises and everything else may be called from any thread.
+@usableFromInline
 enum TraitSupport {
     /// A publisher that runs `body` per subscription with a promise: `.success(value?)` sends the value (if any)
     /// and finishes, `.failure` fails; calls after the first are ignored.
@@ -113,6 +114,8 @@ enum TraitSupport {
     /// Subscribes `first`; when it sends a value, `next(value)` decides the publisher to continue with; when it
     /// finishes, `onEmpty()` does (if no value came; nil: finish). `next == nil` is for publishers without values.
     /// Failures of either are forwarded.
+    // Inlinable, so that a trait's `flatMap` chain is built where its types are known (see `Single.flatMap`).
+    @inlinable
     static func chain<First: Publisher, Output>(
         _ first: First, next: ((First.Output) -> AnyPublisher<Output, First.Failure>)?,
         onEmpty: @escaping () -> AnyPublisher<Output, First.Failure>?

@@ -54,7 +54,7 @@ extension Publishers {
         /// How many of the latest values a new subscriber receives.
         public let replay: Int
 
-        private let core: ShareReplayCore<Upstream>
+        @usableFromInline let core: ShareReplayCore<Upstream>
 
         /// Creates the publisher.
         ///
@@ -68,6 +68,9 @@ extension Publishers {
 
         /// Attaches the subscriber: it receives its subscription and the replayed values (as demand allows), and
         /// connects the upstream if it is the first.
+        // Inlinable, so that the subscription is specialized in the caller (see `ShareReplayCore`): the per-value path
+        // then costs no type-metadata lookups.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             core.subscribe(subscriber)
         }

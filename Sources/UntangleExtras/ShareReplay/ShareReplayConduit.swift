@@ -10,50 +10,65 @@ import UntangleSync
 /// nothing left, so no signal is lost and no thread waits for another's callout.
 ///
 /// ```swift
-/// let conduit = ShareReplayConduit(downstream: subscriber, replay: snapshot, limit: 1, onCancel: { ... })
+/// let conduit = ShareReplayConduit(downstream: subscriber, id: 3, replay: snapshot, limit: 1, onCancel: { ... })
 /// conduit.start()                 // receive(subscription:), then whatever demand allows
-/// conduit.push(value)             // any thread
+/// conduit.push(value)             // any thread (the receiver's entry: `enqueue(_:)`)
 /// ```
 ///
 /// **Demand:** values are delivered only within the subscriber's demand; beyond it, the newest `limit` values wait
 /// (older ones are dropped, as a later subscriber would not see them either). The completion is delivered after the
 /// waiting values.
 /// **Thread safety:** every method may be called from any thread; no lock is held during a callout.
-final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+// Performance: `@usableFromInline` with `@inlinable` members, so that the client module specializes the per-value
+// path (`push`, `drain`) for its subscriber type, reached through the receiver's entry closures formed in `init`.
+@usableFromInline
+final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
     /// Who delivers: nobody before `start()` (values and the completion only queue), then nobody at the moment
     /// (`idle`) or the one thread that drains.
-    private enum Delivery {
+    @usableFromInline
+    enum Delivery {
         case unstarted
         case idle
         case draining
     }
 
-    private struct State {
+    @usableFromInline
+    struct State {
         /// Nil once cancelled or completed.
-        var downstream: Downstream?
-        var queue: RingBuffer<Output>
-        var demand = Subscribers.Demand.none
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var queue: RingBuffer<Output>
+        @usableFromInline var demand = Subscribers.Demand.none
         /// The completion received, waiting behind the queued values.
-        var completion: Subscribers.Completion<Failure>?
-        var delivery = Delivery.unstarted
-        let limit: Int
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var delivery = Delivery.unstarted
+        @usableFromInline let limit: Int
+
+        @inlinable
+        init(downstream: Downstream, queue: RingBuffer<Output>, limit: Int) {
+            self.downstream = downstream
+            self.queue = queue
+            self.limit = limit
+        }
 
         /// Whether the conduit takes no more values or completion: it has one already, or it was cancelled or
         /// completed.
+        @inlinable
         var isClosed: Bool {
             completion != nil || downstream == nil
         }
 
+        @inlinable
         var hasDeliverable: Bool {
             downstream != nil && ((demand > .none && !queue.isEmpty) || (queue.isEmpty && completion != nil))
         }
 
         /// Claims the drain if there is something to deliver and nobody drains.
+        @inlinable
         mutating func claimDrain() -> Bool {
             guard case .idle = delivery, hasDeliverable else { return false }
             delivery = .draining
@@ -61,12 +76,14 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         }
 
         /// The draining thread gives up draining.
+        @inlinable
         mutating func endDrain() {
             assert(delivery == .draining, "share(replay:): a conduit ended a drain nobody had claimed")
             delivery = .idle
         }
 
         /// Keeps at most `limit` values beyond demand: returns the dropped oldest value, if any.
+        @inlinable
         mutating func trim() -> Output? {
             let covered = demand.max ?? Int.max
             guard queue.count - Swift.min(queue.count, covered) > limit else { return nil }
@@ -74,22 +91,32 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         }
     }
 
-    private enum Next {
+    @usableFromInline
+    enum Next {
         case value(Downstream, Output)
         case completion(Downstream, Subscribers.Completion<Failure>)
         case idle
     }
 
-    private let state: LockedBox<State>
-    private let onCancel: () -> Void
+    @usableFromInline let state: LockedBox<State>
+    @usableFromInline let onCancel: () -> Void
 
-    /// `replay` is the share's buffer at subscription time; `onCancel` tells the share that this subscriber left.
-    init(downstream: Downstream, replay: RingBuffer<Output>, limit: Int, onCancel: @escaping () -> Void) {
+    /// `id` is the subscriber's number in the share; `replay` is the share's buffer at subscription time;
+    /// `onCancel` tells the share that this subscriber left.
+    @inlinable
+    init(
+        downstream: Downstream, id: Int, replay: RingBuffer<Output>, limit: Int, onCancel: @escaping () -> Void
+    ) {
         state = LockedBox(tracking: State(downstream: downstream, queue: replay, limit: limit))
         self.onCancel = onCancel
+        super.init(
+            id: id,
+            push: { unsafeDowncast($0, to: ShareReplayConduit.self).enqueue($1) },
+            finish: { unsafeDowncast($0, to: ShareReplayConduit.self).enqueue(completion: $1) })
     }
 
     /// Delivers `receive(subscription:)`, then what demand allows. Call once.
+    @inlinable
     func start() {
         let downstream = state.withCriticalSection { state -> Downstream? in
             assert(state.delivery == .unstarted, "share(replay:): a conduit started twice")
@@ -106,7 +133,8 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         drain(returned: .none)
     }
 
-    func push(_ value: Output) {
+    @inlinable
+    func enqueue(_ value: Output) {
         let (drain, dropped) = state.withCriticalSection { state -> (Bool, Output?) in
             guard !state.isClosed else { return (false, value) }
             state.queue.append(value)
@@ -118,7 +146,8 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         if drain { self.drain(returned: .none) }
     }
 
-    func finish(_ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func enqueue(completion: Subscribers.Completion<Failure>) {
         let drain = state.withCriticalSection { state -> Bool in
             guard !state.isClosed else { return false }
             state.completion = completion
@@ -127,6 +156,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         if drain { self.drain(returned: .none) }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
         let drain = state.withCriticalSection { state -> Bool in
@@ -137,6 +167,7 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         if drain { self.drain(returned: .none) }
     }
 
+    @inlinable
     func cancel() {
         let released = state.withCriticalSection { state -> (Downstream?, RingBuffer<Output>)? in
             guard let downstream = state.downstream else { return nil }
@@ -152,7 +183,8 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
 
     // The drain loop: one lock round-trip per delivered value, folding in the demand the previous delivery returned.
     // Requests made from inside a callout only add demand; this loop delivers what they allow.
-    private func drain(returned: Subscribers.Demand) {
+    @inlinable
+    func drain(returned: Subscribers.Demand) {
         var more = returned
         while true {
             let next = state.withCriticalSection { state -> Next in
@@ -188,5 +220,6 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver, Sub
         }
     }
 
+    @usableFromInline
     var description: String { "ShareReplay" }
 }
