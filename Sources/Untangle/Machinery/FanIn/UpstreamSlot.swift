@@ -144,6 +144,16 @@ package enum UpstreamCalls {
         }
     }
 
+    /// Requests `demand` from `subscription`, if there is one (demand routed to a single upstream).
+    @inlinable
+    package static func request(
+        _ demand: Subscribers.Demand, from subscription: Subscription?, operator name: StaticString
+    ) {
+        guard let subscription else { return }
+        CalloutCheck.assertNoLockHeld("\(name) requesting from an upstream")
+        subscription.request(demand)
+    }
+
     /// Cancels each of `subscriptions` (the operator ended).
     @inlinable
     package static func cancel(_ subscriptions: [Subscription], operator name: StaticString) {

@@ -106,6 +106,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber: it receives its subscription at once, then the outer publisher is subscribed.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscription.start()

@@ -13,8 +13,10 @@
 /// from `receive(_:)`) and has not received yet; a new inner is asked for all of it (the demand carries over), and
 /// later downstream requests go to the current inner only.
 /// **Thread safety:** none: always mutated under the switch's lock.
+@usableFromInline
 struct SwitchToLatestStateMachine: FanInStateMachine {
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
         case running
         /// The outer publisher failed while the current inner had not delivered its subscription yet: when it
         /// does, it is asked for the demand and then forgotten, as in Combine.
@@ -23,6 +25,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// What to do with a value an inner sent.
+    @usableFromInline
     enum Admission: Equatable {
         /// Offer it to the emitter with this ticket.
         case offer(ticket: Int)
@@ -33,6 +36,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// What to do when an inner completes.
+    @usableFromInline
     enum InnerCompletion {
         case ignore
         /// It completed before delivering its subscription: Combine traps.
@@ -43,35 +47,49 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         case failed(cancel: Subscription?)
     }
 
-    private var outer = UpstreamSlot.awaiting
+    @usableFromInline
+    var outer = UpstreamSlot.awaiting
     /// The current inner's generation (0: none yet).
-    private var generation = 0
+    @usableFromInline
+    var generation = 0
     /// Where the current inner (generation `generation`) stands; ended: none yet, or it completed (the two are
     /// answered alike).
-    private var current = UpstreamSlot.ended
-    private var phase = Phase.running
-    private var demand = Subscribers.Demand.none
-    private var nextTicket = 0
+    @usableFromInline
+    var current = UpstreamSlot.ended
+    @usableFromInline
+    var phase = Phase.running
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var nextTicket = 0
     /// Values whose inner is still inside `receive(_:)`, with the demand the downstream returned for them.
-    private var replies: [(ticket: Int, demand: Subscribers.Demand)] = []
+    @usableFromInline
+    var replies: [(ticket: Int, demand: Subscribers.Demand)] = []
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isTerminated: Bool {
         if case .running = phase { return false }
         return true
     }
 
-    private var currentIsLive: Bool {
+    @inlinable
+    var currentIsLive: Bool {
         switch current {
         case .awaiting, .subscribed: true
         case .ended: false
         }
     }
 
-    private var currentSubscription: Subscription? {
+    @inlinable
+    var currentSubscription: Subscription? {
         current.subscription
     }
 
     /// The outer subscription arrived: false if it must be cancelled instead.
+    @inlinable
     mutating func outerSubscribed(_ subscription: Subscription) -> Bool {
         guard !isTerminated else { return false }
         return outer.accept(subscription)
@@ -79,6 +97,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// A new inner publisher arrived: returns its generation and the replaced inner's subscription to cancel (nil:
     /// the switch has ended or the outer has finished; ignore the publisher).
+    @inlinable
     mutating func switched() -> (generation: Int, replaced: Subscription?)? {
         guard !isTerminated else { return nil }
         if outer.isEnded { return nil }
@@ -91,6 +110,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// Inner `id` delivered a subscription: returns the demand to request from it (nothing if `.none`), or nil to
     /// cancel it (a replaced inner, a second subscription, or the switch has ended). The subscription of an inner
     /// that has already finished is left alone (`.none`), as Combine does.
+    @inlinable
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
         checkIssued(id, 1..<generation + 1, "innerSubscribed")
         guard id == generation else { return nil }
@@ -115,6 +135,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// Inner `id` sent a value (before it reaches the emitter).
+    @inlinable
     mutating func admit(_ id: Int) -> Admission {
         checkIssued(id, 1..<generation + 1, "admit")
         guard !isTerminated, id == generation, currentIsLive else { return .drop }
@@ -125,6 +146,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// The inner's `receive(_:)` for `ticket` is about to return: the demand to return from it.
+    @inlinable
     mutating func takeReply(_ ticket: Int) -> Subscribers.Demand {
         // Every admitted value's ticket waits here until its inner's `receive(_:)` takes it; nothing else removes it.
         guard let index = replies.lastIndex(where: { $0.ticket == ticket }) else {
@@ -136,6 +158,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// A value of inner `id` is about to be delivered: true if that inner is still current (the value uses up one
     /// unit of demand); false if it was replaced (drop the value).
+    @inlinable
     mutating func deliver(_ id: Int) -> Bool {
         checkIssued(id, 1..<generation + 1, "deliver")
         guard id == generation, !isTerminated else { return false }
@@ -148,6 +171,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     /// The downstream returned `more` for the value with `ticket` of inner `id`: returns the subscription to
     /// request it from, or nil when it goes back as the return value of the inner's `receive(_:)` (still running)
     /// or there is no current inner to ask.
+    @inlinable
     mutating func delivered(_ id: Int, ticket: Int, more: Subscribers.Demand) -> Subscription? {
         checkIssued(id, 1..<generation + 1, "delivered")
         guard !isTerminated else { return nil }
@@ -160,6 +184,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// The downstream asked for more: returns the current inner's subscription to forward the request to.
+    @inlinable
     mutating func request(_ more: Subscribers.Demand) -> [Subscription] {
         guard !isTerminated else { return [] }
         demand += more
@@ -167,6 +192,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
     }
 
     /// Inner `id` finished or failed. A replaced inner's completion is ignored.
+    @inlinable
     mutating func innerCompleted(_ id: Int, failed: Bool) -> InnerCompletion {
         checkIssued(id, 1..<generation + 1, "innerCompleted")
         guard !isTerminated, id == generation else { return .ignore }
@@ -192,6 +218,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The outer publisher finished: `finish` if no inner is live (the switch finishes now); `released` is the
     /// outer subscription, to be released after unlocking.
+    @inlinable
     mutating func outerFinished() -> (finish: Bool, released: Subscription?) {
         guard !isTerminated else { return (false, nil) }
         if outer.isEnded { return (false, nil) }
@@ -205,6 +232,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The outer publisher failed: returns the current inner's subscription to cancel and the outer one to release
     /// after unlocking, or nil if the switch had already ended (ignore the failure).
+    @inlinable
     mutating func outerFailed() -> (cancel: [Subscription], released: Subscription?)? {
         guard !isTerminated else { return nil }
         if outer.isEnded { return nil }
@@ -221,6 +249,7 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
 
     /// The downstream's cancel: ends the switch and returns what to cancel, the current inner first (nil if it had
     /// already ended).
+    @inlinable
     mutating func cancelled() -> FanInEnding? {
         if case .outerFailedBeforeInnerSubscription = phase {
             // The failure was delivered; a late inner subscription is now cancelled rather than asked.
@@ -240,7 +269,8 @@ struct SwitchToLatestStateMachine: FanInStateMachine {
         return FanInEnding(cancel: toCancel)
     }
 
-    private mutating func takeOuter() -> Subscription? {
+    @inlinable
+    mutating func takeOuter() -> Subscription? {
         outer.end()
     }
 }

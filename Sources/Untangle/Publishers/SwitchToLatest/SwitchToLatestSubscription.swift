@@ -9,31 +9,39 @@ import UntangleSync
 /// **Demand:** see ``SwitchToLatestStateMachine``.
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
 /// from any thread. No lock is held while calling the outer publisher, an inner or the downstream.
+@usableFromInline
 final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
+    @usableFromInline
     typealias Input = P
+    @usableFromInline
     typealias Failure = P.Failure
 
-    private let fanIn: FanIn<Delivery, SwitchToLatestStateMachine>
+    @usableFromInline
+    let fanIn: FanIn<Delivery, SwitchToLatestStateMachine>
 
+    @inlinable
     init(downstream: Downstream) {
         // The demand the downstream returns is handled by `Delivery` itself (it knows which value it was for). It
-        // reaches this subscription through a link: the emitter, which holds it, must not keep the subscription alive.
-        let link = Link()
+        // reaches the machine through a link to the fan-in's state, set once the fan-in made it: the emitter, which
+        // holds `Delivery`, must not keep this subscription alive, and the state box does not refer back to it.
+        let link = SwitchToLatestLink()
         fanIn = FanIn(
             downstream: Delivery(downstream: downstream, link: link), machine: SwitchToLatestStateMachine(),
             demand: .routedByDownstream)
-        link.parent = self
+        link.state = fanIn.state
     }
 
     /// Gives the downstream its subscription (Combine does so before subscribing to the outer publisher).
+    @inlinable
     func start() {
         fanIn.start(self)
     }
 
     // MARK: Outer
 
+    @inlinable
     func receive(subscription: Subscription) {
         guard fanIn.withCriticalSection({ $0.outerSubscribed(subscription) }) else {
             fanIn.perform(FanInEffects(cancel: [subscription]))
@@ -42,6 +50,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
     }
 
+    @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
         guard let (generation, replaced) = fanIn.withCriticalSection({ $0.switched() }) else { return .none }
         if let replaced {
@@ -51,6 +60,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<P.Failure>) {
         switch completion {
         case .finished:
@@ -64,21 +74,25 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         fanIn.request(demand)
     }
 
+    @inlinable
     func cancel() {
         fanIn.cancel()
     }
 
     // MARK: Inners
 
-    fileprivate func inner(_ generation: Int, subscribed subscription: Subscription) {
+    @inlinable
+    func inner(_ generation: Int, subscribed subscription: Subscription) {
         fanIn.inner(generation, subscribed: subscription)
     }
 
-    fileprivate func inner(_ generation: Int, received input: P.Output) -> Subscribers.Demand {
+    @inlinable
+    func inner(_ generation: Int, received input: P.Output) -> Subscribers.Demand {
         // The generation is checked again at delivery, not only here: this check could pass just before a switch
         // on another thread, and the value would then be delivered after it. The demand check here is safe: demand
         // is used up at delivery, so here it is never lower than what the current inner may still send.
@@ -94,7 +108,8 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
     }
 
-    fileprivate func inner(_ generation: Int, completed completion: Subscribers.Completion<P.Failure>) {
+    @inlinable
+    func inner(_ generation: Int, completed completion: Subscribers.Completion<P.Failure>) {
         let failed: Bool
         if case .failure = completion { failed = true } else { failed = false }
         switch fanIn.withCriticalSection({ $0.innerCompleted(generation, failed: failed) }) {
@@ -110,93 +125,145 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         }
     }
 
-    private func fail(_ completion: Subscribers.Completion<P.Failure>, cancelling: [Subscription]?) {
+    @inlinable
+    func fail(_ completion: Subscribers.Completion<P.Failure>, cancelling: [Subscription]?) {
         guard let subscriptions = cancelling else { return }
         fanIn.perform(FanInEffects(cancel: subscriptions, completion: completion))
     }
 
+    @inlinable
     var description: String { "SwitchToLatest" }
 
+    @inlinable
     var playgroundDescription: Any { description }
 
+    @inlinable
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// A value of one inner, tagged with that inner's generation.
+    @usableFromInline
     struct Tagged {
+        @usableFromInline
         let generation: Int
+        @usableFromInline
         let ticket: Int
+        @usableFromInline
         let value: P.Output
+
+        @inlinable
+        init(generation: Int, ticket: Int, value: P.Output) {
+            self.generation = generation
+            self.ticket = ticket
+            self.value = value
+        }
     }
 
     /// The subscriber given to each inner publisher.
+    @usableFromInline
     struct Inner: Subscriber, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable {
-        typealias Input = P.Output
-        typealias Failure = P.Failure
+        @usableFromInline typealias Input = P.Output
+        @usableFromInline typealias Failure = P.Failure
 
+        @usableFromInline
         let parent: SwitchToLatestSubscription
+        @usableFromInline
         let generation: Int
+        @usableFromInline
         let combineIdentifier = CombineIdentifier()
 
+        @inlinable
+        init(parent: SwitchToLatestSubscription, generation: Int) {
+            self.parent = parent
+            self.generation = generation
+        }
+
+        @inlinable
         func receive(subscription: Subscription) {
             parent.inner(generation, subscribed: subscription)
         }
 
+        @inlinable
         func receive(_ input: P.Output) -> Subscribers.Demand {
             parent.inner(generation, received: input)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<P.Failure>) {
             parent.inner(generation, completed: completion)
         }
 
+        @inlinable
         var description: String { "SwitchToLatest" }
 
+        @inlinable
         var playgroundDescription: Any { description }
 
+        @inlinable
         var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
-    }
-
-    /// How ``Delivery`` reaches the subscription. Unowned: the emitter delivers only from inside a call on the
-    /// subscription (an inner's, the outer's or the downstream's), which holds it alive.
-    final class Link {
-        unowned var parent: SwitchToLatestSubscription?
     }
 
     /// The emitter's downstream: drops values of replaced inners when their turn comes, and reports demand the
     /// downstream returns so that it reaches the current inner.
+    @usableFromInline
     struct Delivery: Subscriber, CustomStringConvertible {
-        typealias Input = Tagged
-        typealias Failure = Downstream.Failure
+        @usableFromInline typealias Input = Tagged
+        @usableFromInline typealias Failure = Downstream.Failure
 
+        @usableFromInline
         let downstream: Downstream
-        let link: Link
+        @usableFromInline
+        let link: SwitchToLatestLink
 
+        @inlinable
+        init(downstream: Downstream, link: SwitchToLatestLink) {
+            self.downstream = downstream
+            self.link = link
+        }
+
+        @inlinable
         var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
+        @inlinable
         func receive(subscription: Subscription) {
             downstream.receive(subscription: subscription)
         }
 
+        @inlinable
         func receive(_ input: Tagged) -> Subscribers.Demand {
-            guard let fanIn = link.parent?.fanIn, fanIn.withCriticalSection({ $0.deliver(input.generation) }) else {
+            // The link's state is set before the downstream can ask for anything, so before any delivery.
+            let state = link.state.unsafelyUnwrapped
+            guard state.withCriticalSection({ machine, _ in machine.deliver(input.generation) }) else {
                 // Dropped: give back the unit of demand the emitter reserved for it.
                 return .max(1)
             }
             let more = downstream.receive(input.value)
             if more > .none {
                 // Nil: the demand goes back as the return value of the inner's `receive(_:)`, still running.
-                let inner = fanIn.withCriticalSection {
-                    $0.delivered(input.generation, ticket: input.ticket, more: more)
+                let inner = state.withCriticalSection { machine, _ in
+                    machine.delivered(input.generation, ticket: input.ticket, more: more)
                 }
-                fanIn.perform(FanInEffects(requestOne: inner, demand: more))
+                UpstreamCalls.request(more, from: inner, operator: "switchToLatest")
             }
             return more
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Downstream.Failure>) {
             downstream.receive(completion: completion)
         }
 
+        @inlinable
         var description: String { String(describing: downstream) }
     }
+}
+
+/// How a switchToLatest's `Delivery` (the emitter's downstream) reaches the fan-in's state: set once, right after
+/// the fan-in is made, before the downstream gets its subscription.
+@usableFromInline
+final class SwitchToLatestLink {
+    @usableFromInline
+    var state: LockedBoxWithWord<SwitchToLatestStateMachine>?
+
+    @inlinable
+    init() {}
 }
