@@ -137,7 +137,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     // The reference is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
     // emitter, see `fastBit`) and the subscriber is borrowed through it: no reference counting per value.
     // `downstreamIsSink` never changes after init, so reading it here races with nothing.
-    // The load is UntangleSync's `RawReference.borrowLeadingObject`: not `rethrows`, always inlined, and it calls
+    // The load is UntangleSync's `UnlockedValue.borrowLeadingObject`: not `rethrows`, always inlined, and it calls
     // this closure from a closure literal of its own, so the closure is never converted to a throwing function type
     // and the subscriber's `receive` is still inlined into a subject's offer (a helper that passed the closure on
     // as it was cost +23.5 instructions per value on subject-map-filter-sink; see "Raw memory" in
@@ -147,7 +147,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     @inline(__always)
     func receiveAsOwner(_ value: Downstream.Input) -> Subscribers.Demand {
         state.withUnlockedValue { machine in
-            RawReference.borrowLeadingObject(of: machine) {
+            machine.borrowLeadingObject {
                 DownstreamReference<Downstream>.receive(value, through: $0, isSink: machine.pointee.downstreamIsSink)
             }
         }

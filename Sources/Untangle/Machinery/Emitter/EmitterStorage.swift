@@ -7,7 +7,7 @@ import UntangleSync
 /// `SubjectEmitterStorage` keeps a subject subscription's state inline in the subscription object, under a lock the
 /// subject shares among its subscribers. Both reach the word and the machine through UntangleSync's
 /// `InlineOwnedState` (the box over the `WordAndValue` in its tail), so their layout is one: the machine's address is
-/// `withUnlockedValue`'s pointer, where the lock-free path reads the downstream (at offset 0).
+/// `withUnlockedValue`'s view, where the lock-free path reads the downstream (at offset 0).
 ///
 /// ```swift
 /// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))
@@ -28,14 +28,9 @@ package protocol EmitterStorage {
     /// Reads the owner word without the lock (acquiring). Only where `LockedBoxWithWord.hasLockFreeWord`.
     func loadWord() -> Int
 
-    /// The state machine's address, without the lock (the owner-word protocol decides what may be read).
-    //
-    // Raw memory kept outside UntangleSync (counted in Machinery.md): the pointer type is that of UntangleSync's
-    // named unsafe view (`LockedBoxWithWord.withUnlockedValue`, `InlineOwnedState.value`), handed through as it is.
-    // `SerialEmitter.receiveAsOwner` reads through it on every value delivered without the lock: subject-map-filter-
-    // sink 234.7, flatmap-just 259.2, core-passthrough-subject-sink 203.0 instructions per value (`./run.sh
-    // --instructions`, 2026-11-27). A view type wrapping the pointer was not measured, so none replaces it yet.
-    func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result) -> Result
+    /// The state machine, without the lock, as UntangleSync's `UnlockedValue` (its address; the owner-word
+    /// protocol decides what may be read).
+    func withUnlockedValue<Result>(_ body: (UnlockedValue<EmitterStateMachine<Downstream>>) -> Result) -> Result
 }
 
 /// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own, counted by ``LiveObjects`` in debug builds.
@@ -67,12 +62,10 @@ package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
         box.loadWord()
     }
 
-    // Raw memory kept outside UntangleSync: the requirement's pointer type (see `EmitterStorage.withUnlockedValue`:
-    // flatmap-just 259.2 instructions per value goes through this box).
     @inlinable
     package func withUnlockedValue<Result>(
-        _ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result
+        _ body: (UnlockedValue<EmitterStateMachine<Downstream>>) -> Result
     ) -> Result {
-        box.withUnlockedValue(body)
+        box.withUnlockedValue { body(UnlockedValue($0)) }
     }
 }
