@@ -18,9 +18,9 @@
 /// stated class, for the duration of the call (the caller's guarantee: a violation is undefined behaviour in release
 /// builds; debug builds check the downcast).
 ///
-/// Two tricks stay written out at their one place each, because a closure-taking helper here cost instructions
-/// per value there: the emitter's borrowed load of its downstream (`SerialEmitter.offer`) and the subject's
-/// borrowed walk over its subscriber snapshot (`SubjectCore.deliver`).
+/// The tricks that depend on where a reference is stored (the emitter's borrowed load of its downstream, the
+/// subject's borrowed walk over its subscriber snapshot) and the casts for types that are classes without saying so
+/// are in `RawReferenceLayout.swift`.
 @usableFromInline
 package enum RawReference {
     /// Calls `body` with `object` borrowed: no retain and release around the call. Something else must keep

@@ -1,14 +1,6 @@
 import Foundation
 import UntangleSync
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A stable, printable identity for the thread a signal arrived on.
 ///
 /// Every thread gets a number the first time a recording tool sees it (1, 2, 3, ... in order of first sight, for the
@@ -32,24 +24,19 @@ public struct RecordedThread: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is the main thread.
     public let isMain: Bool
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let error = pthread_key_create(&key, nil)
-        precondition(error == 0, "RecordedThread: pthread_key_create failed with error \(error)")
-        return key
-    }()
+    private static let numberOfCurrentThread = ThreadLocalWord()
 
     private static let lastNumber = LockedBox(0)
 
     /// The calling thread.
     public static var current: RecordedThread {
-        var number = Int(bitPattern: pthread_getspecific(key))
+        var number = numberOfCurrentThread.value
         if number == 0 {
             number = lastNumber.withLock { last in
                 last += 1
                 return last
             }
-            pthread_setspecific(key, UnsafeRawPointer(bitPattern: number))
+            numberOfCurrentThread.value = number
         }
         let name = Thread.current.name
         return RecordedThread(

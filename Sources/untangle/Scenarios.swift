@@ -423,7 +423,7 @@ enum Scenarios {
 
         let log = DeliveryLog("subscriber", order: .ascending, violations: violations)
         let probe = Probe(log: log, violations: violations, initialDemand: .max(1)) { probe, value in
-            let here = approximateStackPointer()
+            let here = StackProbe.approximateStackPointer()
             let depth = stack.withLock { stack -> UInt in
                 if stack.base == 0 {
                     stack.base = here
@@ -454,14 +454,6 @@ enum Scenarios {
         violations.expect(log.count == length, "\(log.count) values delivered for \(length) requested")
         let deepest = stack.withLock { $0.deepest }
         return "\(length) values, stack depth varied by \(deepest) bytes"
-    }
-
-    /// The address of a local variable of a non-inlined function: close enough to the stack pointer to see the
-    /// stack grow.
-    @inline(never)
-    static func approximateStackPointer() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     // MARK: - 5. concurrent-send

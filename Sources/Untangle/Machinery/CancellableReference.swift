@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// A cancellable held as one object reference and its type, with no existential container: the cancellable itself
 /// when it is a class instance (every Untangle subscription, `Subscribers.Sink`), otherwise a box holding it. The
 /// type reaches its `cancel()` without a dynamic cast. `AnyCancellable` and `Subscribers.Sink` keep their targets
@@ -20,7 +22,7 @@ struct CancellableReference {
     @usableFromInline
     init<C: Cancellable>(_ cancellable: C) {
         if C.self is AnyClass {
-            self.init(object: unsafeBitCast(cancellable, to: AnyObject.self), type: C.self)
+            self.init(object: RawReference.object(cancellable), type: C.self)
         } else {
             self.init(object: CancellableBox(cancellable), type: CancellableBox<C>.self)
         }
@@ -54,7 +56,7 @@ struct CancellableReference {
 extension Cancellable {
     /// Cancels `object`, a reference to an instance of `Self`, a class type (see `CancellableReference`).
     fileprivate static func cancelInstance(_ object: AnyObject) {
-        unsafeBitCast(object, to: Self.self).cancel()
+        RawReference.instance(object, as: Self.self).cancel()
     }
 }
 

@@ -14,16 +14,16 @@ import UntangleSync
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error> {
     // Set once, under the subject's lock, before the conduit is published (in the list, or to a sink adopting it)
-    // or started, so every later reader sees it; released in deinit. Unmanaged, so that reading it per value takes
-    // no reference count (a strong `var` would be retained around each call: the call might replace it). One
-    // reference wide: `SubjectSubscription.inlineState` counts on that.
+    // or started, so every later reader sees it; released in deinit. A `RetainedReference` (UntangleSync), so that
+    // reading it per value takes no reference count (a strong `var` would be retained around each call: the call
+    // might replace it). One reference wide: `SubjectSubscription.inlineState` counts on that.
     //
-    // Why `Unmanaged` here and not a wrapper type from UntangleSync: this class is generic, and its unspecialized
-    // code (its deinit, `cancel()` through the `Cancellable` witness) fetched the entries' generic metadata once per
-    // subscription through a generic wrapper struct, which `Unmanaged` (frozen, transparent) does not (measured with
-    // a `RetainedReference<Entries>` here: +358 instructions, +12%, per subscribe and cancel).
+    // An earlier wrapper struct here cost +358 instructions (+12%) per subscribe and cancel: this class is generic,
+    // and its unspecialized code (its deinit, `cancel()` through the `Cancellable` witness) fetched the wrapper's
+    // generic metadata. `RetainedReference` inlines every member and needs none (subscribe-cancel 2996.8
+    // instructions with it, as before; see "Raw memory" in Benchmarks/README.md).
     @exclusivity(unchecked) @usableFromInline final var entriesReference:
-        Unmanaged<SubjectConduitEntries<Output, Failure>>?
+        RetainedReference<SubjectConduitEntries<Output, Failure>>?
 
     @inlinable
     package init() {}
@@ -35,13 +35,13 @@ package class SubjectConduit<Output, Failure: Error> {
     /// Sets the entries (once, before the conduit is published; see `entriesReference`).
     @inlinable
     final func setEntries(_ entries: SubjectConduitEntries<Output, Failure>) {
-        entriesReference = .passRetained(entries)
+        entriesReference = RetainedReference(retaining: entries)
     }
 
     /// Calls `body` with the entries, borrowed (the conduit keeps them).
     @inlinable
     final func withEntries<Result>(_ body: (SubjectConduitEntries<Output, Failure>) -> Result) -> Result {
-        entriesReference.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        entriesReference.unsafelyUnwrapped.withBorrowed(body)
     }
 
     @inlinable
@@ -394,21 +394,11 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     func deliver(_ value: Output, to conduits: [SubjectConduit<Output, Failure>]) {
         // Performance: the snapshot keeps every conduit alive for the whole loop, so each one is borrowed from it
-        // instead of retained and released per delivery.
-        //
-        // Why the loop is written out here and not a closure-taking helper in UntangleSync: through one
-        // (`RawReference.borrowEach`, now gone) the per-conduit closure stayed a closure (a partial application
-        // per value, +15 instructions per value on subject-map-filter-sink).
-        conduits.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
-            for index in buffer.indices {
-                raw.load(
-                    fromByteOffset: index * MemoryLayout<SubjectConduit<Output, Failure>>.stride,
-                    as: Unmanaged<SubjectConduit<Output, Failure>>.self
-                )._withUnsafeGuaranteedRef { $0.offer(value) }
-            }
-        }
+        // instead of retained and released per delivery. `RawReference.forEachBorrowed` is not `rethrows`, is always
+        // inlined and calls the per-conduit closure from a closure literal of its own, so the closure is inlined
+        // here (a helper that passed it on to the rethrowing borrow as it was cost +14 instructions per value on
+        // subject-map-filter-sink; see "Raw memory" in Benchmarks/README.md).
+        RawReference.forEachBorrowed(in: conduits) { $0.offer(value) }
     }
 
     // Upstream subscriptions are neither cancelled nor released: as in Apple's Combine, they stay with the subject
@@ -633,7 +623,7 @@ struct SubjectEmitterStorage<Downstream: Subscriber>: EmitterStorage {
     }
 
     @inlinable
-    func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<Machine>) -> Result) -> Result {
-        body(state.value)
+    func withUnlockedValue<Result>(_ body: (UnlockedValue<Machine>) -> Result) -> Result {
+        body(UnlockedValue(state.value))
     }
 }

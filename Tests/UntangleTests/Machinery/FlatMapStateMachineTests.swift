@@ -1,4 +1,5 @@
 import Testing
+import UntangleSync
 import XCTest
 
 @testable import Untangle

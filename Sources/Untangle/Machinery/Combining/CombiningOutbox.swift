@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// zip's outbox: the operator's phase, the groups formed under the lock and waiting for the forwarder, and whether
 /// a thread forwards them.
 ///

@@ -137,16 +137,17 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     // The reference is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
     // emitter, see `fastBit`) and the subscriber is borrowed through it: no reference counting per value.
     // `downstreamIsSink` never changes after init, so reading it here races with nothing.
-    // Why the load is written out here (the one `Unmanaged` of the emitter) and not a closure-taking helper in
-    // UntangleSync (`RawReference`): through such a helper the subscriber's `receive` was no longer inlined into a
-    // subject's offer (measured: +23.5 instructions per value on subject-map-filter-sink); this helper takes no
-    // closure of the caller's and is always inlined (subject-map-filter-sink 242.7 with it, as without).
+    // The load is UntangleSync's `UnlockedValue.borrowLeadingObject`: not `rethrows`, always inlined, and it calls
+    // this closure from a closure literal of its own, so the closure is never converted to a throwing function type
+    // and the subscriber's `receive` is still inlined into a subject's offer (a helper that passed the closure on
+    // as it was cost +23.5 instructions per value on subject-map-filter-sink; see "Raw memory" in
+    // Benchmarks/README.md).
     // EmitterStateMachineLayoutTests checks the layout this relies on.
     @inlinable
     @inline(__always)
     func receiveAsOwner(_ value: Downstream.Input) -> Subscribers.Demand {
         state.withUnlockedValue { machine in
-            UnsafeRawPointer(machine).load(as: Unmanaged<AnyObject>.self)._withUnsafeGuaranteedRef {
+            machine.borrowLeadingObject {
                 DownstreamReference<Downstream>.receive(value, through: $0, isSink: machine.pointee.downstreamIsSink)
             }
         }

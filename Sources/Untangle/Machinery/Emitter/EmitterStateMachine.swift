@@ -547,7 +547,7 @@ package struct DownstreamReference<Downstream: Subscriber> {
     /// is not a class instance, so the callers' check costs nothing for those.
     @inlinable
     static var mayBeSink: Bool {
-        MemoryLayout<Downstream>.size == MemoryLayout<AnyObject>.size && _canBeClass(Downstream.self) != 0
+        RawReference.mayBeClassReference(Downstream.self)
     }
 
     /// Delivers `input` to the subscriber that `object` (a `DownstreamReference`'s object, borrowed) stands for;

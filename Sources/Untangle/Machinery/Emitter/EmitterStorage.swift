@@ -7,7 +7,7 @@ import UntangleSync
 /// `SubjectEmitterStorage` keeps a subject subscription's state inline in the subscription object, under a lock the
 /// subject shares among its subscribers. Both reach the word and the machine through UntangleSync's
 /// `InlineOwnedState` (the box over the `WordAndValue` in its tail), so their layout is one: the machine's address is
-/// `withUnlockedValue`'s pointer, where the lock-free path reads the downstream (at offset 0).
+/// `withUnlockedValue`'s view, where the lock-free path reads the downstream (at offset 0).
 ///
 /// ```swift
 /// let emitter = SerialEmitter(storage: EmitterBox(EmitterStateMachine(downstream: s, policy: .unbounded)))
@@ -28,8 +28,9 @@ package protocol EmitterStorage {
     /// Reads the owner word without the lock (acquiring). Only where `LockedBoxWithWord.hasLockFreeWord`.
     func loadWord() -> Int
 
-    /// The state machine's address, without the lock (the owner-word protocol decides what may be read).
-    func withUnlockedValue<Result>(_ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result) -> Result
+    /// The state machine, without the lock, as UntangleSync's `UnlockedValue` (its address; the owner-word
+    /// protocol decides what may be read).
+    func withUnlockedValue<Result>(_ body: (UnlockedValue<EmitterStateMachine<Downstream>>) -> Result) -> Result
 }
 
 /// The ordinary ``EmitterStorage``: a ``LockedBoxWithWord`` of its own, counted by ``LiveObjects`` in debug builds.
@@ -63,8 +64,8 @@ package struct EmitterBox<Downstream: Subscriber>: EmitterStorage {
 
     @inlinable
     package func withUnlockedValue<Result>(
-        _ body: (UnsafeMutablePointer<EmitterStateMachine<Downstream>>) -> Result
+        _ body: (UnlockedValue<EmitterStateMachine<Downstream>>) -> Result
     ) -> Result {
-        box.withUnlockedValue(body)
+        box.withUnlockedValue { body(UnlockedValue($0)) }
     }
 }

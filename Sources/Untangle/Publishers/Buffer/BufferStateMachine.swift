@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// The pure state machine of a buffer: its phase (waiting for the upstream's subscription, running, or ended) with
 /// the upstream's subscription, the downstream and the completion waiting behind the queue it holds, the mover's
 /// phase, the bounded queue of values the downstream has not received yet, and the downstream demand not yet used. It

@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// The pure state machine of `collect(_:options:)` by time: its phase (waiting for the upstream, collecting with the
 /// upstream's subscription and the repeating timer's cancellable, completing with the completion waiting behind the
 /// groups, or ended), who delivers (the delivery phase), the group being filled, the groups cut and not yet

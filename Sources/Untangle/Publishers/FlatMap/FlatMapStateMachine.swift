@@ -1,3 +1,5 @@
+import UntangleSync
+
 // `@usableFromInline` with `@inlinable` members so that the `@inlinable` ``FlatMapSubscription`` is specialized
 // together with it: the buffer holds the inners' values, so the machine is generic over them.
 /// The pure state machine of a flatMap: the upstream subscription, the live inner publishers and their

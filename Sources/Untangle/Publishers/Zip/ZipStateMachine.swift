@@ -1,3 +1,5 @@
+import UntangleSync
+
 // `@usableFromInline` so that the `@inlinable` ``ZipSubscription`` can call it; the state machine itself is not
 // generic and stays compiled once, here.
 /// The pure state machine of a zip (`Zip`, `Zip3`, `Zip4`): where each upstream stands (``FanInUpstreams``), the

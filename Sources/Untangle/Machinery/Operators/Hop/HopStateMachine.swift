@@ -1,3 +1,5 @@
+import UntangleSync
+
 /// The pure state machine behind ``HopSubscription`` (`receive(on:)`, `delay`): its phase (Apple's), the upstream
 /// subscription, the downstream and the upstream's completion the phase holds, the signals handed to the scheduler
 /// and not yet handed to the downstream's emitter, and the batch drain's phase. It never calls out.

@@ -1,4 +1,4 @@
-import Untangle
+import UntangleSync
 import XCTest
 
 final class RingBufferTests: XCTestCase {

@@ -1,5 +1,3 @@
-import UntangleSync
-
 /// A FIFO queue with amortized O(1) append and removal at the front.
 ///
 /// The emitter's queue fills only under contention (a second thread signalling while the first delivers), so it
