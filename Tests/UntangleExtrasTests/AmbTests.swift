@@ -23,6 +23,26 @@ final class AmbTests: XCTestCase {
         XCTAssertEqual(b.history, [.subscribed, .request(.max(2)), .request(.max(1))], "later demand: winner only")
     }
 
+    // Regression for the winner's lock-free path (values of the winner skip the race's lock once it has won): a
+    // value the winner sends after the downstream cancelled, or after a second source's late value, must still not
+    // arrive, and a loser's value after the win must still be dropped.
+    func testTheWinnersLaterValuesSkipTheRaceButNothingArrivesAfterCancel() {
+        let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>()
+        a.amb(b).subscribe(recorder)
+        b.send(1)
+        b.send(2)
+        a.send(99)
+        b.send(3)
+        recorder.cancel()
+        b.send(4)
+        b.finish()
+        XCTAssertEqual(recorder.events, [.subscription("Amb"), .value(1), .value(2), .value(3)])
+        XCTAssertEqual(a.history, [.subscribed, .request(.unlimited), .cancel])
+        XCTAssertEqual(b.history, [.subscribed, .request(.unlimited), .cancel])
+    }
+
     func testACompletionAlsoWins() {
         let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)

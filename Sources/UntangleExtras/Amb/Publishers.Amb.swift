@@ -1,5 +1,7 @@
 import Untangle
 
+// Inlinable throughout: the sources are erased, and the fan-in and its race specialized, in the caller's module (see
+// AnyPublisher and Publishers.Merge), so the per-value path makes no type-metadata lookup.
 extension Publisher {
     /// Mirrors whichever of this publisher and `others` sends something first (a value or a completion) and cancels
     /// the rest: RxSwift's `amb`.
@@ -10,8 +12,6 @@ extension Publisher {
     ///
     /// **Demand:** every request goes to every source until one wins, then to the winner only (losers' values drop).
     /// **Thread safety:** sources may deliver on any threads; the downstream receives one signal at a time.
-    // Inlinable, so that the sources are erased where their types are known: each eraser then subscribes its source
-    // through code specialized for it (see AnyPublisher), with no type-metadata lookup per value.
     @inlinable
     public func amb<Other: Publisher>(_ others: Other...) -> Publishers.Amb<Output, Failure>
     where Other.Output == Output, Other.Failure == Failure {
@@ -29,8 +29,6 @@ extension Publishers {
         /// Creates the publisher: `Publishers.Amb([a.eraseToAnyPublisher(), b.eraseToAnyPublisher()])`.
         public init(_ sources: [AnyPublisher<Output, Failure>]) { self.sources = sources }
         /// Attaches the subscriber, then subscribes the sources in order until one has won.
-        // Inlinable, so that the fan-in's subscription and its race are specialized in the caller (see
-        // Publishers.Merge): the per-value path then costs no type-metadata lookups.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let race = AmbStateMachine(sources: FanInUpstreams(count: sources.count))
@@ -42,45 +40,28 @@ extension Publishers {
 /// An amb's race, decided under the fan-in's lock: the first source to send anything wins, the others are cancelled.
 @usableFromInline
 struct AmbStateMachine: FanInStateMachine {
-    @usableFromInline
-    enum Phase: Equatable { case racing, won(Int), ended }
-    @inlinable
-    static var decidesValues: Bool { true }
+    @usableFromInline enum Phase: Equatable { case racing, won(Int), ended }
+    @inlinable static var decidesValues: Bool { true }
+    @inlinable static var settlesOnFirstDelivery: Bool { true }
     @usableFromInline var phase = Phase.racing
     @usableFromInline var sources: FanInUpstreams
-    @inlinable
-    init(sources: FanInUpstreams) { self.sources = sources }
-    /// Whether no source has sent anything yet.
-    @inlinable
-    var isRacing: Bool {
-        if case .racing = phase { return true }
-        return false
-    }
-    /// Whether source `id` has won.
-    @inlinable
-    func isWinner(_ id: Int) -> Bool {
-        if case .won(let winner) = phase { return winner == id }
-        return false
-    }
+    @inlinable init(sources: FanInUpstreams) { self.sources = sources }
+    @inlinable var isRacing: Bool { if case .racing = phase { true } else { false } }
+    @inlinable func isWinner(_ id: Int) -> Bool { if case .won(let winner) = phase { winner == id } else { false } }
     @inlinable
     mutating func innerSubscribed(_ id: Int, _ s: Subscription) -> Subscribers.Demand? { sources.admit(s, at: id) }
-    @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
-    @inlinable
-    mutating func cancelled() -> FanInEnding? { end(completed: nil) }
-    @inlinable
-    mutating func innerValue(_ id: Int) -> FanInValue {
+    @inlinable mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
+    @inlinable mutating func cancelled() -> FanInEnding? { end(completed: nil) }
+    @inlinable mutating func innerValue(_ id: Int) -> FanInValue {
         guard isRacing else { return isWinner(id) ? .deliver : .drop }
         phase = .won(id)
         return .deliverCancelling(sources.endAll(except: id))
     }
-    @inlinable
-    mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
+    @inlinable mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
         guard isRacing || isWinner(id) else { return FanInEffects() }
         return FanInEffects(ending: end(completed: id), completion: completion)
     }
-    @inlinable
-    mutating func end(completed: Int?) -> FanInEnding? {
+    @inlinable mutating func end(completed: Int?) -> FanInEnding? {
         if case .ended = phase { return nil }
         phase = .ended
         let winner = completed.flatMap { sources.end(at: $0) }

@@ -43,6 +43,11 @@ package protocol FanInStateMachine {
     /// without taking it (merge's per-value path).
     static var decidesValues: Bool { get }
 
+    /// Whether, once ``innerValue(_:)`` delivered a value of an inner, it delivers every later value of that inner
+    /// until the end (amb's winner): ``FanInSubscription`` then delivers them without taking the lock, the end being
+    /// the emitter's to enforce (it drops what comes after a cancel or a completion).
+    static var settlesOnFirstDelivery: Bool { get }
+
     /// Inner `id` sent a value: deliver it or drop it (and what to cancel because of it).
     mutating func innerValue(_ id: Int) -> FanInValue
 
@@ -65,6 +70,10 @@ extension FanInStateMachine {
     /// False: every inner value is delivered without taking the lock.
     @inlinable
     package static var decidesValues: Bool { false }
+
+    /// False: each inner value is decided under the lock (when ``decidesValues`` is true).
+    @inlinable
+    package static var settlesOnFirstDelivery: Bool { false }
 
     /// Traps: asked only when ``decidesValues`` is true.
     @inlinable
@@ -337,16 +346,24 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     /// demand was forwarded to it up front.
     @inlinable
     package func offer(_ value: Downstream.Input, from id: Int) -> Subscribers.Demand {
+        _ = offerDelivering(value, from: id)
+        return .none
+    }
+
+    /// As ``offer(_:from:)``; returns whether the machine delivered the value.
+    @inlinable
+    package func offerDelivering(_ value: Downstream.Input, from id: Int) -> Bool {
         switch withCriticalSection({ $0.innerValue(id) }) {
         case .deliver:
             emitter.offer(value)
+            return true
         case .drop:
-            break
+            return false
         case .deliverCancelling(let subscriptions):
             perform(FanInEffects(cancel: subscriptions))
             emitter.offer(value)
+            return true
         }
-        return .none
     }
 
     /// Inner `id` completed: performs what the machine's ``FanInStateMachine/innerCompleted(_:_:)`` decides.
