@@ -150,7 +150,7 @@ package final class Recorder<Input, Failure: Error>: Subscriber, Cancellable, @u
     ) {
         let semaphore = DispatchSemaphore(value: 0)
         let met = lock.withLock { () -> Bool in
-            if condition(_events) { return true }
+            if _inside == 0, condition(_events) { return true }
             waiters.append((condition, semaphore))
             return false
         }
@@ -168,28 +168,33 @@ package final class Recorder<Input, Failure: Error>: Subscriber, Cancellable, @u
         precondition(CalloutCheck.heldByCurrentThread == 0, "Recorder: \(what) delivered under a library lock")
     }
 
-    // The clock and the label are read before the lock: TestScheduler's `now` takes the scheduler's own lock. Every signal enters
-    // (counted for `maximumOverlap`) and leaves with `leave()`.
+    // The clock and the label are read before the lock: TestScheduler's `now` takes the scheduler's own lock. Every
+    // signal enters (counted for `maximumOverlap`) and leaves with `leave()`.
     private func record(_ event: Event<Input, Failure>, subscription: Subscription? = nil) {
         let ms = clock.map { Int(($0.scheduler.now.dispatchTime.uptimeNanoseconds - $0.start) / 1_000_000) }
         let label = label?()
-        let ready = lock.withLock { () -> [DispatchSemaphore] in
+        lock.withLock {
             _inside += 1
             _maximumOverlap = max(_maximumOverlap, _inside)
             _events.append(event)
             if let ms { _times.append(ms) }
             if let label { _labels.append(label) }
             if let subscription { _subscription = subscription }
+        }
+    }
+
+    // Waiters are woken when a signal's callout has returned (after the initial request, after `onValue`), not when
+    // the signal is recorded: a test that waits for the subscription and then sends must find the demand requested.
+    private func leave() {
+        let ready = lock.withLock { () -> [DispatchSemaphore] in
+            _inside -= 1
+            guard _inside == 0, !waiters.isEmpty else { return [] }
             let events = _events
             let ready = waiters.filter { $0.condition(events) }.map(\.semaphore)
             waiters.removeAll { waiter in ready.contains { $0 === waiter.semaphore } }
             return ready
         }
         ready.forEach { $0.signal() }
-    }
-
-    private func leave() {
-        lock.withLock { _inside -= 1 }
     }
 
     package func receive(subscription: Subscription) {
