@@ -25,7 +25,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
 
     func receive(subscription: Subscription) {
         guard fanIn.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
-            fanIn.perform(FanInEffects(cancel: [subscription]))
+            fanIn.perform(FanInEffects(cancelOne: subscription))
             return
         }
         fanIn.start(self)

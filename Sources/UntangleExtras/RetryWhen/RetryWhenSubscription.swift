@@ -76,7 +76,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     private func triggerSubscribed(_ subscription: Subscription) {
         guard fanIn.withCriticalSection({ $0.triggerSubscribed(subscription) }) else {
-            fanIn.perform(FanInEffects(cancel: [subscription]))
+            fanIn.perform(FanInEffects(cancelOne: subscription))
             return
         }
         fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))

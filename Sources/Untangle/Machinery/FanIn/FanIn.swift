@@ -150,6 +150,9 @@ package enum FanInDemand {
 package struct FanInEnding {
     /// Subscriptions to cancel.
     @usableFromInline package var cancel: [Subscription]
+    /// One more subscription to cancel, after `cancel`: a replaced or refused subscription, named without an array
+    /// (switchToLatest replaces its inner on every outer value).
+    @usableFromInline package var cancelOne: Subscription?
     /// What the machine let go of, released after unlocking.
     @usableFromInline package var released: Any?
 
@@ -201,6 +204,9 @@ package enum FanInValue {
 package struct FanInEffects<Failure: Error> {
     /// Subscriptions to cancel.
     @usableFromInline package var cancel: [Subscription]
+    /// One more subscription to cancel, after `cancel`: a replaced or refused subscription, named without an array
+    /// (switchToLatest replaces its inner on every outer value).
+    @usableFromInline package var cancelOne: Subscription?
     /// Subscriptions to request `demand` from.
     @usableFromInline package var request: [Subscription]
     /// One more subscription to request `demand` from, after `request`: the per-value paths (an inner asked for one
@@ -217,10 +223,12 @@ package struct FanInEffects<Failure: Error> {
     /// Effects with the given parts; the defaults do nothing.
     @inlinable
     package init(
-        cancel: [Subscription] = [], request: [Subscription] = [], requestOne: Subscription? = nil,
-        demand: Subscribers.Demand = .none, released: Any? = nil, completion: Subscribers.Completion<Failure>? = nil
+        cancel: [Subscription] = [], cancelOne: Subscription? = nil, request: [Subscription] = [],
+        requestOne: Subscription? = nil, demand: Subscribers.Demand = .none, released: Any? = nil,
+        completion: Subscribers.Completion<Failure>? = nil
     ) {
         self.cancel = cancel
+        self.cancelOne = cancelOne
         self.request = request
         self.requestOne = requestOne
         self.demand = demand
@@ -312,13 +320,11 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         if !effects.cancel.isEmpty {
             UpstreamCalls.cancel(effects.cancel, operator: "fan-in")
         }
+        UpstreamCalls.cancel(effects.cancelOne, operator: "fan-in")
         if !effects.request.isEmpty {
             UpstreamCalls.request(effects.demand, from: effects.request, operator: "fan-in")
         }
-        if let subscription = effects.requestOne {
-            CalloutCheck.assertNoLockHeld("fan-in requesting from an upstream")
-            subscription.request(effects.demand)
-        }
+        UpstreamCalls.request(effects.demand, from: effects.requestOne, operator: "fan-in")
         if effects.released != nil {
             CalloutCheck.assertNoLockHeld("fan-in releasing what its machine let go of")
             withExtendedLifetime(effects.released) {}
@@ -395,7 +401,7 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     @inlinable
     package func inner(_ id: Int, subscribed subscription: Subscription) {
         guard let demand = withCriticalSection({ $0.innerSubscribed(id, subscription) }) else {
-            perform(FanInEffects(cancel: [subscription]))
+            perform(FanInEffects(cancelOne: subscription))
             return
         }
         if demand > .none {

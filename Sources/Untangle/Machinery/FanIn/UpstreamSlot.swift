@@ -154,6 +154,14 @@ package enum UpstreamCalls {
         subscription.request(demand)
     }
 
+    /// Cancels `subscription`, if there is one (a replaced or refused upstream).
+    @inlinable
+    package static func cancel(_ subscription: Subscription?, operator name: StaticString) {
+        guard let subscription else { return }
+        CalloutCheck.assertNoLockHeld("\(name) cancelling an upstream")
+        subscription.cancel()
+    }
+
     /// Cancels each of `subscriptions` (the operator ended).
     @inlinable
     package static func cancel(_ subscriptions: [Subscription], operator name: StaticString) {

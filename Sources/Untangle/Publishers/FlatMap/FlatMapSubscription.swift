@@ -64,7 +64,7 @@ where
     func receive(subscription: Subscription) {
         // `maxPublishers` as it is, `.none` included, as Apple's Combine asks.
         guard let demand = fanIn.withCriticalSection({ $0.upstreamSubscribed(subscription) }) else {
-            fanIn.perform(FanInEffects(cancel: [subscription]))
+            fanIn.perform(FanInEffects(cancelOne: subscription))
             return
         }
         fanIn.perform(FanInEffects(requestOne: subscription, demand: demand))

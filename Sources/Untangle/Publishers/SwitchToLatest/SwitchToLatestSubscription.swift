@@ -44,7 +44,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     @inlinable
     func receive(subscription: Subscription) {
         guard fanIn.withCriticalSection({ $0.outerSubscribed(subscription) }) else {
-            fanIn.perform(FanInEffects(cancel: [subscription]))
+            fanIn.perform(FanInEffects(cancelOne: subscription))
             return
         }
         fanIn.perform(FanInEffects(requestOne: subscription, demand: .unlimited))
@@ -54,7 +54,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     func receive(_ input: P) -> Subscribers.Demand {
         guard let (generation, replaced) = fanIn.withCriticalSection({ $0.switched() }) else { return .none }
         if let replaced {
-            fanIn.perform(FanInEffects(cancel: [replaced]))
+            fanIn.perform(FanInEffects(cancelOne: replaced))
         }
         fanIn.subscribe(input, Inner(parent: self, generation: generation))
         return .none
@@ -121,14 +121,8 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         case .finished(let released, let finish):
             fanIn.perform(FanInEffects(released: released, completion: finish ? .finished : nil))
         case .failed(let outer):
-            fail(completion, cancelling: outer.map { [$0] } ?? [])
+            fanIn.perform(FanInEffects(cancelOne: outer, completion: completion))
         }
-    }
-
-    @inlinable
-    func fail(_ completion: Subscribers.Completion<P.Failure>, cancelling: [Subscription]?) {
-        guard let subscriptions = cancelling else { return }
-        fanIn.perform(FanInEffects(cancel: subscriptions, completion: completion))
     }
 
     @inlinable
