@@ -44,8 +44,8 @@ package protocol FanInStateMachine {
     static var decidesValues: Bool { get }
 
     /// Whether, once ``innerValue(_:)`` delivered a value of an inner, it delivers every later value of that inner
-    /// until the end (amb's winner): ``FanInSubscription`` then delivers them without taking the lock, the end being
-    /// the emitter's to enforce (it drops what comes after a cancel or a completion).
+    /// until the end (amb's winner): ``FanIn/offer(_:from:)`` then delivers them without taking the lock, the end
+    /// being the emitter's to enforce (it drops what comes after a cancel or a completion).
     static var settlesOnFirstDelivery: Bool { get }
 
     /// Inner `id` sent a value: deliver it or drop it (and what to cancel because of it).
@@ -352,24 +352,30 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     /// demand was forwarded to it up front.
     @inlinable
     package func offer(_ value: Downstream.Input, from id: Int) -> Subscribers.Demand {
-        _ = offerDelivering(value, from: id)
-        return .none
-    }
-
-    /// As ``offer(_:from:)``; returns whether the machine delivered the value.
-    @inlinable
-    package func offerDelivering(_ value: Downstream.Input, from id: Int) -> Bool {
-        switch withCriticalSection({ $0.innerValue(id) }) {
+        // A machine that settles on its first delivery (amb's winner) has the settled inner's later values skip the
+        // lock: the decision, taken under the lock, leaves `id + 1` in the box's word (unused by such machines;
+        // combineLatest's forwarder word is its own), and an inner's values arrive one at a time, so its later
+        // values find it there. The end stays enforced: the emitter drops what is offered after a cancel or the
+        // end. Where the word needs the lock (Apple platforms below Atomic's floor), every value takes the lock.
+        if Machine.settlesOnFirstDelivery, LockedBoxWithWord<Machine>.hasLockFreeWord, state.loadWord() == id &+ 1 {
+            emitter.offer(value)
+            return .none
+        }
+        let decision = state.withCriticalSection { machine, word -> FanInValue in
+            let decision = machine.innerValue(id)
+            if Machine.settlesOnFirstDelivery, decision.delivers { word.store(id &+ 1) }
+            return decision
+        }
+        switch decision {
         case .deliver:
             emitter.offer(value)
-            return true
         case .drop:
-            return false
+            break
         case .deliverCancelling(let subscriptions):
             perform(FanInEffects(cancel: subscriptions))
             emitter.offer(value)
-            return true
         }
+        return .none
     }
 
     /// Inner `id` completed: performs what the machine's ``FanInStateMachine/innerCompleted(_:_:)`` decides.

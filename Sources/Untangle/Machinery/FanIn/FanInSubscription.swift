@@ -1,5 +1,3 @@
-import UntangleSync
-
 // Performance: `@usableFromInline` with `@inlinable` members (and the publishers' `receive(subscriber:)`
 // `@inlinable`), so the client module specializes the whole fan-in, its inner subscribers and the upstream subjects'
 // conduits for the concrete downstream and machine. Unspecialized, every value ran generic code with a runtime
@@ -31,9 +29,6 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
     @usableFromInline package typealias InnerFailure = Downstream.Failure
 
     @usableFromInline let fanIn: FanIn<Downstream, Machine>
-    /// The inner whose values no longer need the machine's decision (-1: none yet); set once, only for a machine
-    /// that ``FanInStateMachine/settlesOnFirstDelivery``.
-    @usableFromInline let settled = AtomicWord(-1)
 
     @inlinable
     init(downstream: Downstream, machine: Machine) {
@@ -106,16 +101,7 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
         // `decidesValues` is a constant once specialized: merge's values go to the emitter without the lock. Demand
         // was forwarded up front; the emitter queues what the downstream cannot take yet.
         if Machine.decidesValues {
-            guard Machine.settlesOnFirstDelivery else { return fanIn.offer(input, from: id) }
-            // An inner's values arrive one at a time (its upstream serializes them), so once the machine delivered
-            // one of them it is `settled` for every later one: those skip the lock. The end (a cancel, the winner's
-            // completion) is still enforced: the emitter drops whatever is offered after it.
-            if settled.load() == id {
-                fanIn.emitter.offer(input)
-            } else if fanIn.offerDelivering(input, from: id) {
-                _ = settled.exchange(id)
-            }
-            return .none
+            return fanIn.offer(input, from: id)
         }
         fanIn.emitter.offer(input)
         return .none
