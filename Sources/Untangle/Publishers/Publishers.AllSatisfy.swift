@@ -78,10 +78,7 @@ extension Publishers {
                     downstream: subscriber, name: "AllSatisfy", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: true),
                     onValue: { predicate($0) ? .absorb : .finish(false) },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (true, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(true) }))
         }
     }
 
@@ -115,13 +112,8 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryAllSatisfy", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: true),
-                    onValue: { value in
-                        do { return try predicate(value) ? .absorb : .finish(false) } catch { return .fail(error) }
-                    },
-                    onCompletion: { completion in
-                        guard case .failure(let error) = completion else { return (true, .finished) }
-                        return (nil, .failure(error))
-                    }))
+                    tryOnValue: { try predicate($0) ? .absorb : .finish(false) },
+                    onCompletion: { $0.erasedReducerFinal(true) }))
         }
     }
 }

@@ -52,11 +52,7 @@ extension Publishers {
                         elements.value.append(value)
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { elements.value = [] }
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (elements.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(elements.take(leaving: [])) }))
         }
     }
 }

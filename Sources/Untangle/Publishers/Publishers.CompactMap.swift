@@ -97,10 +97,9 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryCompactMap", behavior: .strict, mirror: .downstreamOnly,
-                    step: { value in
-                        do { return try transform(value).map { .emit($0) } ?? .skip } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { value in
+                        try transform(value).map { .emit($0) } ?? .skip
+                    }))
         }
     }
 }

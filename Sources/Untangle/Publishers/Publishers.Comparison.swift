@@ -156,11 +156,7 @@ extension Publishers {
                         best.value = value
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { best.value = nil }
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (best.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(best.take(leaving: nil)) }))
         }
     }
 
@@ -197,20 +193,12 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryComparison", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: nil),
-                    onValue: { value in
-                        do {
-                            if let current = best.value, try !ordered(current, value) { return .absorb }
-                            best.value = value
-                            return .absorb
-                        } catch {
-                            return .fail(error)
-                        }
+                    tryOnValue: { value in
+                        if let current = best.value, try !ordered(current, value) { return .absorb }
+                        best.value = value
+                        return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { best.value = nil }
-                        guard case .failure(let error) = completion else { return (best.value, .finished) }
-                        return (nil, .failure(error))
-                    }))
+                    onCompletion: { $0.erasedReducerFinal(best.take(leaving: nil)) }))
         }
     }
 }

@@ -91,10 +91,7 @@ extension Publishers {
                     downstream: subscriber, name: "Contains", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: false),
                     onValue: { $0 == wanted ? .finish(true) : .absorb },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (false, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(false) }))
         }
     }
 
@@ -128,10 +125,7 @@ extension Publishers {
                     downstream: subscriber, name: "ContainsWhere", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: false),
                     onValue: { predicate($0) ? .finish(true) : .absorb },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (false, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(false) }))
         }
     }
 
@@ -165,13 +159,8 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryContainsWhere", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: false),
-                    onValue: { value in
-                        do { return try predicate(value) ? .finish(true) : .absorb } catch { return .fail(error) }
-                    },
-                    onCompletion: { completion in
-                        guard case .failure(let error) = completion else { return (false, .finished) }
-                        return (nil, .failure(error))
-                    }))
+                    tryOnValue: { try predicate($0) ? .finish(true) : .absorb },
+                    onCompletion: { $0.erasedReducerFinal(false) }))
         }
     }
 }

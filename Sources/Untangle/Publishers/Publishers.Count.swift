@@ -47,10 +47,7 @@ extension Publishers {
                         count.value += 1
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (count.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(count.value) }))
         }
     }
 }

@@ -111,16 +111,11 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryDropWhile", behavior: .lenient,
-                    step: { value in
-                        do {
-                            if dropping.value, try predicate(value) { return .skip }
-                        } catch {
-                            return .fail(error)
-                        }
+                    tryStep: { value in
+                        if dropping.value, try predicate(value) { return .skip }
                         dropping.value = false
                         return .emit(value)
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    }))
         }
     }
 }

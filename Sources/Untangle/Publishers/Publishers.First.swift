@@ -153,10 +153,8 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryFirstWhere", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: nil),
-                    onValue: { value in
-                        do { return try predicate(value) ? .finish(value) : .absorb } catch { return .fail(error) }
-                    },
-                    onCompletion: { (nil, $0.mapFailure { $0 as Error }) }))
+                    tryOnValue: { try predicate($0) ? .finish($0) : .absorb },
+                    onCompletion: { $0.erasedReducerFinal(nil) }))
         }
     }
 }

@@ -91,11 +91,7 @@ extension Publishers {
                         last.value = value
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { last.value = nil }
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (last.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(last.take(leaving: nil)) }))
         }
     }
 
@@ -135,11 +131,7 @@ extension Publishers {
                         if predicate(value) { last.value = value }
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { last.value = nil }
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (last.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(last.take(leaving: nil)) }))
         }
     }
 
@@ -174,19 +166,11 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryLastWhere", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: nil),
-                    onValue: { value in
-                        do {
-                            if try predicate(value) { last.value = value }
-                            return .absorb
-                        } catch {
-                            return .fail(error)
-                        }
+                    tryOnValue: { value in
+                        if try predicate(value) { last.value = value }
+                        return .absorb
                     },
-                    onCompletion: { completion in
-                        defer { last.value = nil }
-                        guard case .failure(let error) = completion else { return (last.value, .finished) }
-                        return (nil, .failure(error))
-                    }))
+                    onCompletion: { $0.erasedReducerFinal(last.take(leaving: nil)) }))
         }
     }
 }

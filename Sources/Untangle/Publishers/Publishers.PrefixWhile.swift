@@ -106,10 +106,9 @@ extension Publishers {
                 StepSubscription(
                     downstream: subscriber, name: "TryPrefixWhile", behavior: .strict,
                     mirror: .downstreamOnly,
-                    step: { value in
-                        do { return try predicate(value) ? .emit(value) : .finish } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { value in
+                        try predicate(value) ? .emit(value) : .finish
+                    }))
         }
     }
 }

@@ -92,10 +92,7 @@ extension Publishers {
                             accumulator.value = next(accumulator.value, value)
                             return .absorb
                         },
-                        onCompletion: { completion in
-                            guard case .finished = completion else { return (nil, completion) }
-                            return (accumulator.value, .finished)
-                        }))
+                        onCompletion: { $0.reducerFinal(accumulator.value) }))
         }
     }
 
@@ -135,18 +132,11 @@ extension Publishers {
                 ReducerSubscription(
                     downstream: subscriber, name: "TryReduce", policy: .unlimitedAtSubscription,
                     reflection: .reducer(initial: initial),
-                    onValue: { value in
-                        do {
-                            accumulator.value = try next(accumulator.value, value)
-                            return .absorb
-                        } catch {
-                            return .fail(error)
-                        }
+                    tryOnValue: { value in
+                        accumulator.value = try next(accumulator.value, value)
+                        return .absorb
                     },
-                    onCompletion: { completion in
-                        guard case .failure(let error) = completion else { return (accumulator.value, .finished) }
-                        return (nil, .failure(error))
-                    }))
+                    onCompletion: { $0.erasedReducerFinal(accumulator.value) }))
         }
     }
 }

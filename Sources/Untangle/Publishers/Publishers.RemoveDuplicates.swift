@@ -134,16 +134,11 @@ extension Publishers {
                 StepSubscription(
                     downstream: subscriber, name: "TryRemoveDuplicates", behavior: .strict,
                     mirror: .downstreamAndLastInput("last"),
-                    step: { value in
+                    tryStep: { value in
                         defer { previous.value = value }
-                        do {
-                            if let previous = previous.value, try isDuplicate(previous, value) { return .skip }
-                            return .emit(value)
-                        } catch {
-                            return .fail(error)
-                        }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                        if let previous = previous.value, try isDuplicate(previous, value) { return .skip }
+                        return .emit(value)
+                    }))
         }
     }
 }

@@ -128,21 +128,16 @@ extension Publishers {
                         let result = shownResult.withCriticalSection { $0 }
                         return [("downstream", downstream), ("status", status), ("result", result)] as [Mirror.Child]
                     },
-                    step: { value in
-                        do {
-                            let result = try next(accumulator.value, value)
-                            accumulator.value = result
-                            let previous = shownResult.withCriticalSection { shown -> Output in
-                                defer { shown = result }
-                                return shown
-                            }
-                            withExtendedLifetime(previous) {}
-                            return .emit(result)
-                        } catch {
-                            return .fail(error)
+                    tryStep: { value in
+                        let result = try next(accumulator.value, value)
+                        accumulator.value = result
+                        let previous = shownResult.withCriticalSection { shown -> Output in
+                            defer { shown = result }
+                            return shown
                         }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                        withExtendedLifetime(previous) {}
+                        return .emit(result)
+                    }))
         }
     }
 }

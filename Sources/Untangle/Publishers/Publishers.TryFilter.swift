@@ -52,10 +52,9 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryFilter", behavior: .strict, mirror: .downstreamOnly,
-                    step: { value in
-                        do { return try isIncluded(value) ? .emit(value) : .skip } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { value in
+                        try isIncluded(value) ? .emit(value) : .skip
+                    }))
         }
     }
 }

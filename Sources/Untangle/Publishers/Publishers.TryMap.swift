@@ -50,10 +50,9 @@ extension Publishers {
             upstream.subscribe(
                 StepSubscription(
                     downstream: subscriber, name: "TryMap", behavior: .valuesOnly,
-                    step: { value in
-                        do { return .emit(try transform(value)) } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { value in
+                        .emit(try transform(value))
+                    }))
         }
     }
 }

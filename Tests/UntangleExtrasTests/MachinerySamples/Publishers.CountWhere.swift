@@ -32,10 +32,7 @@ extension Publishers {
                         if predicate(value) { count.value += 1 }
                         return .absorb
                     },
-                    onCompletion: { completion in
-                        guard case .finished = completion else { return (nil, completion) }
-                        return (count.value, .finished)
-                    }))
+                    onCompletion: { $0.reducerFinal(count.value) }))
         }
     }
 }

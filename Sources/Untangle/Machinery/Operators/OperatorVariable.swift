@@ -19,4 +19,12 @@ package final class OperatorVariable<Value>: @unchecked Sendable {
     package init(_ value: Value) {
         self.value = value
     }
+
+    /// Returns the value and leaves `replacement` in its place: a reducer's result handed downstream, so the
+    /// variable no longer keeps the values it gathered.
+    @inlinable
+    package func take(leaving replacement: Value) -> Value {
+        defer { value = replacement }
+        return value
+    }
 }

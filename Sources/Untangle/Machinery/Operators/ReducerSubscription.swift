@@ -268,3 +268,57 @@ package final class ReducerSubscription<UpstreamOutput, UpstreamFailure: Error, 
         }
     }
 }
+
+extension ReducerSubscription where Downstream.Failure == Error {
+    /// The `try` reducers (tryReduce, tryContains, tryAllSatisfy, tryFirst/tryLast(where:), tryMin/tryMax): as
+    /// ``init(downstream:name:policy:reflection:onValue:onCompletion:)``, and a throw from `onValue` cancels the
+    /// upstream and fails with the error. This is the one `catch` of every `try` reducer.
+    ///
+    /// ```swift
+    /// ReducerSubscription(
+    ///     downstream: subscriber, name: "TryContainsWhere", policy: .unlimitedAtSubscription,
+    ///     reflection: .reducer(initial: false), tryOnValue: { try predicate($0) ? .finish(true) : .absorb },
+    ///     onCompletion: { $0.erasedReducerFinal(false) })
+    /// ```
+    @inlinable
+    package convenience init(
+        downstream: Downstream, name: String, policy: ReducerUpstreamDemand,
+        reflection: ReducerReflection<Downstream.Input>,
+        tryOnValue: @escaping (UpstreamOutput) throws -> ReducerStep<Downstream.Input, Error>,
+        onCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Final
+    ) {
+        self.init(
+            downstream: downstream, name: name, policy: policy, reflection: reflection,
+            onValue: { value in
+                do { return try tryOnValue(value) } catch { return .fail(error) }
+            },
+            onCompletion: onCompletion)
+    }
+}
+
+extension Subscribers.Completion {
+    /// A reducer's final signal once its upstream ended: `value` (if any) then `.finished` when the upstream
+    /// finished; the failure alone when it failed.
+    ///
+    /// ```swift
+    /// onCompletion: { $0.reducerFinal(count.value) }
+    /// ```
+    @inlinable
+    package func reducerFinal<Value>(_ value: Value?) -> (value: Value?, completion: Self) {
+        switch self {
+        case .finished: return (value, .finished)
+        case .failure: return (nil, self)
+        }
+    }
+
+    /// ``reducerFinal(_:)`` with the failure erased to `Error`, for the `try` operators.
+    @inlinable
+    package func erasedReducerFinal<Value>(_ value: Value?) -> (
+        value: Value?, completion: Subscribers.Completion<Error>
+    ) {
+        switch self {
+        case .finished: return (value, .finished)
+        case .failure(let error): return (nil, .failure(error))
+        }
+    }
+}

@@ -152,6 +152,28 @@ package final class StepSubscription<UpstreamOutput, UpstreamFailure: Error, Dow
         self.mapCompletion = completion
     }
 
+    /// The `try` operators (tryMap, tryFilter, tryCompactMap, tryScan, tryPrefixWhile, encode, decode, ...): as
+    /// ``init(downstream:name:behavior:mirror:onEnd:step:completion:)``, with a step that may throw: a throw cancels
+    /// the upstream and fails with the error, and the upstream's own failure passes through as `Error`. This is the one
+    /// `catch` of every `try` operator on this skeleton.
+    ///
+    /// ```swift
+    /// StepSubscription(downstream: subscriber, name: "TryMap", tryStep: { .emit(try transform($0)) })
+    /// ```
+    @inlinable
+    package convenience init(
+        downstream: Downstream, name: String, behavior: StepBehavior = .passThrough, mirror: StepMirror = .empty,
+        onEnd: (() -> Void)? = nil,
+        tryStep: @escaping (UpstreamOutput) throws -> OperatorStep<Downstream.Input, Error>
+    ) where Downstream.Failure == Error {
+        self.init(
+            downstream: downstream, name: name, behavior: behavior, mirror: mirror, onEnd: onEnd,
+            step: { value in
+                do { return try tryStep(value) } catch { return .fail(error) }
+            },
+            completion: { $0.mapFailure { $0 as Error } })
+    }
+
     @inlinable
     package func receive(subscription: Subscription) {
         let downstream = state.withCriticalSection { $0.subscribed(subscription) }

@@ -68,10 +68,9 @@ extension Publishers {
                         [("downstream", downstream), ("finished", ended), ("upstreamSubscription", upstream as Any)]
                             as [Mirror.Child]
                     },
-                    step: { value in
-                        do { return .emit(try encoder.encode(value)) } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { value in
+                        .emit(try encoder.encode(value))
+                    }))
         }
     }
 
@@ -104,10 +103,9 @@ extension Publishers {
                         [("downstream", downstream), ("finished", ended), ("upstreamSubscription", upstream as Any)]
                             as [Mirror.Child]
                     },
-                    step: { input in
-                        do { return .emit(try decoder.decode(Output.self, from: input)) } catch { return .fail(error) }
-                    },
-                    completion: { $0.mapFailure { $0 as Error } }))
+                    tryStep: { input in
+                        .emit(try decoder.decode(Output.self, from: input))
+                    }))
         }
     }
 }
