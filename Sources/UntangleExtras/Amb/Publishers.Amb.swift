@@ -1,7 +1,6 @@
 import Untangle
 
-// Inlinable throughout: the sources are erased, and the fan-in and its race specialized, in the caller's module (see
-// AnyPublisher and Publishers.Merge), so the per-value path makes no type-metadata lookup.
+// Inlinable: the sources are erased, and the fan-in specialized, in the caller (no metadata lookup per value).
 extension Publisher {
     /// Mirrors whichever of this publisher and `others` sends something first (a value or a completion) and cancels
     /// the rest: RxSwift's `amb`.
@@ -32,7 +31,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let race = AmbStateMachine(sources: FanInUpstreams(count: sources.count))
-            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.isRacing }
+            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.phase == .racing }
         }
     }
 }
@@ -46,19 +45,17 @@ struct AmbStateMachine: FanInStateMachine {
     @usableFromInline var phase = Phase.racing
     @usableFromInline var sources: FanInUpstreams
     @inlinable init(sources: FanInUpstreams) { self.sources = sources }
-    @inlinable var isRacing: Bool { if case .racing = phase { true } else { false } }
-    @inlinable func isWinner(_ id: Int) -> Bool { if case .won(let winner) = phase { winner == id } else { false } }
     @inlinable
     mutating func innerSubscribed(_ id: Int, _ s: Subscription) -> Subscribers.Demand? { sources.admit(s, at: id) }
     @inlinable mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
     @inlinable mutating func cancelled() -> FanInEnding? { end(completed: nil) }
     @inlinable mutating func innerValue(_ id: Int) -> FanInValue {
-        guard isRacing else { return isWinner(id) ? .deliver : .drop }
+        guard phase == .racing else { return phase == .won(id) ? .deliver : .drop }
         phase = .won(id)
         return .deliverCancelling(sources.endAll(except: id))
     }
     @inlinable mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
-        guard isRacing || isWinner(id) else { return FanInEffects() }
+        guard phase == .racing || phase == .won(id) else { return FanInEffects() }
         return FanInEffects(ending: end(completed: id), completion: completion)
     }
     @inlinable mutating func end(completed: Int?) -> FanInEnding? {
