@@ -123,7 +123,8 @@ enum TraitSupport {
         AnyPublisher.create { subscriber in
             let outer = SerialCancellable()
             let inner = SerialCancellable()
-            let sawValue = LockedBox(tracking: false)
+            // Touched only from `first`'s sink, whose signals the contract serializes: no lock.
+            let sawValue = OperatorVariable(false)
             let forward: (AnyPublisher<Output, First.Failure>) -> Void = { publisher in
                 inner.cancellable = publisher.sink(
                     receiveCompletion: { subscriber.send(completion: $0) }, receiveValue: { subscriber.send($0) })
@@ -134,7 +135,7 @@ enum TraitSupport {
                     case .failure(let error):
                         subscriber.send(completion: .failure(error))
                     case .finished:
-                        guard !sawValue.withCriticalSection({ $0 }) else { return }
+                        guard !sawValue.value else { return }
                         if let publisher = onEmpty() {
                             forward(publisher)
                         } else {
@@ -143,14 +144,12 @@ enum TraitSupport {
                     }
                 },
                 receiveValue: { value in
-                    let isFirst = sawValue.withCriticalSection { seen -> Bool in
-                        defer { seen = true }
-                        return !seen
-                    }
+                    let isFirst = !sawValue.value
+                    sawValue.value = true
                     guard isFirst, let next else { return }
                     forward(next(value))
                 })
-            return CompositeCancellable([outer, inner])
+            return TraitChainTeardown(outer: outer, inner: inner)
         }
     }
 
