@@ -5,6 +5,7 @@ import Untangle
 /// teardown is run by the subscription after unlocking.
 ///
 /// **Thread safety:** none: always mutated under the subscription's lock.
+@usableFromInline
 enum CreateStateMachine {
     /// `body` runs (or has not started): no teardown yet.
     case running
@@ -13,12 +14,14 @@ enum CreateStateMachine {
     /// The subscription ended (cancel or completion); a teardown returned later runs at once.
     case ended
 
+    @usableFromInline
     var isEnded: Bool {
         if case .ended = self { return true }
         return false
     }
 
     /// The subscription ended (cancel or completion): the teardown to run now, if `body` already returned it.
+    @usableFromInline
     mutating func end() -> (any Cancellable)? {
         switch self {
         case .running:
@@ -33,6 +36,7 @@ enum CreateStateMachine {
     }
 
     /// `body` returned its teardown: keep it, or hand it back to run now if the subscription already ended.
+    @usableFromInline
     mutating func bodyReturned(_ teardown: any Cancellable) -> (any Cancellable)? {
         switch self {
         case .running:

@@ -108,6 +108,7 @@ extension Publishers {
         public struct Subscriber: @unchecked Sendable {
             @usableFromInline let sink: CreateSink<Output, Failure>
 
+            @inlinable
             init(sink: CreateSink<Output, Failure>) {
                 self.sink = sink
             }
@@ -174,17 +175,31 @@ extension Publishers {
 
 /// The type-erased face of a `Create` subscription that the producer's ``Publishers/Create/Subscriber`` calls.
 ///
-/// Performance: the per-value entry is a stored closure, not an overridden method (as in the core's
-/// `SubjectConduit`): an override in a generic subclass runs that subclass's unspecialized code, a runtime metadata
-/// lookup for every generic type it touches, per value. The closure is formed in `Publishers.Create`'s
-/// `@inlinable` `receive(subscriber:)`, which the client specializes for the concrete subscriber.
+/// Performance: the entries are stored closures, not overridden methods (as in the core's `SubjectConduit`): an
+/// override in a generic subclass runs that subclass's unspecialized code, a runtime metadata lookup for every
+/// generic type it touches, per call. The closures are formed in `CreateSubscription`'s `@inlinable` initializer,
+/// reached from `Publishers.Create`'s `@inlinable` `receive(subscriber:)`, which the client specializes for the
+/// concrete subscriber. They capture nothing (each gets its subscription as the first argument), so they cost no
+/// allocation.
 @usableFromInline
 class CreateSink<Output, Failure: Error>: @unchecked Sendable {
     /// Sends a value to the sink passed as the first argument (see `send(_:)`).
     @usableFromInline let sendEntry: (CreateSink, Output) -> Void
+    /// Sends the completion to the sink passed as the first argument (see `send(completion:)`).
+    @usableFromInline let completeEntry: (CreateSink, Subscribers.Completion<Failure>) -> Void
+    /// Requests demand (non-nil) or cancels (nil) for the sink passed as the first argument: the subscription's
+    /// `request` and `cancel`, which are witnesses of a generic class and so run unspecialized code themselves.
+    @usableFromInline let controlEntry: (CreateSink, Subscribers.Demand?) -> Void
 
-    init(sendEntry: @escaping (CreateSink, Output) -> Void) {
+    @inlinable
+    init(
+        sendEntry: @escaping (CreateSink, Output) -> Void,
+        completeEntry: @escaping (CreateSink, Subscribers.Completion<Failure>) -> Void,
+        controlEntry: @escaping (CreateSink, Subscribers.Demand?) -> Void
+    ) {
         self.sendEntry = sendEntry
+        self.completeEntry = completeEntry
+        self.controlEntry = controlEntry
     }
 
     @inlinable
@@ -192,8 +207,9 @@ class CreateSink<Output, Failure: Error>: @unchecked Sendable {
         sendEntry(self, value)
     }
 
-    func send(completion: Subscribers.Completion<Failure>) {
-        preconditionFailure("CreateSink.send(completion:) is abstract")
+    @inlinable
+    final func send(completion: Subscribers.Completion<Failure>) {
+        completeEntry(self, completion)
     }
 }
 
@@ -205,9 +221,9 @@ final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.In
     @usableFromInline let emitter: Emitter<Downstream>
     /// What is kept beyond demand (the publisher's `bufferingPolicy`).
     @usableFromInline let limit: EmitterWaitingLimit
-    private let state = LockedBox(tracking: CreateStateMachine.running)
+    @usableFromInline let state = LockedBox(tracking: CreateStateMachine.running)
 
-    @usableFromInline
+    @inlinable
     init(
         downstream: Downstream, limit: EmitterWaitingLimit,
         sendEntry: @escaping (CreateSink<Downstream.Input, Downstream.Failure>, Downstream.Input) -> Void
@@ -216,13 +232,30 @@ final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.In
         // consulted.
         emitter = Emitter(downstream: downstream, policy: .unbounded)
         self.limit = limit
-        super.init(sendEntry: sendEntry)
+        // The first argument is always this class (a sink calls its entries with itself), so the downcast is safe.
+        super.init(
+            sendEntry: sendEntry,
+            completeEntry: { sink, completion in
+                RawReference.downcast(sink, to: CreateSubscription.self).complete(completion)
+            },
+            controlEntry: { sink, demand in
+                let subscription = RawReference.downcast(sink, to: CreateSubscription.self)
+                if let demand {
+                    subscription.emitter.request(demand)
+                } else {
+                    subscription.end()
+                }
+            })
     }
 
     // The downstream gets its subscription before the producer starts, so a producer that sends synchronously
     // finds the demand the downstream asked for in `receive(subscription:)`. A downstream that cancelled in there
     // never starts the producer.
-    @usableFromInline
+    //
+    // Performance: `@inlinable`, reached from the inlinable `receive(subscriber:)`, so that the emitter's start (the
+    // subscription callout and the drain after it) runs specialized for the subscriber (a trait's one value per
+    // subscription, each a runtime metadata lookup per generic type touched, otherwise).
+    @inlinable
     func run(_ body: (Publishers.Create<Downstream.Input, Downstream.Failure>.Subscriber) -> any Cancellable) {
         emitter.start(subscription: self)
         guard !state.withCriticalSection({ $0.isEnded }) else { return }
@@ -239,8 +272,19 @@ final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.In
     // stays constant however long a chain of sends answering values. Values are queued under the emitter's lock, so
     // concurrent sends keep the order in which they were queued, and a completion sent after them never overtakes
     // them.
-    override func send(completion: Subscribers.Completion<Downstream.Failure>) {
+    /// The producer's completion (through `completeEntry`).
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         emitter.complete(completion, order: .afterQueuedValues)
+        let teardown = state.withCriticalSection { $0.end() }
+        CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
+        teardown?.cancel()
+    }
+
+    /// The downstream's cancel (through `controlEntry`).
+    @inlinable
+    func end() {
+        emitter.cancel()
         let teardown = state.withCriticalSection { $0.end() }
         CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
         teardown?.cancel()
@@ -249,15 +293,12 @@ final class CreateSubscription<Downstream: Subscriber>: CreateSink<Downstream.In
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         demand.preconditionNonZero()
-        emitter.request(demand)
+        controlEntry(self, demand)
     }
 
     @usableFromInline
     func cancel() {
-        emitter.cancel()
-        let teardown = state.withCriticalSection { $0.end() }
-        CalloutCheck.assertNoLockHeld("Create running a producer's teardown")
-        teardown?.cancel()
+        controlEntry(self, nil)
     }
 
     @usableFromInline

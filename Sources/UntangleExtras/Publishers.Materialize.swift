@@ -43,13 +43,17 @@ extension Publishers {
 
         /// Subscribes `subscriber` through the operator.
         // Inlinable, so that the subscription is specialized in the caller (see Publishers.Map.receive(subscriber:)):
-        // the step skeleton's generic code then costs no type-metadata lookups per value.
+        // the reducer skeleton's generic code then costs no type-metadata lookups per value. `receive`, not
+        // `subscribe` (as core's filter and compactMap): a chain calling the one generic `subscribe` once per
+        // operator, with a growing subscriber type, is left unspecialized by the optimizer from the second such call
+        // on (see Publishers.Map.receive(subscriber:)): `materialize().dematerialize()` ran its subject's, its
+        // reducer's and its step's per-value code generic, 16 metadata lookups per value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(
-                ReducerSubscription(
-                    downstream: subscriber, name: "Materialize", policy: .passThrough, reflection: .none,
-                    onValue: { .emit(.value($0)) }, onCompletion: { (.completion($0), .finished) }))
+            let inner = ReducerSubscription<Upstream.Output, Upstream.Failure, S>(
+                downstream: subscriber, name: "Materialize", policy: .passThrough, reflection: .none,
+                onValue: { .emit(.value($0)) }, onCompletion: { (.completion($0), .finished) })
+            upstream.receive(subscriber: inner)
         }
     }
 }

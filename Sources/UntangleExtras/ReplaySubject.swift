@@ -35,7 +35,13 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     // state, the ring buffer, the conduit list, each subscriber's emitter) cost a runtime metadata lookup per send.
     @usableFromInline
     struct State {
+        /// The values replayed, oldest first, when `bufferSize` is 2 or more.
         @usableFromInline var buffer = RingBuffer<Output>()
+        // Performance: a full `bufferSize: 1` (the common one) replaces its value on every send; kept in an optional
+        // instead of the ring buffer, that is a swap, not a uniqueness check and an index computation
+        // (replay-subject-sink: 48 instructions per send less).
+        /// The value replayed when `bufferSize` is 1 (`buffer` stays empty then).
+        @usableFromInline var latest: Output?
         @usableFromInline var subscriptions: [ReplayConduit<Output, Failure>] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         var upstreams = SubjectUpstreams()
@@ -86,6 +92,9 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
             // dropped): whatever is sent after this critical section reaches it through the subscription list,
             // whatever was sent before is in the snapshot.
             let conduit = ReplaySubscription(downstream: subscriber, limit: limit, subject: self)
+            if let latest = state.latest {
+                _ = conduit.emitter.enqueue(latest, limit: limit)
+            }
             var copy = state.buffer
             while let value = copy.popFirst() {
                 _ = conduit.emitter.enqueue(value, limit: limit)
@@ -107,56 +116,49 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
         let bufferSize = self.bufferSize
         // Every subscriber's emitter accepts the value under the subject's lock, so all of them see one order; the
         // deliveries happen after it.
-        let (subscriptions, oldest, dropped) = state.withCriticalSection {
-            state -> ([ReplayConduit<Output, Failure>], Output?, [Output]) in
-            guard state.completion == nil else { return ([], nil, []) }
+        // Optional arrays: made only when something is dropped (an empty array still costs a release).
+        var dropped: [Output]?
+        let (subscriptions, oldest) = state.withCriticalSection {
+            state -> ([ReplayConduit<Output, Failure>], Output?) in
+            guard state.completion == nil else { return ([], nil) }
             var oldest: Output?
-            if bufferSize > 0 {
+            if bufferSize == 1 {
+                oldest = state.latest
+                state.latest = value
+            } else if bufferSize > 0 {
                 if state.buffer.count == bufferSize {
-                    // A full buffer of one (the common `bufferSize: 1`) replaces its value in place: the same
-                    // result as removing the oldest and appending (replay-subject-sink: 1,082 → 1,011 instructions
-                    // per send).
-                    if bufferSize == 1 {
-                        oldest = state.buffer.replaceLast(with: value)
-                    } else {
-                        oldest = state.buffer.popFirst()
-                        state.buffer.append(value)
-                    }
-                } else {
-                    state.buffer.append(value)
+                    oldest = state.buffer.popFirst()
                 }
+                state.buffer.append(value)
             }
-            var dropped: [Output] = []
             // Performance: when this thread owns every subscriber's emitter (the usual case: nobody else is
-            // delivering), the list itself is returned, retained rather than copied into a new array. Only a
-            // subscriber that is not owned makes the separate list, of the owned ones in order.
-            var owned: [ReplayConduit<Output, Failure>] = []
+            // delivering), the list itself is returned, retained rather than copied into a new array, and walked
+            // borrowed (no reference count per subscriber). Only a subscriber that is not owned makes the separate
+            // list, of the owned ones in order.
+            var owned: [ReplayConduit<Output, Failure>]?
             var ownedPrefix = 0
             var everyOneOwned = true
-            for conduit in state.subscriptions {
+            let subscriptions = state.subscriptions
+            RawReference.forEachBorrowed(in: subscriptions) { conduit in
                 if conduit.accept(value, dropped: &dropped) {
                     if everyOneOwned {
                         ownedPrefix += 1
                     } else {
-                        owned.append(conduit)
+                        owned?.append(conduit)
                     }
                 } else if everyOneOwned {
                     everyOneOwned = false
-                    for index in 0..<ownedPrefix {
-                        owned.append(state.subscriptions[index])
-                    }
+                    owned = Array(subscriptions[0..<ownedPrefix])
                 }
             }
-            return (everyOneOwned ? state.subscriptions : owned, oldest, dropped)
+            return (owned ?? subscriptions, oldest)
         }
         // Values dropped by the replay buffer or by a subscriber's limit are released here, outside the locks
         // (their deinit is user code).
         withExtendedLifetime((oldest, dropped)) {}
         // The subscribers whose emitter this thread now owns get the value from here; the others have it queued
         // (their owner, or their next request, delivers it).
-        for conduit in subscriptions {
-            conduit.deliverAccepted(value)
-        }
+        RawReference.forEachBorrowed(in: subscriptions) { $0.deliverAccepted(value) }
     }
 
     /// Sends a completion to every subscriber (after the values waiting for its demand); the first one wins.
@@ -206,13 +208,13 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
 @usableFromInline
 class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
     /// Accepts a value for the conduit passed as the first argument (see `accept(_:dropped:)`).
-    @usableFromInline let acceptEntry: (ReplayConduit, Output, inout [Output]) -> Bool
+    @usableFromInline let acceptEntry: (ReplayConduit, Output, inout [Output]?) -> Bool
     /// Delivers an accepted value for the conduit passed as the first argument (see `deliverAccepted(_:)`).
     @usableFromInline let deliverEntry: (ReplayConduit, Output) -> Void
 
     @inlinable
     init(
-        acceptEntry: @escaping (ReplayConduit, Output, inout [Output]) -> Bool,
+        acceptEntry: @escaping (ReplayConduit, Output, inout [Output]?) -> Bool,
         deliverEntry: @escaping (ReplayConduit, Output) -> Void
     ) {
         self.acceptEntry = acceptEntry
@@ -223,7 +225,7 @@ class ReplayConduit<Output, Failure: Error>: @unchecked Sendable {
     /// the caller must deliver it with `deliverAccepted(_:)` after leaving that lock; appends the older value the
     /// subscriber's limit dropped to make room, if any, to `dropped`.
     @inlinable
-    final func accept(_ value: Output, dropped: inout [Output]) -> Bool {
+    final func accept(_ value: Output, dropped: inout [Output]?) -> Bool {
         acceptEntry(self, value, &dropped)
     }
 
@@ -264,7 +266,7 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConduit<Downstream
                 var old: Downstream.Input?
                 let owned = subscription.emitter.accept(value, limit: subscription.limit, dropped: &old)
                 if let old {
-                    dropped.append(old)
+                    if dropped == nil { dropped = [old] } else { dropped?.append(old) }
                 }
                 return owned
             },

@@ -36,7 +36,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```
     @inlinable
     public init(_ value: Output) {
-        self.init(unchecked: Just(value).setFailureType(to: Failure.self))
+        self.init(unchecked: TraitValue<Output, Failure>(value))
     }
 
     /// A single that fails with `error`.

@@ -168,6 +168,26 @@ final class ReplaySubjectTests: XCTestCase {
         _ = subscription
     }
 
+    // Both subscribers have unlimited demand, so each send claims both emitters without their locks: the claim
+    // must still be withdrawn by a cancel made before the value reaches the subscriber, here on the same thread.
+    func testASubscriberCancelledByAnothersReceiveDuringASendGetsNothingMore() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+        var second: Recorder<Int, Never>?
+        let first = Recorder<Int, Never> { _, value in
+            if value == 2 { second?.cancel() }
+            return .none
+        }
+        let recorder = Recorder<Int, Never>()
+        second = recorder
+        subject.subscribe(first)
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        XCTAssertEqual(first.values, [1, 2, 3])
+        XCTAssertEqual(recorder.values, [1], "2 was accepted for it before the cancel, and dropped")
+    }
+
     func testCompletionReleasesTheSubscriber() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 1)
         weak var weakRecorder: Recorder<Int, Never>?

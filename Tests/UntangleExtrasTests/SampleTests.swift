@@ -78,6 +78,40 @@ final class SampleTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(2)])
     }
 
+    func testATickFromInsideTheDownstreamsCallIsDeliveredWhenTheCallReturns() {
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(onValue: { _, value in
+            if value == 1 {
+                source.send(2)
+                ticks.send(())  // never nested: 2 follows the call that delivers 1
+            }
+            return .none
+        })
+        source.sample(ticks).subscribe(recorder)
+        source.send(1)
+        ticks.send(())
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(1), .value(2)])
+        XCTAssertEqual(recorder.maximumOverlap, 1)
+    }
+
+    func testDemandReturnedFromASampledValueIsCounted() {
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(
+            initialDemand: .max(1), onValue: { _, value in value == 1 ? .max(1) : .none })
+        source.sample(ticks).subscribe(recorder)
+        for value in 1...3 {
+            source.send(value)
+            ticks.send(())
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(1), .value(2)], "1 returned one more")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(1), .value(2), .value(3)], "3 waited")
+        XCTAssertEqual(
+            source.history, [.subscribed, .request(.unlimited)], "the sample asks its upstream nothing more")
+    }
+
     func testCancelCancelsBothAndReleases() {
         let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let ticks = ManualPublisher<Void, TestError>(recordsSubscriptions: true)

@@ -172,6 +172,17 @@ final class SingleTests: XCTestCase {
         XCTAssertEqual(teardowns.withLock { $0 }, 1)
     }
 
+    func testFlatMapCancelledBeforeItsFirstSubscriptionArrivedCancelsThatSubscriptionOnArrival() {
+        let source = HoldingPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        source.asSingle { _ in TestError(0) }.flatMap { Single<Int, TestError>($0 + 1) }.subscribe(recorder)
+        recorder.cancel()
+        let upstream = LoggingSubscription()
+        source.subscriber?.receive(subscription: upstream)
+        XCTAssertEqual(upstream.log, ["cancel"], "nothing requested: the chain had ended")
+        XCTAssertEqual(recorder.values, [])
+    }
+
     func testConversionsToMaybeAndCompletable() {
         let maybe = Recorder<Int, TestError>()
         Single<Int, TestError>(1).asMaybe().subscribe(maybe)

@@ -109,8 +109,6 @@ enum TraitSupport {
         }
     }
 
-    // The first subscription's cancellable is kept apart from the second's: a synchronous first publisher starts
-    // the second one before its own `sink` returns, and storing the first afterwards must not cancel the second.
     /// Subscribes `first`; when it sends a value, `next(value)` decides the publisher to continue with; when it
     /// finishes, `onEmpty()` does (if no value came; nil: finish). `next == nil` is for publishers without values.
     /// Failures of either are forwarded.
@@ -121,36 +119,9 @@ enum TraitSupport {
         onEmpty: @escaping () -> AnyPublisher<Output, First.Failure>?
     ) -> AnyPublisher<Output, First.Failure> {
         AnyPublisher.create { subscriber in
-            let outer = SerialCancellable()
-            let inner = SerialCancellable()
-            let sawValue = LockedBox(tracking: false)
-            let forward: (AnyPublisher<Output, First.Failure>) -> Void = { publisher in
-                inner.cancellable = publisher.sink(
-                    receiveCompletion: { subscriber.send(completion: $0) }, receiveValue: { subscriber.send($0) })
-            }
-            outer.cancellable = first.sink(
-                receiveCompletion: { completion in
-                    switch completion {
-                    case .failure(let error):
-                        subscriber.send(completion: .failure(error))
-                    case .finished:
-                        guard !sawValue.withCriticalSection({ $0 }) else { return }
-                        if let publisher = onEmpty() {
-                            forward(publisher)
-                        } else {
-                            subscriber.send(completion: .finished)
-                        }
-                    }
-                },
-                receiveValue: { value in
-                    let isFirst = sawValue.withCriticalSection { seen -> Bool in
-                        defer { seen = true }
-                        return !seen
-                    }
-                    guard isFirst, let next else { return }
-                    forward(next(value))
-                })
-            return CompositeCancellable([outer, inner])
+            let slots = TraitChainSlots()
+            first.subscribe(TraitChainFirst(subscriber: subscriber, slots: slots, next: next, onEmpty: onEmpty))
+            return slots
         }
     }
 

@@ -1,7 +1,8 @@
 import Untangle
 
-/// The pure state machine of a sample, the `TriggerOperator` its `TriggerSubscription` asks: its phase (running
-/// with both sources' subscriptions, or terminated), and the upstream's latest value not yet sampled.
+/// The pure state machine of a sample, the `TriggerOperator` its `TriggerSubscription` asks: its phase (running,
+/// the upstream finished, or terminated), both sources' subscriptions, and the upstream's latest value not yet
+/// sampled.
 ///
 /// **Demand:** both the upstream and the sampler are asked for `.unlimited`; the skeleton counts the downstream's
 /// demand and keeps the latest sampled value beyond it, replaced by any newer sample.
@@ -21,19 +22,26 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
     static var name: String { "Sample" }
 
     /// The sample's phase.
+    // Payload-free, and the subscriptions beside it: a `Subscription` existential in the phase would make every
+    // per-value check of it (`upstreamSent`, `triggerValue`) copy it through its value witnesses.
     @usableFromInline
     enum Phase {
-        /// Running: the upstream's side (ended: it finished, a later subscription is refused, and the next tick
-        /// delivers the latest value and ends the sample), and the sampler's subscription once it arrived.
-        case running(upstream: UpstreamSlot, sampler: Subscription?)
+        /// Running.
+        case running
+        /// The upstream finished: a later upstream subscription is refused, and the next tick delivers the latest
+        /// value and ends the sample.
+        case upstreamFinished
         /// Ended (by a tick after a finish, a failure, or the downstream's cancel): every subscription is refused,
         /// every value released.
         case terminated
     }
 
-    @usableFromInline var phase = Phase.running(upstream: .awaiting, sampler: nil)
-    /// The latest value not yet sampled: kept beside the phase, not in it, because every upstream value replaces it
-    /// (rebuilding the phase would copy both subscriptions each time).
+    @usableFromInline var phase = Phase.running
+    /// The upstream's subscription (ended once the upstream finished or the sample ended).
+    @usableFromInline var upstream = UpstreamSlot.awaiting
+    /// The sampler's subscription once it arrived (nil again once the sample ended).
+    @usableFromInline var sampler: Subscription?
+    /// The latest value not yet sampled.
     @usableFromInline var latest: Value?
 
     @inlinable
@@ -41,15 +49,13 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
 
     @inlinable
     mutating func upstreamSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
-        guard case .running(.awaiting, let sampler) = phase else { return .rejected }
-        phase = .running(upstream: .subscribed(subscription), sampler: sampler)
-        return .admitted(requesting: .unlimited)
+        upstream.admit(subscription, requesting: .unlimited)
     }
 
     @inlinable
     mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
-        guard case .running(let upstream, nil) = phase else { return .rejected }
-        phase = .running(upstream: upstream, sampler: subscription)
+        guard phase != .terminated, sampler == nil else { return .rejected }
+        sampler = subscription
         return .admitted(requesting: .unlimited)
     }
 
@@ -60,7 +66,7 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
     /// The value becomes the latest; the one it replaces is released after unlocking.
     @inlinable
     mutating func upstreamSent(_ input: Value) -> TriggerValueDecision<Value, Value> {
-        guard case .running = phase else { return .keep(replaced: input) }
+        guard phase != .terminated else { return .keep(replaced: input) }
         defer { latest = input }
         return .keep(replaced: latest)
     }
@@ -68,12 +74,32 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
     /// A finish waits for the next tick (the subscription is let go of); a failure ends the sample at once.
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
-        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        guard phase != .terminated else { return TriggerEffects() }
         guard case .failure = completion else {
-            phase = .running(upstream: .ended, sampler: sampler)
-            return TriggerEffects(released: upstream.subscription)
+            phase = .upstreamFinished
+            return TriggerEffects(released: upstream.end())
         }
-        return terminate(TriggerEffects(cancelTrigger: sampler, released: upstream.subscription), completion)
+        return terminate(TriggerEffects(cancelTrigger: sampler, released: upstream.end()), completion)
+    }
+
+    /// Every tick of the sampler is decided by ``triggerValue(_:)``, the last one (after the upstream finished) by
+    /// ``triggerSent(_:)``.
+    @inlinable
+    static var decidesTriggerValues: Bool { true }
+
+    /// A tick takes the latest value, if any; after the upstream finished it is left to ``triggerSent(_:)``.
+    @inlinable
+    mutating func triggerValue(_ signal: Signal) -> TriggerSignalDecision<Value, Value> {
+        switch phase {
+        case .running:
+            guard let value = latest else { return .keep(replaced: nil) }
+            latest = nil
+            return .deliver(value)
+        case .upstreamFinished:
+            return .decide
+        case .terminated:
+            return .keep(replaced: nil)
+        }
     }
 
     @inlinable
@@ -85,28 +111,29 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
     @inlinable
     mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
         guard case .failure = completion else { return tick(samplerFinished: true) }
-        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
-        return terminate(TriggerEffects(cancelUpstream: upstream.subscription, released: sampler), completion)
+        guard phase != .terminated else { return TriggerEffects() }
+        return terminate(TriggerEffects(cancelUpstream: upstream.end(), released: sampler), completion)
     }
 
     @inlinable
     mutating func cancelled() -> TriggerEffects<Self> {
-        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        guard phase != .terminated else { return TriggerEffects() }
         phase = .terminated
-        defer { latest = nil }
-        return TriggerEffects(cancelUpstream: upstream.subscription, cancelTrigger: sampler, releasedValue: latest)
+        defer { (latest, sampler) = (nil, nil) }
+        return TriggerEffects(cancelUpstream: upstream.end(), cancelTrigger: sampler, releasedValue: latest)
     }
 
     /// A tick takes the latest value, and ends the sample if the upstream or the sampler has finished (cancelling
     /// the source that has not).
     @inlinable
     mutating func tick(samplerFinished: Bool) -> TriggerEffects<Self> {
-        guard case .running(let upstream, let sampler) = phase else { return TriggerEffects() }
+        guard phase != .terminated else { return TriggerEffects() }
         defer { latest = nil }
-        guard upstream.isEnded || samplerFinished else { return TriggerEffects(value: latest) }
+        guard phase == .upstreamFinished || samplerFinished else { return TriggerEffects(value: latest) }
         phase = .terminated
+        defer { sampler = nil }
         return TriggerEffects(
-            cancelUpstream: upstream.subscription, cancelTrigger: samplerFinished ? nil : sampler,
+            cancelUpstream: upstream.end(), cancelTrigger: samplerFinished ? nil : sampler,
             released: samplerFinished ? sampler : nil, value: latest, completion: .finished, endsDownstream: true)
     }
 
@@ -116,6 +143,8 @@ struct SampleStateMachine<Value, Signal, Failure: Error>: DescribedTriggerOperat
         _ effects: TriggerEffects<Self>, _ failure: Subscribers.Completion<Failure>
     ) -> TriggerEffects<Self> {
         phase = .terminated
+        upstream = .ended
+        sampler = nil
         var effects = effects
         effects.releasedValue = latest
         latest = nil

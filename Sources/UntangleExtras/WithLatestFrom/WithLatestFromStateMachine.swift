@@ -91,12 +91,16 @@ struct WithLatestFromStateMachine<Input, Latest, Output, Failure: Error>: Descri
             TriggerEffects(cancelTrigger: other.end(), released: upstream.end(), completion: completion, order: order))
     }
 
+    /// Every value of the other publisher is decided by ``triggerValue(_:)``.
+    @inlinable
+    static var decidesTriggerValues: Bool { true }
+
     /// The other publisher's value becomes the latest; the one it replaces is released after unlocking.
     @inlinable
-    mutating func triggerSent(_ signal: Latest) -> TriggerEffects<Self> {
-        guard case .running(let latest) = phase else { return TriggerEffects(releasedValue: signal) }
+    mutating func triggerValue(_ signal: Latest) -> TriggerSignalDecision<Output, Latest> {
+        guard case .running(let latest) = phase else { return .keep(replaced: signal) }
         phase = .running(latest: signal)
-        return TriggerEffects(releasedValue: latest)
+        return .keep(replaced: latest)
     }
 
     /// The other publisher finishing changes nothing (its latest value stays); its failure ends the operator.

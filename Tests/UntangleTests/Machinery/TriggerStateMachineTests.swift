@@ -49,6 +49,8 @@ final class TriggerStateMachineTests: XCTestCase {
         static var demand: TriggerDemand { S.demand }
 
         var next = TriggerEffects<Self>()
+        /// The per-value answer to a trigger value (``TriggerStateMachine/triggerValue(_:on:)``).
+        var perValue = TriggerSignalDecision<Int, Never>.decide
         var forward: Subscription?
         var requests: [Subscribers.Demand] = []
 
@@ -63,6 +65,7 @@ final class TriggerStateMachineTests: XCTestCase {
             TriggerEffects(completion: completion, endsDownstream: true)
         }
         func triggerSent(_ signal: Void) -> TriggerEffects<Self> { next }
+        func triggerValue(_ signal: Void) -> TriggerSignalDecision<Int, Never> { perValue }
         func triggerCompleted(_ completion: Subscribers.Completion<Never>) -> TriggerEffects<Self> { TriggerEffects() }
         func cancelled() -> TriggerEffects<Self> { TriggerEffects(cancelUpstream: forward) }
     }
@@ -295,6 +298,70 @@ final class TriggerStateMachineTests: XCTestCase {
         let action = dropping.signal(on: me) { $0.triggerSent(()) }
         XCTAssertEqual(completion(action.turn), .failure(TestError(2)), "a failure needs no demand")
         XCTAssertEqual(action.released.1, [1], "and drops the waiting values")
+    }
+
+    // MARK: Trigger values on the operator's per-value path
+
+    /// A trigger value decided by the operator's `triggerValue`: the downstream to call now and the value, or what
+    /// waits and what was dropped.
+    private func tick<S>(
+        _ decision: TriggerSignalDecision<Int, Never>, to machine: inout TriggerStateMachine<Scripted<S>, Down>,
+        on thread: ThreadID
+    ) -> (delivered: (Down, Int)?, queued: (turn: Int?, dropped: [Int])?, decide: Bool) {
+        machine.operator.perValue = decision
+        switch machine.triggerValue((), on: thread) {
+        case .keep: return (nil, nil, false)
+        case .deliver(let downstream, let value): return ((downstream, value), nil, false)
+        case .queued(let turn, let dropped): return (nil, (self.value(turn), dropped), false)
+        case .decide: return (nil, nil, true)
+        }
+    }
+
+    func testATriggerValueTakesTheFreeTurnAndKeepOrDecideChangeNothing() {
+        var (machine, down) = machine(PassThrough.self)
+        XCTAssertTrue(tick(.decide, to: &machine, on: me).decide)
+        XCTAssertEqual(phase(machine), "idle", "decide: the general path asks triggerSent")
+        XCTAssertNil(tick(.keep(replaced: nil), to: &machine, on: me).delivered)
+        XCTAssertEqual(phase(machine), "idle")
+        let delivered = tick(.deliver(5), to: &machine, on: me).delivered
+        XCTAssertTrue(delivered?.0 === down)
+        XCTAssertEqual(delivered?.1, 5)
+        XCTAssertEqual(phase(machine), "calling")
+        XCTAssertFalse(machine.turnReturned(on: me), "nothing queued: the turn is given back")
+        XCTAssertEqual(phase(machine), "idle")
+    }
+
+    func testATriggerValueFindingTheTurnTakenWaitsForItsHolderEvenOnItsOwnThread() {
+        var (machine, _) = machine(PassThrough.self)
+        _ = send(1, to: &machine, on: me)
+        let queued = tick(.deliver(7), to: &machine, on: other).queued
+        XCTAssertNil(queued?.turn)
+        XCTAssertEqual(queued?.dropped, [])
+        XCTAssertNil(tick(.deliver(8), to: &machine, on: me).delivered, "never nested, as one from triggerSent")
+        XCTAssertTrue(machine.turnReturned(on: me), "the holder keeps the turn for what waits")
+        XCTAssertEqual(value(machine.nextTurn(on: me).turn), 7)
+        XCTAssertEqual(value(returned(&machine).next), 8)
+        XCTAssertNil(returned(&machine).next)
+        XCTAssertEqual(phase(machine), "idle")
+    }
+
+    func testACountedTriggerValueWaitsForDemandReplacingAnOlderOneUnderTheLatestPolicy() {
+        var (machine, down) = machine(CountedLatest.self)
+        XCTAssertEqual(tick(.deliver(1), to: &machine, on: me).queued?.dropped, [], "no demand: it waits")
+        XCTAssertEqual(tick(.deliver(2), to: &machine, on: me).queued?.dropped, [1], "released after unlocking")
+        XCTAssertEqual(value(machine.requested(.max(2), on: me).turn), 2)
+        XCTAssertNil(returned(&machine).next)
+        XCTAssertEqual(machine.demand, .max(1))
+        XCTAssertTrue(tick(.deliver(3), to: &machine, on: me).delivered?.0 === down, "demand left: at once")
+        XCTAssertEqual(machine.demand, .none, "and counted")
+    }
+
+    func testATriggerValueAfterTheLastCompletionIsDropped() {
+        var (machine, _) = machine(CountedAll.self)
+        _ = machine.cancelled()
+        let queued = tick(.deliver(4), to: &machine, on: me).queued
+        XCTAssertNil(queued?.turn)
+        XCTAssertEqual(queued?.dropped, [4])
     }
 
     func testAValueAfterTheLastCompletionHasNobodyToGoTo() {

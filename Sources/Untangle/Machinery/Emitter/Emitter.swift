@@ -242,11 +242,23 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     // the owner delivers, they queue their signals and return, and the owner's drain picks them up after this value.
     // The accepted value is marked with `batchBit`, as a batch is: a cancel (or an immediate completion) made before
     // it is delivered clears the bit, and `deliverAccepted` then drops it instead of delivering after the cancel.
+    //
+    // Lock-free first, as `offerLockFree` claims the word: from exactly `fastBit` (nobody owns the emitter and it is
+    // fast-eligible: started, open, unlimited demand, nothing queued, so the locked path would make the caller the
+    // owner and change nothing else) to `me | fastBit | batchBit`, the word the locked path leaves for an accepted
+    // value. Every critical section clears `fastBit` and reads the owner and `batchBit` from the word, so what
+    // follows is the locked path's: another thread's value queues behind this one, a cancel clears `batchBit`.
     @inlinable
     package func accept(
         _ value: Downstream.Input, limit: EmitterWaitingLimit, dropped: inout Downstream.Input?
     ) -> Bool {
         let thread = ThreadID.current
+        if LockedBoxWithWord<Int>.hasLockFreeWord,
+            state.compareExchangeWord(
+                expected: Self.fastBit, desired: thread.bits | Self.fastBit | EmitterStateMachine<Downstream>.batchBit)
+        {
+            return true
+        }
         let action = critical { machine -> EmitterStateMachine<Downstream>.OfferAction in
             let action = machine.offer(value, on: thread, limit: limit)
             if case .deliverAsOwner = action {
@@ -286,6 +298,15 @@ package struct SerialEmitter<Storage: EmitterStorage> {
         // Read in place as the lock-free path does: other threads mutate the machine under the lock meanwhile (they
         // queue), never its leading `downstream` while the emitter is owned.
         let more = receiveAsOwner(value)
+        // Given back as the lock-free path gives it back: a word still `me | fastBit | batchBit` means the machine
+        // is still fast-eligible with nothing queued, so the drain would only release ownership (the returned
+        // demand changes nothing while demand is unlimited).
+        if LockedBoxWithWord<Int>.hasLockFreeWord {
+            let owned = ThreadID.current.bits | Self.fastBit | batchBit
+            if state.compareExchangeWord(expected: owned, desired: Self.fastBit) {
+                return
+            }
+        }
         drain(returnedDemand: more, nestedInSubscriptionCallout: false)
     }
 

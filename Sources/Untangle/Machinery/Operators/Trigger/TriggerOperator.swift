@@ -57,8 +57,16 @@ package protocol TriggerOperator {
     mutating func upstreamSent(_ input: Input) -> TriggerValueDecision<Pending, Kept>
     /// The upstream completed.
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self>
-    /// A trigger value.
+    /// A trigger value: the general answer (asked for every trigger value unless ``decidesTriggerValues``, and
+    /// then only when ``triggerValue(_:)`` answers `.decide`).
     mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self>
+    /// Whether the skeleton asks ``triggerValue(_:)`` first for each trigger value (a per-value path of the
+    /// operator's: `withLatestFrom`'s latest value, `sample`'s tick); false: every trigger value goes to
+    /// ``triggerSent(_:)``.
+    static var decidesTriggerValues: Bool { get }
+    /// A trigger value, on the per-value path (asked only when ``decidesTriggerValues``): keep it, deliver a value,
+    /// or `.decide` (having changed nothing) to have the skeleton ask ``triggerSent(_:)``.
+    mutating func triggerValue(_ signal: Signal) -> TriggerSignalDecision<Output, Kept>
     /// The trigger completed.
     mutating func triggerCompleted(_ completion: Subscribers.Completion<SignalFailure>) -> TriggerEffects<Self>
     /// The downstream cancelled: the subscriptions to cancel, what to release.
@@ -74,6 +82,25 @@ extension TriggerOperator {
     /// By default nobody counts demand: the upstream's values go downstream at once, as through `map`.
     @inlinable
     package static var demand: TriggerDemand { .passThrough }
+
+    /// By default every trigger value goes to ``triggerSent(_:)``.
+    @inlinable
+    package static var decidesTriggerValues: Bool { false }
+
+    /// By default the general answer decides (``triggerSent(_:)``).
+    @inlinable
+    package mutating func triggerValue(_ signal: Signal) -> TriggerSignalDecision<Output, Kept> { .decide }
+
+    /// By default the per-value answer, as effects; an operator whose ``triggerValue(_:)`` answers `.decide`
+    /// writes its own.
+    @inlinable
+    package mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
+        switch triggerValue(signal) {
+        case .keep(let replaced): return TriggerEffects(releasedValue: replaced)
+        case .deliver(let value): return TriggerEffects(value: value)
+        case .decide: impossibleEvent("\(Self.self): triggerValue(_:) answered .decide without a triggerSent(_:)")
+        }
+    }
 }
 
 /// A ``TriggerOperator`` whose subscription (and its trigger's subscriber) describes itself by this name, with an
@@ -155,6 +182,25 @@ package enum TriggerValueDecision<Pending, Kept> {
     case skip(returning: Subscribers.Demand)
     /// The operator keeps it; `replaced` is what it let go of, released after unlocking.
     case keep(replaced: Kept?)
+}
+
+// Performance: a value of the operator's own loadable types (no `Subscription` existential, which makes a type
+// address-only: every copy of `TriggerEffects` goes through its value-witness functions, even specialized), so the
+// per-value path of a trigger value copies nothing through the runtime.
+/// What a ``TriggerOperator`` decides about one trigger value on its per-value path
+/// (``TriggerOperator/triggerValue(_:)``).
+///
+/// **Demand:** `.deliver`'s value waits for demand when the skeleton counts it.
+/// **Thread safety:** a value.
+@usableFromInline
+package enum TriggerSignalDecision<Output, Kept> {
+    /// Nothing for the downstream; `replaced` is what the operator let go of, released after unlocking.
+    case keep(replaced: Kept?)
+    /// Deliver this value to the downstream.
+    case deliver(Output)
+    /// Not decided here, and nothing changed: the skeleton asks ``TriggerOperator/triggerSent(_:)`` (under the
+    /// lock again: the trigger's signals are serialized, so only a signal of another source can come in between).
+    case decide
 }
 
 /// What a ``TriggerOperator`` answers for a completion, a trigger value or the downstream's cancel: subscriptions

@@ -213,6 +213,15 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
             demand += more
             forward = `operator`.requested(more)
         }
+        return Returned(forward: forward, keepsTurn: turnReturned(on: thread))
+    }
+
+    /// The call the turn's holder made returned, with no demand to count (see
+    /// ``calloutReturned(returning:on:)``): whether the holder keeps the turn (``nextTurn(on:)`` says what for).
+    // The per-value path's half of `calloutReturned`: a `Bool`, where `Returned` holds a `Subscription` existential
+    // (address-only: copied and destroyed through value witnesses, about 400 instructions a value).
+    @inlinable @inline(__always)
+    package mutating func turnReturned(on thread: ThreadID) -> Bool {
         switch phase {
         case .calling(let owner, let depth):
             guard owner == thread else {
@@ -221,13 +230,13 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
             if depth > 1 {
                 // A nested call returned: the enclosing one goes on when it returns.
                 phase = .calling(owner: owner, depth: depth - 1)
-                return Returned(forward: forward, keepsTurn: false)
+                return false
             }
             guard hasQueued else {
                 phase = .idle
-                return Returned(forward: forward, keepsTurn: false)
+                return false
             }
-            return Returned(forward: forward, keepsTurn: true)
+            return true
         case .completing:
             phase = .ended
             downstream = nil
@@ -237,7 +246,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         case .unsubscribed, .idle:
             preconditionFailure("TriggerStateMachine: callout returned in \(phase)")
         }
-        return Returned(forward: forward, keepsTurn: false)
+        return false
     }
 
     /// The turn's holder, told to keep the turn, takes the next call (or gives the turn back); `released` is what it
@@ -307,6 +316,41 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         let turn = takeTurnIfFree(on: thread, dropped: &dropped, released: &released)
         withExtendedLifetime(released) {}  // never set: a value queues no release
         return (turn, dropped)
+    }
+
+    /// What a trigger value the operator decided on its per-value path (``TriggerOperator/triggerValue(_:)``)
+    /// leads to, after unlocking.
+    @usableFromInline
+    package enum SignalOutcome {
+        /// Nothing for the downstream: release this.
+        case keep(replaced: Operator.Kept?)
+        /// The caller took the turn: deliver the value to the downstream, then ``turnReturned(on:)``.
+        case deliver(Downstream, Operator.Output)
+        /// The value waits (for demand, or behind the call in progress); the caller makes the turn's calls if it
+        /// took it, and releases what was dropped.
+        case queued(Turn?, dropped: [Operator.Output])
+        /// The operator did not decide: ask it ``signal(on:_:)`` with ``TriggerOperator/triggerSent(_:)``.
+        case decide
+    }
+
+    /// A trigger value, on the operator's per-value path: a value to deliver takes the free turn if it can go now
+    /// (as an upstream value does), else it waits as one from ``apply(_:on:)`` would.
+    @inlinable @inline(__always)
+    package mutating func triggerValue(_ signal: Operator.Signal, on thread: ThreadID) -> SignalOutcome {
+        switch `operator`.triggerValue(signal) {
+        case .keep(let replaced):
+            return .keep(replaced: replaced)
+        case .decide:
+            return .decide
+        case .deliver(let value):
+            if case .idle = phase, !hasQueued, !countsDemand || demand > .none, let downstream {
+                if countsDemand { demand -= 1 }
+                phase = .calling(owner: thread, depth: 1)
+                return .deliver(downstream, value)
+            }
+            let (turn, dropped) = offer(value, on: thread)
+            return .queued(turn, dropped: dropped)
+        }
     }
 
     /// What a completion, a trigger value, a request or the downstream's cancel leads to, after unlocking.

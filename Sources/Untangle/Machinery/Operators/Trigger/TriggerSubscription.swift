@@ -85,10 +85,17 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable @inline(__always)
     func calloutReturned(returning more: Subscribers.Demand) -> Machine.Turn? {
         let thread = ThreadID.current
-        let returned = state.withCriticalSection { $0.calloutReturned(returning: more, on: thread) }
-        CalloutCheck.assertNoLockHeld("a trigger operator passing demand on")
-        returned.forward?.request(more)
-        guard returned.keepsTurn else { return nil }
+        let keepsTurn: Bool
+        if case .counted = Operator.demand, more > .none {
+            let returned = state.withCriticalSection { $0.calloutReturned(returning: more, on: thread) }
+            CalloutCheck.assertNoLockHeld("a trigger operator passing demand on")
+            returned.forward?.request(more)
+            keepsTurn = returned.keepsTurn
+        } else {
+            // No demand to count and pass on (the usual value): nothing but the turn, no `Subscription` to copy.
+            keepsTurn = state.withCriticalSection { $0.turnReturned(on: thread) }
+        }
+        guard keepsTurn else { return nil }
         let (turn, released) = state.withCriticalSection { $0.nextTurn(on: thread) }
         withExtendedLifetime(released) {}
         return turn
@@ -164,9 +171,32 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         admit(subscription, state.withCriticalSection { $0.triggerSubscribed(subscription) })
     }
 
+    // An operator that decides its trigger values on a per-value path (withLatestFrom, sample) answers in one
+    // critical section with its own loadable types; a value it delivers takes the free turn as an upstream value
+    // does, one lock round trip to decide and one to give the turn back. The general path builds an `Action`
+    // (address-only: its `Subscription`s), fine for the signals that come once (completions, a trigger that ends).
     @inlinable
     func triggerSent(_ signal: Operator.Signal) {
-        perform(state.withCriticalSection { $0.signal(on: .current) { $0.triggerSent(signal) } })
+        let thread = ThreadID.current
+        if Operator.decidesTriggerValues {
+            switch state.withCriticalSection({ $0.triggerValue(signal, on: thread) }) {
+            case .keep(let replaced):
+                withExtendedLifetime(replaced) {}
+                return
+            case .deliver(let downstream, let value):
+                CalloutCheck.assertNoLockHeld("a trigger operator delivering a trigger's value")
+                let more = downstream.receive(value)
+                drive(withExtendedLifetime(downstream) { calloutReturned(returning: more) })
+                return
+            case .queued(let turn, let dropped):
+                withExtendedLifetime(dropped) {}
+                drive(turn)
+                return
+            case .decide:
+                break
+            }
+        }
+        perform(state.withCriticalSection { $0.signal(on: thread) { $0.triggerSent(signal) } })
     }
 
     @inlinable
