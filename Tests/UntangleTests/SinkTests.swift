@@ -82,12 +82,6 @@ final class SinkTests: XCTestCase {
     /// release it (without cancelling it: a released `Sink`, unlike an `AnyCancellable`, does not cancel), and so
     /// must the completion, while the sink lives on.
     func testTheSinkReleasesItsSubscriptionOnCompletionAndOnDeinitWithoutCancelling() {
-        final class HeldSubscription: Subscription {
-            let log: LockedBox<[String]>
-            init(log: LockedBox<[String]>) { self.log = log }
-            func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request \(demand)") } }
-            func cancel() { log.withLock { $0.append("cancel") } }
-        }
         let log = LockedBox<[String]>([])
         weak var released: HeldSubscription?
         do {
@@ -245,6 +239,51 @@ final class SinkTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    /// The sink hands its retained subscription over to the cancel (`CancellableReference.cancel(retained:as:)`):
+    /// the subscription is cancelled once and released right after, exactly once (a second release would crash, a
+    /// missing one leaves it alive).
+    func testCancelCancelsAClassSubscriptionOnceAndReleasesIt() {
+        let log = LockedBox<[String]>([])
+        weak var weakProbe: HeldSubscription?
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        do {
+            let probe = HeldSubscription(log: log)
+            weakProbe = probe
+            sink.receive(subscription: probe)
+        }
+        XCTAssertNotNil(weakProbe, "the sink keeps its subscription")
+        sink.cancel()
+        XCTAssertNil(weakProbe, "the subscription outlived the cancel")
+        sink.cancel()
+        XCTAssertEqual(log.withLock { $0 }, ["request unlimited", "cancel"])
+    }
+
+    /// `subject.sink { }` cancelled through its `AnyCancellable`: the cancellable hands the sink over to the cancel,
+    /// the sink its subject subscription; afterwards the sink, its closures and the subscription are gone, and the
+    /// subject delivers nothing to them.
+    func testCancellingASubjectSinkReleasesTheSinkAndItsSubscription() {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = LockedBox<[Int]>([])
+        weak var weakToken: Token?
+        var cancellable: AnyCancellable?
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = subject.sink { value in
+                withExtendedLifetime(token) {}
+                received.withLock { $0.append(value) }
+            }
+        }
+        subject.send(1)
+        cancellable?.cancel()
+        XCTAssertNil(weakToken, "the sink or its closures outlived the cancel")
+        subject.send(2)
+        cancellable?.cancel()
+        cancellable = nil
+        subject.send(3)
+        XCTAssertEqual(received.withLock { $0 }, [1])
+    }
+
     func testDescriptionAndMirror() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         XCTAssertEqual(sink.description, "Sink")
@@ -322,4 +361,12 @@ final class SinkConcurrencyTests: XCTestCase {
             XCTAssertEqual(received.value, afterCancel, "a value reached the sink after cancel")
         }
     }
+}
+
+/// A subscription that is a class instance and logs its calls.
+private final class HeldSubscription: Subscription {
+    let log: LockedBox<[String]>
+    init(log: LockedBox<[String]>) { self.log = log }
+    func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request \(demand)") } }
+    func cancel() { log.withLock { $0.append("cancel") } }
 }

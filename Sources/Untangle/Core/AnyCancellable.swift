@@ -65,9 +65,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
             action?()
             return
         }
-        let object = RetainedBits.take(bits)
         CalloutCheck.assertNoLockHeld("AnyCancellable running its cancel closure")
-        CancellableReference.cancel(object, as: targetType)
+        // The retain taken in init goes with the call (released after the target's `cancel()`).
+        CancellableReference.cancel(retained: bits, as: targetType)
     }
 
     /// Hashes the identity of this instance.

@@ -210,9 +210,9 @@ extension Subscribers {
         public func cancel() {
             let bits = upstream.exchange(SinkUpstream.terminal)
             guard SinkUpstream.isReference(bits) else { return }
-            let subscription = RetainedBits.take(bits)
             CalloutCheck.assertNoLockHeld("Sink cancelling its subscription")
-            CancellableReference.cancel(subscription, as: upstreamType)
+            // The retain taken with the subscription goes with the call (released after its `cancel()`).
+            CancellableReference.cancel(retained: bits, as: upstreamType)
         }
 
         /// "Sink".
