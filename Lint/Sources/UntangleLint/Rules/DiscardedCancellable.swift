@@ -48,7 +48,8 @@ package final class DiscardedCancellable: LintVisitor {
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.calledName, node.receiver != nil, isDiscarded(node), !context.isTestFile,
+        guard let name = node.calledName, name == "sink" || name == "assign", node.receiver != nil, isDiscarded(node),
+            !context.isTestFile,
             !Self.deliversDuringSubscribe(node.chainRoot)
         else { return .visitChildren }
         let labels = node.argumentLabels
