@@ -100,6 +100,17 @@ extension FunctionCallExprSyntax {
         return .unknown
     }
 
+    /// Whether the chain has `subscribe(on:)` (or `subscribeOn`) naming the main queue or scheduler.
+    func subscribesOnMainOnly(_ declarations: FileDeclarations) -> Bool {
+        chainBelow.contains { call in
+            let name = call.calledName
+            guard (name == "subscribe" && call.arguments.first?.label?.text == "on") || name == "subscribeOn",
+                let scheduler = call.arguments.first?.expression
+            else { return false }
+            return declarations.schedulerKind(scheduler) == .main
+        }
+    }
+
     /// `NotificationCenter.default.publisher(for: NSManagedObjectContext.didSaveObjectsNotification, object: nil)`:
     /// saves of every context, background ones included.
     private static func isCoreDataSaveNotification(_ call: FunctionCallExprSyntax) -> Bool {
