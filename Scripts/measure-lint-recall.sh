@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Recall of `untangle lint` on the corpus of real fixes (Corpus/lint-fixes/cases.tsv): restores each case's file before
-# and after its fix from fetched mirrors, lints each file alone, and prints per kind of bug how many cases have a
-# finding of that kind's rules at the bug lines of the file before the fix, and how many findings those rules give at
-# the fixed lines of the file after it (the target: none). Twice: the default rules, then every rule.
-# Usage: Scripts/measure-lint-recall.sh <mirrors-folder> [path-to-untangle-lint]
+# and after its fix from fetched mirrors, lints it, and prints per kind of bug how many cases have a finding of that
+# kind's rules at the bug lines of the file before the fix, and how many findings those rules give at the fixed lines
+# of the file after it (the target: none). Twice: the default rules, then every rule.
+# Usage: Scripts/measure-lint-recall.sh [--with-repository] <mirrors-folder> [path-to-untangle-lint]
 #   (default linter: Lint/.build/release/untangle-lint, built if missing). CI has no mirrors: this runs by hand.
+#   Without --with-repository each file is linted alone. With it, each case's file is linted with `--cross-file`
+#   together with every Swift file of its repository at the same commit (the parent commit for the file before the
+#   fix, the fix commit for the file after it), as `untangle lint --cross-file <repository>` would lint it; files the
+#   mirror lacks (a snapshot without some large blobs) are left out and counted on stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_repository=0
+if [ "${1:-}" = "--with-repository" ]; then
+    with_repository=1
+    shift
+fi
 if [ $# -lt 1 ]; then
-    echo "usage: $0 <mirrors-folder> [path-to-untangle-lint]" >&2
+    echo "usage: $0 [--with-repository] <mirrors-folder> [path-to-untangle-lint]" >&2
     exit 2
 fi
 mirrors="$1"
@@ -25,14 +34,76 @@ all_rules="$("$linter" --rules | sed -n 's/^\([a-z-]*\) (.*off by default.*/"\1"
 echo "{\"enabled_rules\": [${all_rules}]}" > "$work/all.json"
 echo '{}' > "$work/default.json"
 
-for mode in default all; do
-    for dir in "$work"/cases/*/; do
-        id="$(basename "$dir")"
-        for side in before after; do
-            "$linter" --quiet --reporter json --config "$work/$mode.json" "$dir$side" > "$work/$mode.$id.$side.json" || true
+if [ "$with_repository" = 0 ]; then
+    for mode in default all; do
+        for dir in "$work"/cases/*/; do
+            id="$(basename "$dir")"
+            for side in before after; do
+                "$linter" --quiet --reporter json --config "$work/$mode.json" "$dir$side" \
+                    > "$work/$mode.$id.$side.json" || true
+            done
         done
     done
-done
+else
+    # One restore and two lints (default rules, every rule) per repository and commit; each case then takes its
+    # file's findings from them.
+    while IFS=$'\t' read -r id repository fix parent path path_before _; do
+        [ "$id" = "id" ] && continue
+        [ -d "$work/cases/$id" ] || continue
+        printf '%s\t%s\t%s\t%s\n' "$id" before "$repository" "$parent" >> "$work/sides.tsv"
+        printf '%s\t%s\t%s\t%s\n' "$id" after "$repository" "$fix" >> "$work/sides.tsv"
+        printf '%s\t%s\n' "$id.before" "$path_before" >> "$work/paths.tsv"
+        printf '%s\t%s\n' "$id.after" "$path" >> "$work/paths.tsv"
+    done < Corpus/lint-fixes/cases.tsv
+    cut -f3,4 "$work/sides.tsv" | sort -u | while IFS=$'\t' read -r repository commit; do
+        name="${repository/\//+}"
+        git_dir="$mirrors/$name/repo"
+        [ -d "$git_dir" ] || git_dir="$mirrors/$name"
+        tree="$work/tree/$name"
+        rm -rf "$tree" && mkdir -p "$tree"
+        # Regular Swift files only (no symbolic links); a blob the mirror lacks is skipped.
+        git -C "$git_dir" ls-tree -r "$commit" | awk -F'\t' '$1 ~ /^100/ && $2 ~ /\.swift$/' |
+            python3 -c '
+import subprocess, sys, os
+tree, git_dir = sys.argv[1], sys.argv[2]
+entries = [line.rstrip("\n").split("\t", 1) for line in sys.stdin]
+batch = subprocess.Popen(["git", "-C", git_dir, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+missing = 0
+for meta, path in entries:
+    batch.stdin.write((meta.split()[2] + "\n").encode()); batch.stdin.flush()
+    header = batch.stdout.readline().split()
+    if header[1] == b"missing":
+        missing += 1
+        continue
+    data = batch.stdout.read(int(header[2])); batch.stdout.read(1)
+    os.makedirs(os.path.dirname(os.path.join(tree, path)), exist_ok=True)
+    open(os.path.join(tree, path), "wb").write(data)
+if missing:
+    sys.stderr.write("measure: %s: %d Swift files missing from the mirror\n" % (tree, missing))
+' "$tree" "$git_dir"
+        for mode in default all; do
+            (cd "$work/tree" && "$linter" --quiet --cross-file --reporter json --config "$work/$mode.json" "$name") \
+                > "$work/$mode.$name.$commit.json" || true
+        done
+        rm -rf "$tree"
+    done
+    python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+paths = dict(line.rstrip("\n").split("\t") for line in open(work + "/paths.tsv"))
+for line in open(work + "/sides.tsv"):
+    case, side, repository, commit = line.rstrip("\n").split("\t")
+    name = repository.replace("/", "+")
+    wanted = name + "/" + paths[case + "." + side]
+    for mode in ("default", "all"):
+        try:
+            found = json.load(open("%s/%s.%s.%s.json" % (work, mode, name, commit)))
+        except (OSError, ValueError):
+            found = []
+        json.dump([f for f in found if f["path"] == wanted],
+                  open("%s/%s.%s.%s.json" % (work, mode, case, side), "w"))
+PY
+fi
 
 python3 - "$work" Corpus/lint-fixes/cases.tsv <<'PY'
 import csv, json, os, sys
@@ -43,10 +114,14 @@ RULES = {
     "main-thread": {"ui-update-off-main", "ui-update-unproven-main"},
     "main-sync": {"main-queue-sync", "main-queue-sync-guarded", "sync-on-current-queue"},
     "cancellables-threads": {
-        "cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads", "subscription-state-outside-lock"},
+        "cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads", "subscription-state-outside-lock",
+        "buffer-state-outside-lock"},
     "queue-sync-lock": {"barrier-queue-reader-writer", "sync-on-current-queue"},
-    "blocking-wait": {"blocking-wait-in-pool", "blocking-wait-on-main", "blocking-wait-for-callback"},
-    "subscription-demand": {"unsynchronized-subscription", "subscription-state-outside-lock", "callout-under-lock"},
+    "blocking-wait": {
+        "blocking-wait-in-pool", "blocking-wait-on-main", "blocking-wait-for-async-work", "blocking-wait-for-callback"},
+    "subscription-demand": {
+        "unsynchronized-subscription", "subscription-state-outside-lock", "buffer-state-outside-lock",
+        "callout-under-lock"},
     "eager-publisher": {"eager-future", "eager-publisher"},
     "discarded-cancellable": {"discarded-cancellable"},
 }

@@ -100,6 +100,11 @@ package final class FileContext {
     /// The file's variable declarations, gathered on first use by one walk for every rule that needs them.
     package private(set) lazy var declarations = FileDeclarations(tree)
 
+    /// Whether the file is test code: it imports XCTest or Swift Testing.
+    package private(set) lazy var isTestFile =
+        source.contains("import XCTest") || source.contains("import Testing")
+        || source.contains("@testable import")
+
     /// Gives the rules what the other files linted together say (``CrossFileFacts``), before the walk.
     package func attach(_ facts: CrossFileFacts) {
         declarations.crossFile = facts

@@ -100,6 +100,17 @@ extension FunctionCallExprSyntax {
         return .unknown
     }
 
+    /// Whether the chain has `subscribe(on:)` (or `subscribeOn`) naming the main queue or scheduler.
+    func subscribesOnMainOnly(_ declarations: FileDeclarations) -> Bool {
+        chainBelow.contains { call in
+            let name = call.calledName
+            guard (name == "subscribe" && call.arguments.first?.label?.text == "on") || name == "subscribeOn",
+                let scheduler = call.arguments.first?.expression
+            else { return false }
+            return declarations.schedulerKind(scheduler) == .main
+        }
+    }
+
     /// `NotificationCenter.default.publisher(for: NSManagedObjectContext.didSaveObjectsNotification, object: nil)`:
     /// saves of every context, background ones included.
     private static func isCoreDataSaveNotification(_ call: FunctionCallExprSyntax) -> Bool {
@@ -127,10 +138,16 @@ extension FileDeclarations {
         if let aliased = publisherAliases[name] ?? crossFile?.publisherAliases[name] { name = aliased }
         if name.hasPrefix("$") {
             let property = String(name.dropFirst())
-            if published.contains(property), let line = assignedOffMain[property] {
-                return "@Published \(property) is set from work off the main thread (line \(line))"
+            if published.contains(property) {
+                return assignedOffMain[property].map {
+                    "@Published \(property) is set from work off the main thread (line \($0))"
+                }
             }
-            return nil
+            // Another object's @Published property: the file that declares it (when only one does) says where it
+            // is set.
+            return crossFile?.publishedSetOffMain[property].map {
+                "@Published \(property) is set from work off the main thread (\($0))"
+            }
         }
         if let line = sentOffMain[name] {
             return "\(name) is sent from work off the main thread (line \(line))"
@@ -323,6 +340,8 @@ package struct CrossFileFacts: Sendable {
     /// Subject name → "File.swift:line" of a send off the main thread.
     package var sentOffMain: [String: String] = [:]
     package var publisherAliases: [String: String] = [:]
+    /// `@Published` property name → "File.swift:line" of an assignment from work off the main thread.
+    package var publishedSetOffMain: [String: String] = [:]
 
     package init(files: [(path: String, declarations: FileDeclarations)]) {
         var inheritance: [String: [String]] = [:]
@@ -352,6 +371,9 @@ package struct CrossFileFacts: Sendable {
             let file = path.split(separator: "/").last.map(String.init) ?? path
             for (name, line) in declarations.sentOffMain where declaredIn[name] == 1 {
                 sentOffMain[name] = "\(file):\(line)"
+            }
+            for (name, line) in declarations.assignedOffMain where declaredIn[name] == 1 {
+                publishedSetOffMain[name] = "\(file):\(line)"
             }
             for (name, subject) in declarations.publisherAliases where declaredIn[name] == 1 {
                 publisherAliases[name] = subject

@@ -25,7 +25,9 @@ package enum Rules {
         UIUpdateUnprovenMain.description,
         CalloutUnderLock.description,
         SubscriptionStateOutsideLock.description,
+        BufferStateOutsideLock.description,
         BlockingWaitOnMain.description,
+        BlockingWaitForAsyncWork.description,
         BlockingWaitForCallback.description,
     ]
 

@@ -6,6 +6,19 @@ import XCTest
 
 final class BlockingWaitForCallbackTests: XCTestCase {
     let rule = BlockingWaitForCallback.description
+    /// A stored gate: `makeContext()` waits for what `load()`'s callback signals.
+    let database = """
+        final class Database {
+            private let loaded = DispatchSemaphore(value: 0)
+            func makeContext() -> Context {
+                loaded.wait()
+                return Context()
+            }
+            func load() {
+                container.loadStores { _ in self.loaded.signal() }
+            }
+        }
+        """
 
     func testWaitingForACallbackIsReported() {
         let source = """
@@ -18,19 +31,18 @@ final class BlockingWaitForCallbackTests: XCTestCase {
                     return result
                 }
             }
-            final class Database {
-                private let loaded = DispatchSemaphore(value: 0)
-                func makeContext() -> Context {
-                    loaded.wait()
-                    return Context()
-                }
-                func load() {
-                    container.loadStores { _ in self.loaded.signal() }
-                }
-            }
-            """
+
+            """ + database
+        // The stored gate (`loaded`, signalled by `load()`'s callback) is blocking-wait-for-async-work's, on by default.
+        XCTAssertEqual(findings(rule, in: source), ["6:19 blocking-wait-for-callback"])
         XCTAssertEqual(
-            findings(rule, in: source), ["6:19 blocking-wait-for-callback", "13:16 blocking-wait-for-callback"])
+            findings(BlockingWaitForAsyncWork.description, in: source), ["13:16 blocking-wait-for-async-work"])
+    }
+
+    func testAStoredGateInATestFileIsLeftToThisRule() {
+        let source = "import XCTest\n" + database
+        XCTAssertEqual(findings(rule, in: source), ["5:16 blocking-wait-for-callback"])
+        XCTAssertEqual(findings(BlockingWaitForAsyncWork.description, in: source), [])
     }
 
     func testWaitsWithoutACallbackOrOffTheMainThreadAreNotReported() {

@@ -39,6 +39,27 @@ final class CrossFileFactsTests: XCTestCase {
             ("List.swift", screen), after: ("Store.swift", store), ["List.swift:3:23 ui-update-off-main"])
     }
 
+    func testAPublishedPropertySetOffMainInAnotherFileReachesAController() {
+        let model = """
+            final class PurchaseManager: ObservableObject {
+                @Published var subscription: Subscription?
+                func refresh() {
+                    Task.detached { self.subscription = await Store.current() }
+                }
+            }
+            """
+        let screen = """
+            final class PremiumViewController: UIViewController {
+                func bind(manager: PurchaseManager) {
+                    manager.$subscription.sink { [weak self] in self?.badge.isHidden = $0 == nil }.store(in: &c)
+                }
+            }
+            """
+        assertFoundOnlyTogether(
+            ("Premium.swift", screen), after: ("PurchaseManager.swift", model),
+            ["Premium.swift:3:31 ui-update-off-main"])
+    }
+
     func testAControllerSubclassingABaseDeclaredElsewhereIsAViewType() {
         let base = """
             class BaseScreen: UIViewController {}

@@ -7,10 +7,12 @@ final class PitfallsTests: XCTestCase {
     static let expected = [
         "AssignOnSelf.swift:10:16 assign-on-self",
         "BarrierQueueReaderWriter.swift:7:17 barrier-queue-reader-writer",
+        "BlockingWaitForAsyncWork.swift:13:19 blocking-wait-for-async-work",
         "BlockingWaitForCallback.swift:16:19 blocking-wait-for-callback",
         "BlockingWaitInPool.swift:10:23 blocking-wait-in-pool",
         "BlockingWaitInPool.swift:19:11 blocking-wait-in-pool",
         "BlockingWaitOnMain.swift:16:19 blocking-wait-on-main",
+        "BufferStateOutsideLock.swift:14:9 buffer-state-outside-lock",
         "CalloutUnderLock.swift:18:30 callout-under-lock",
         "CancellableSetFromClosure.swift:14:22 cancellable-set-from-closure",
         "DiscardedCancellable.swift:6:20 discarded-cancellable",

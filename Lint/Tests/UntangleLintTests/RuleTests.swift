@@ -318,6 +318,39 @@ final class DiscardedCancellableTests: XCTestCase {
             """
         XCTAssertEqual(findings(DiscardedCancellable.description, in: source), [])
     }
+
+    func testSynchronousSourcesAndTestFilesAreNotReported() {
+        let synchronous = """
+            func f() {
+                _ = Just(1).sink { print($0) }
+                _ = [1, 2].publisher.sink { print($0) }
+                _ = (1...3).publisher.map { $0 * 2 }.sink { print($0) }
+                _ = Record(output: [1], completion: .finished).sink { print($0) }
+            }
+            """
+        XCTAssertEqual(findings(DiscardedCancellable.description, in: synchronous), [])
+        let test = """
+            import XCTest
+            final class T: XCTestCase {
+                func testIt() { _ = subject.sink { print($0) } }
+            }
+            """
+        XCTAssertEqual(findings(DiscardedCancellable.description, in: test), [])
+    }
+
+    /// Cycler's fix (`_ = Publishers.MergeMany(...).sink` in an initializer, kept after the fix as a stored
+    /// cancellable): the feedback loop stopped as soon as it started.
+    func testDiscardedMergeOfFeedbacksIsReported() {
+        let source = """
+            final class Loop {
+                init(feedbacks: [Feedback]) {
+                    _ = Publishers.MergeMany(feedbacks.map { $0.effects(output) })
+                        .sink { [weak self] event in self?.process(event) }
+                }
+            }
+            """
+        XCTAssertEqual(findings(DiscardedCancellable.description, in: source), ["4:14 discarded-cancellable"])
+    }
 }
 
 final class UnsynchronizedSubscriptionTests: XCTestCase {

@@ -47,40 +47,6 @@ final class SubscriptionStateOutsideLockTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), [])
     }
 
-    /// CombineExt's DemandBuffer and Verge's VergeAnyCancellable (the corpus of real fixes): state the type locks in one
-    /// method, mutated without the lock in another.
-    func testBufferAndCancellableStateMutatedOutsideTheLockIsReported() {
-        let source = """
-            final class DemandBuffer<S: Subscriber> {
-                private let lock = NSRecursiveLock()
-                private var buffer = [S.Input]()
-                func buffer(value: S.Input) -> Subscribers.Demand {
-                    buffer.append(value)
-                    return flush()
-                }
-                private func flush() -> Subscribers.Demand {
-                    lock.lock()
-                    defer { lock.unlock() }
-                    while !buffer.isEmpty { _ = subscriber.receive(buffer.remove(at: 0)) }
-                    return .none
-                }
-            }
-            public final class AnyTokenCancellable: Hashable {
-                private let lock = UnfairLock()
-                private var actions: [() -> Void] = []
-                public func insert(_ action: @escaping () -> Void) { actions.append(action) }
-                public func cancel() {
-                    lock.lock()
-                    defer { lock.unlock() }
-                    actions.forEach { $0() }
-                }
-            }
-            """
-        XCTAssertEqual(
-            findings(rule, in: source),
-            ["5:9 subscription-state-outside-lock", "18:58 subscription-state-outside-lock"])
-    }
-
     /// A method that runs with its caller's lock held says so, by its name or by asserting it owns the lock.
     func testMethodsRunUnderTheCallersLockAndReadsAreNotReported() {
         let source = """

@@ -110,6 +110,26 @@ final class UIUpdateOffMainTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), ["4:60 ui-update-off-main"])
     }
 
+    /// DuckDuckGo's `Tab` (an `ObservableObject`): `subscribe(on: DispatchQueue.main)` before a sink that reconfigures
+    /// its web view. The operator says the author wanted the values on main; in a main-bound type any use of `self`
+    /// then counts, not only a `@Published` write. Outside a main-bound type it does not.
+    func testSubscribeOnMainInAMainBoundTypeCountsEveryUseOfSelf() {
+        let source = """
+            final class Tab: NSObject, ObservableObject {
+                func subscribe() {
+                    c = Manager.publisher().subscribe(on: DispatchQueue.main).sink { _ in self.reconfigure() }
+                }
+            }
+            final class Downloader {
+                func subscribe() {
+                    c = Manager.publisher().subscribe(on: DispatchQueue.main).sink { _ in self.reconfigure() }
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["3:67 ui-update-off-main"])
+        XCTAssertEqual(findings(UIUpdateUnprovenMain.description, in: source), [])
+    }
+
     func testHopsToMainAndNonUIWorkAreNotReported() {
         let source = """
             final class ProfileViewController: UIViewController {

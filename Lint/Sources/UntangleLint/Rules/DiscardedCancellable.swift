@@ -33,27 +33,39 @@ func isExplicitlyDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
 }
 
 /// `_ = publisher.sink { }` or a bare `publisher.sink { }` statement: the `AnyCancellable` is released at once, which
-/// cancels the subscription, so only what arrives synchronously during `sink` is seen.
+/// cancels the subscription, so only what arrives synchronously during `sink` is seen. Not reported in test files
+/// (which discard the cancellables of synchronous publishers on purpose: OpenCombine's tests, 7 of 7 such findings
+/// harmless) nor for a source that delivers everything during `sink` (`Just`, `Empty`, `Fail`, `Record`, a
+/// collection's `publisher`).
 package final class DiscardedCancellable: LintVisitor {
     package static let description = RuleDescription(
         id: "discarded-cancellable", severity: .warning,
         message:
             "the AnyCancellable of this sink/assign is discarded, which cancels the subscription at once (values "
             + "arriving later are lost); store it (store(in:)) for as long as the values matter",
-        enabledByDefault: false,
-        // Off by default: on real trees most discards are deliberate, of synchronous publishers in tests (measured
-        // precision 0 of 7 on OpenCombine's tests; see the UntangleLint article).
         visitor: DiscardedCancellable.self)
 
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.calledName, node.receiver != nil, isDiscarded(node) else { return .visitChildren }
+        guard let name = node.calledName, name == "sink" || name == "assign", node.receiver != nil, isDiscarded(node),
+            !context.isTestFile,
+            !Self.deliversDuringSubscribe(node.chainRoot)
+        else { return .visitChildren }
         let labels = node.argumentLabels
         let isSink = name == "sink" && (node.trailingClosure != nil || labels.contains("receiveValue"))
         let isAssign = name == "assign" && labels == ["to", "on"]
         if isSink || isAssign { reportCall(node) }
         return .visitChildren
+    }
+
+    /// Sources that deliver every value and their completion while `sink` subscribes.
+    private static func deliversDuringSubscribe(_ root: ExprSyntax?) -> Bool {
+        guard let text = root?.trimmedDescription else { return false }
+        return ["Just(", "Empty(", "Fail(", "Record(", "Result.Publisher(", "Publishers.Sequence("].contains {
+            text.hasPrefix($0)
+        } || (text.hasPrefix("[") && text.hasSuffix("].publisher"))
+            || (text.hasPrefix("(") && text.hasSuffix(").publisher"))
     }
 }
 

@@ -14,10 +14,26 @@ package class MainDeliveryVisitor: LintVisitor {
 
     /// Whether any use of `self` counts as main-thread state here: in a view or controller (every rule), or in any
     /// main-bound type (view models too: the unproven rule, which audits).
-    func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { node.inViewType(context.declarations) }
+    func selfIsMainState(_ node: FunctionCallExprSyntax) -> Bool { offMainSelfIsMainState(node) }
+
+    /// ui-update-off-main's test: in a view or controller; or in any main-bound type when the chain has
+    /// `subscribe(on:)` the main queue and nothing that delivers on main, which says its author wanted the values on
+    /// the main thread and used the operator that moves only the subscription (DuckDuckGo's `Tab` did).
+    func offMainSelfIsMainState(_ node: FunctionCallExprSyntax) -> Bool {
+        let declarations = context.declarations
+        if node.inViewType(declarations) { return true }
+        guard node.subscribesOnMainOnly(declarations), node.inMainBoundType(declarations) else { return false }
+        return node.delivery(declarations) != .main
+    }
+
+    private static let subscriberNames: Set<String> = [
+        "sink", "subscribe", "subscribeNext", "bind", "assign", "weakAssign",
+    ]
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard updatesMainState(node, selfCounts: selfIsMainState(node)),
+        // Only the ends of chains go further (the type tests below walk the ancestors).
+        guard let name = node.calledName, Self.subscriberNames.contains(name),
+            updatesMainState(node, selfCounts: selfIsMainState(node)),
             let message = message(for: node.delivery(context.declarations), at: node)
         else { return .visitChildren }
         reportCall(node, message: message)
@@ -112,7 +128,7 @@ package final class UIUpdateUnprovenMain: MainDeliveryVisitor {
             return nil
         case .offMain:
             // ui-update-off-main reports this one when its stricter test of main-thread state holds.
-            return updatesMainState(node, selfCounts: node.inViewType(context.declarations)) ? nil : rule.message
+            return updatesMainState(node, selfCounts: offMainSelfIsMainState(node)) ? nil : rule.message
         case .unknown:
             return deliversOnMain(node) ? nil : rule.message
         }

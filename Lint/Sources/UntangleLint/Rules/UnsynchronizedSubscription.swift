@@ -53,33 +53,24 @@ package final class UnsynchronizedSubscription: LintVisitor {
     }
 }
 
-/// A subscription that does lock: the properties it assigns under its lock somewhere (`self.demand -= 1` in
-/// `lock.sync { }`), read or written by `request`, `cancel` or `receive` outside any lock. The lock guards nothing for
-/// that access, which races with the locked ones on another thread. The same for the plumbing around subscriptions,
-/// types named like a demand buffer or a cancellable (`DemandBuffer`, `…Cancellable`) that own a lock: a property any
-/// method touches under the lock, mutated by another method outside it (`buffer.append(value)`,
-/// `actions.append(...)`). Reported at the access. Off by default: libraries read some state outside the lock on
-/// purpose (a flag only one thread writes, a path documented as already holding another lock).
-package final class SubscriptionStateOutsideLock: LintVisitor {
-    package static let description = RuleDescription(
-        id: "subscription-state-outside-lock", severity: .warning,
-        message:
-            "custom Subscription uses state outside the lock that guards it elsewhere in the type (a data race with "
-            + "the locked accesses); take the lock for every access, then call out after unlocking",
-        enabledByDefault: false,
-        // Off by default: measured on the precision trees, see the UntangleLint article.
-        visitor: SubscriptionStateOutsideLock.self)
+/// Shared by subscription-state-outside-lock and buffer-state-outside-lock: a type that owns a lock and touches some
+/// of its state outside it. Each rule checks its kind of type (``checksSubscriptions``, ``checksPlumbing``).
+package class LockedStateVisitor: LintVisitor {
+    /// Custom `Subscription`s: `request`, `cancel` and `receive` reading or writing lock-guarded state without it.
+    var checksSubscriptions: Bool { false }
+    /// Demand buffers and cancellables: a method mutating, outside the lock, state another method locks for.
+    var checksPlumbing: Bool { false }
 
     override package class var visitedKinds: Set<SyntaxKind> { [.classDecl] }
 
     override package func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         let inherited = node.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
         if inherited.contains(where: { $0 == "Subscription" || $0 == "Combine.Subscription" }) {
-            reportStateOutsideItsLock(node)
+            if checksSubscriptions { reportStateOutsideItsLock(node) }
         } else if node.name.text.hasSuffix("Buffer") || node.name.text.contains("Cancellable")
             || inherited.contains(where: { $0.contains("Cancellable") })
         {
-            reportMutationsOutsideTheLock(node)
+            if checksPlumbing { reportMutationsOutsideTheLock(node) }
         }
         return .visitChildren
     }
@@ -225,4 +216,38 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
         }
         return false
     }
+}
+
+/// A subscription that does lock: the properties it assigns under its lock somewhere (`self.demand -= 1` in
+/// `lock.sync { }`), read or written by `request`, `cancel` or `receive` outside any lock. The lock guards nothing for
+/// that access, which races with the locked ones on another thread. Reported at the access. Off by default: libraries
+/// read some state outside the lock on purpose (a flag only one thread writes, a path documented as already holding
+/// another lock).
+package final class SubscriptionStateOutsideLock: LockedStateVisitor {
+    package static let description = RuleDescription(
+        id: "subscription-state-outside-lock", severity: .warning,
+        message:
+            "custom Subscription uses state outside the lock that guards it elsewhere in the type (a data race with "
+            + "the locked accesses); take the lock for every access, then call out after unlocking",
+        enabledByDefault: false,
+        // Off by default: measured on the precision trees, see the UntangleLint article.
+        visitor: SubscriptionStateOutsideLock.self)
+
+    override var checksSubscriptions: Bool { true }
+}
+
+/// The plumbing around subscriptions: a type named like a demand buffer or a cancellable (`DemandBuffer`,
+/// `…Cancellable`) that owns a lock, and a property one method touches under the lock, mutated by another method
+/// outside it (`buffer.append(value)`, `actions.append(...)`): the append races with the locked drain on another
+/// thread (lost or duplicated values, a crash in the array). Only mutations are reported, not reads, and not in a
+/// method that says it runs under its caller's lock (by its name, or by asserting it owns the lock).
+package final class BufferStateOutsideLock: LockedStateVisitor {
+    package static let description = RuleDescription(
+        id: "buffer-state-outside-lock", severity: .warning,
+        message:
+            "a demand buffer or cancellable mutates state outside the lock it takes for that state elsewhere (a data "
+            + "race with the locked accesses on another thread); take the lock for every access",
+        visitor: BufferStateOutsideLock.self)
+
+    override var checksPlumbing: Bool { true }
 }
