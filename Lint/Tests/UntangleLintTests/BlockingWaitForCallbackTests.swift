@@ -1,5 +1,5 @@
-// blocking-wait-for-callback (off by default): an asynchronous API made synchronous with a semaphore a callback
-// signals.
+// blocking-wait-for-callback: an asynchronous API made synchronous with a semaphore a callback signals, where the
+// callback needs a thread the caller may hold, or in a getter; never in test code.
 
 import UntangleLint
 import XCTest
@@ -25,12 +25,98 @@ final class BlockingWaitForCallbackTests: XCTestCase {
                     return Context()
                 }
                 func load() {
-                    container.loadStores { _ in self.loaded.signal() }
+                    container.loadPersistentStores { _, _ in self.loaded.signal() }
                 }
             }
             """
         XCTAssertEqual(
             findings(rule, in: source), ["6:19 blocking-wait-for-callback", "13:16 blocking-wait-for-callback"])
+    }
+
+    /// aptabase's timer (the corpus's C092) waited for a `Task`; Pocket Casts' `_unsafeWait` does the same.
+    func testWaitingForATaskOrTheMainQueueIsReported() {
+        let source = """
+            final class Client {
+                @objc private func flushSync() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    Task {
+                        await self.flush()
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+                func readOnMain() -> Int {
+                    let group = DispatchGroup()
+                    var value = 0
+                    group.enter()
+                    DispatchQueue.main.async { value = self.read(); group.leave() }
+                    group.wait()
+                    return value
+                }
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source), ["8:19 blocking-wait-for-callback", "15:15 blocking-wait-for-callback"])
+    }
+
+    /// A network call bridged in a plain method (Pocket Casts' sync tasks, which run on their own operation queues):
+    /// the callback needs no thread the caller holds.
+    func testABridgeWhoseCallbackNeedsNoThreadOfTheCallerIsNotReported() {
+        let source = """
+            final class TokenHelper {
+                func acquireToken() -> String? {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    var token: String?
+                    session.refresh { token = $0; semaphore.signal() }
+                    semaphore.wait()
+                    return token
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    /// Pocket Casts' sync task: a local semaphore of the same name waits for a `Task` in another method, not in this
+    /// one.
+    func testALocalSemaphoreSignalledByATaskOfAnotherMethodIsNotTakenForThisOne() {
+        let source = """
+            extension SyncTask {
+                func importPodcast() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    manager.add(uuid, completion: { _ in semaphore.signal() })
+                    _ = semaphore.wait(timeout: .distantFuture)
+                }
+                func processBookmarks() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    Task {
+                        await bookmarks.markAllSynced()
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["13:19 blocking-wait-for-callback"])
+    }
+
+    /// Tests make callbacks synchronous on purpose, on threads they own.
+    func testTestCodeIsNotReported() {
+        let source = """
+            import XCTest
+            final class LoaderTests: XCTestCase {
+                func testLoads() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    Task { await loader.load(); semaphore.signal() }
+                    semaphore.wait()
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+        XCTAssertEqual(
+            findings(rule, in: String(source.drop { $0 != "\n" }), path: "Tests/AppTests/LoaderTests.swift"), [])
+        XCTAssertEqual(
+            findings(rule, in: String(source.drop { $0 != "\n" }), path: "Sources/App/Loader.swift"),
+            ["6:19 blocking-wait-for-callback"])
     }
 
     func testWaitsWithoutACallbackOrOffTheMainThreadAreNotReported() {

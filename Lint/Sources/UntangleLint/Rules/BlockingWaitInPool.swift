@@ -88,14 +88,32 @@ package final class BlockingWaitInPool: LintVisitor {
 /// file, or created inline) that blocks the thread it is called on, outside pool work (which blocking-wait-in-pool
 /// reports) and outside code that syntax places off the main thread.
 package class BlockingWaitVisitor: LintVisitor {
+    /// What the walk learned about one wait.
+    struct Wait {
+        /// In a main-bound type or main-queue work.
+        var mainBound: Bool
+        /// Outside closures, on a semaphore or group that a callback signals (or leaves).
+        var waitsForCallback: Bool
+        /// That callback runs where the waiting caller may be holding the thread it needs: a `Task` (the main actor, or
+        /// a cooperative pool thread), Core Data's context queue (`perform`, `loadPersistentStores`), the main queue.
+        var callbackNeedsAThread: Bool
+        /// In a computed property's getter: a property read that blocks.
+        var inGetter: Bool
+        /// The file is test code.
+        var inTestCode: Bool
+    }
+
     private var waitables: Set<String> = []
     /// The semaphores and groups the file signals (or leaves) inside a closure: a callback ends the wait.
     private var signalledInCallbacks: Set<String> = []
+    /// Of those, the ones signalled in a callback that needs a thread the caller may hold, with the function,
+    /// initializer or accessor the signal is in.
+    private var signalledInThreadBoundCallbacks: [(name: String, scope: SyntaxIdentifier?)] = []
 
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
 
     /// The message for a wait; nil when this rule does not report it.
-    func message(mainBound: Bool, waitsForCallback: Bool) -> String? { nil }
+    func message(for wait: Wait) -> String? { nil }
 
     override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
         waitables = context.declarations.names { binding in
@@ -105,11 +123,24 @@ package class BlockingWaitVisitor: LintVisitor {
         return .visitChildren
     }
 
+    private static let threadBoundCallbacks: Set<String> = [
+        "Task", "detached", "perform", "performAndWait", "loadPersistentStores", "run",
+    ]
+
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, let receiver = node.receiverText else { return .visitChildren }
         let waitable = lastComponent(receiver)
         if (name == "signal" || name == "leave"), waitables.contains(waitable), !node.enclosingClosures.isEmpty {
             signalledInCallbacks.insert(waitable)
+            let threadBound = node.enclosingClosures.contains { closure in
+                guard let call = closure.enclosingCall, let callName = call.calledName else { return false }
+                let callee = call.receiverText ?? ""
+                if callName == "run" { return callee == "MainActor" }
+                if callName == "detached" { return callee == "Task" }
+                if callee == "DispatchQueue.main" { return true }
+                return Self.threadBoundCallbacks.contains(callName)
+            }
+            if threadBound { signalledInThreadBoundCallbacks.append((waitable, node.functionScope?.id)) }
         }
         guard name == "wait", node.parent?.is(AwaitExprSyntax.self) != true, waitables.contains(waitable),
             node.argumentLabels.allSatisfy({ $0 == "timeout" || $0 == "wallTimeout" })
@@ -134,11 +165,46 @@ package class BlockingWaitVisitor: LintVisitor {
 
     override package func visitPost(_ node: SourceFileSyntax) {
         // Signals may come after the wait in the file: decided once the walk has seen them all.
+        let inTestCode = pending.isEmpty ? false : context.isTestCode
         for (call, mainBound, waitable) in pending {
-            let waitsForCallback = signalledInCallbacks.contains(waitable) && call.enclosingClosures.isEmpty
-            if let message = message(mainBound: mainBound, waitsForCallback: waitsForCallback) {
-                reportCall(call, message: message)
+            let outsideClosures = call.enclosingClosures.isEmpty
+            let inGetter = call.ancestors.contains { ancestor in
+                if let accessor = ancestor.as(AccessorDeclSyntax.self) {
+                    return accessor.accessorSpecifier.tokenKind == .keyword(.get)
+                }
+                // A computed property without `get`: `var x: T { ... }`.
+                return ancestor.is(AccessorBlockSyntax.self) && ancestor.parent?.is(PatternBindingSyntax.self) == true
+                    && ancestor.as(AccessorBlockSyntax.self)?.accessors.is(CodeBlockItemListSyntax.self) == true
             }
+            let wait = Wait(
+                mainBound: mainBound,
+                waitsForCallback: signalledInCallbacks.contains(waitable) && outsideClosures,
+                callbackNeedsAThread: outsideClosures && signalledInThreadBoundCallback(waitable, waitedAt: call),
+                inGetter: inGetter, inTestCode: inTestCode)
+            if let message = message(for: wait) { reportCall(call, message: message) }
+        }
+    }
+}
+
+extension BlockingWaitVisitor {
+    /// Whether a callback that needs a thread signals the semaphore or group `name` waited on at `call`: a local one
+    /// (declared in the waiting function) only by a signal in that function, a property by any signal of the file.
+    private func signalledInThreadBoundCallback(_ name: String, waitedAt call: FunctionCallExprSyntax) -> Bool {
+        let scope = call.functionScope
+        let local =
+            scope?.tokens(viewMode: .sourceAccurate).contains {
+                $0.text == name && $0.parent?.is(IdentifierPatternSyntax.self) == true
+            } ?? false
+        return signalledInThreadBoundCallbacks.contains { $0.name == name && (!local || $0.scope == scope?.id) }
+    }
+}
+
+extension SyntaxProtocol {
+    /// The function, initializer or accessor this code is in.
+    fileprivate var functionScope: Syntax? {
+        ancestors.first {
+            $0.is(FunctionDeclSyntax.self) || $0.is(InitializerDeclSyntax.self) || $0.is(AccessorDeclSyntax.self)
+                || ($0.is(AccessorBlockSyntax.self) && $0.parent?.is(PatternBindingSyntax.self) == true)
         }
     }
 }
@@ -154,16 +220,20 @@ package final class BlockingWaitOnMain: BlockingWaitVisitor {
             + "deadlocks if the signal needs the main thread; use a completion handler or `await`",
         visitor: BlockingWaitOnMain.self)
 
-    override func message(mainBound: Bool, waitsForCallback: Bool) -> String? {
-        mainBound ? rule.message : nil
+    override func message(for wait: Wait) -> String? {
+        wait.mainBound ? rule.message : nil
     }
 }
 
 /// `let semaphore = DispatchSemaphore(value: 0); api.load { ...; semaphore.signal() }; semaphore.wait()` outside a
 /// main-bound type: an asynchronous API made synchronous. Whatever thread calls it blocks until the callback runs: the
 /// main thread freezes if it is the caller, and if the callback is delivered on the caller's own queue (the main queue,
-/// a Core Data context's queue) it never runs: a deadlock. Off by default: test code does this on purpose, on threads
-/// it owns (measured on real trees, see the UntangleLint article).
+/// a Core Data context's queue) it never runs: a deadlock. Reported where that is likely, in code that is not a test
+/// (tests make callbacks synchronous on purpose, on threads they own): when the callback needs a thread the caller may
+/// be holding (a `Task`, which may need the main actor or a cooperative thread; a Core Data context's `perform` or a
+/// store's `loadPersistentStores`; `DispatchQueue.main` or `MainActor.run`), or when the wait is in a computed
+/// property's getter, which its readers call from any thread, the main one included, not expecting it to block. Other
+/// bridges (a network task a background operation waits for) are left alone: the thread is usually the caller's own.
 package final class BlockingWaitForCallback: BlockingWaitVisitor {
     package static let description = RuleDescription(
         id: "blocking-wait-for-callback", severity: .warning,
@@ -171,11 +241,10 @@ package final class BlockingWaitForCallback: BlockingWaitVisitor {
             "waits on a semaphore/group that a callback signals: the calling thread blocks until the callback runs "
             + "(the UI freezes when that is the main thread, and it deadlocks when the callback needs the caller's "
             + "queue); pass a completion handler or use `await` instead",
-        enabledByDefault: false,
-        // Off by default: tests bridge callbacks this way on purpose (see the UntangleLint article).
         visitor: BlockingWaitForCallback.self)
 
-    override func message(mainBound: Bool, waitsForCallback: Bool) -> String? {
-        !mainBound && waitsForCallback ? rule.message : nil
+    override func message(for wait: Wait) -> String? {
+        guard !wait.mainBound, wait.waitsForCallback, !wait.inTestCode else { return nil }
+        return wait.callbackNeedsAThread || wait.inGetter ? rule.message : nil
     }
 }

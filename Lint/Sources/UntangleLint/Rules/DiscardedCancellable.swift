@@ -33,22 +33,29 @@ func isExplicitlyDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
 }
 
 /// `_ = publisher.sink { }` or a bare `publisher.sink { }` statement: the `AnyCancellable` is released at once, which
-/// cancels the subscription, so only what arrives synchronously during `sink` is seen.
+/// cancels the subscription, so only what arrives synchronously during `sink` is seen. Test code is skipped: tests
+/// discard the cancellables of synchronous publishers (`Just`, `Record`, sequences) on purpose.
 package final class DiscardedCancellable: LintVisitor {
     package static let description = RuleDescription(
         id: "discarded-cancellable", severity: .warning,
         message:
             "the AnyCancellable of this sink/assign is discarded, which cancels the subscription at once (values "
             + "arriving later are lost); store it (store(in:)) for as long as the values matter",
-        enabledByDefault: false,
-        // Off by default: on real trees most discards are deliberate, of synchronous publishers in tests (measured
-        // precision 0 of 7 on OpenCombine's tests; see the UntangleLint article).
         visitor: DiscardedCancellable.self)
 
-    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+    private var isTestCode = false
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
+    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        isTestCode = context.isTestCode
+        return .visitChildren
+    }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.calledName, node.receiver != nil, isDiscarded(node) else { return .visitChildren }
+        guard !isTestCode, let name = node.calledName, node.receiver != nil, isDiscarded(node) else {
+            return .visitChildren
+        }
         let labels = node.argumentLabels
         let isSink = name == "sink" && (node.trailingClosure != nil || labels.contains("receiveValue"))
         let isAssign = name == "assign" && labels == ["to", "on"]

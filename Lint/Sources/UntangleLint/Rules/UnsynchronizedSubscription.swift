@@ -58,16 +58,15 @@ package final class UnsynchronizedSubscription: LintVisitor {
 /// that access, which races with the locked ones on another thread. The same for the plumbing around subscriptions,
 /// types named like a demand buffer or a cancellable (`DemandBuffer`, `…Cancellable`) that own a lock: a property any
 /// method touches under the lock, mutated by another method outside it (`buffer.append(value)`,
-/// `actions.append(...)`). Reported at the access. Off by default: libraries read some state outside the lock on
-/// purpose (a flag only one thread writes, a path documented as already holding another lock).
+/// `actions.append(...)`). Reported at the access. A method whose comments speak of locking is skipped: its author
+/// decided on purpose which lock covers an access, or that none does (a path documented as already holding another
+/// lock, `// Combine doesn't use locking in this method!`).
 package final class SubscriptionStateOutsideLock: LintVisitor {
     package static let description = RuleDescription(
         id: "subscription-state-outside-lock", severity: .warning,
         message:
             "custom Subscription uses state outside the lock that guards it elsewhere in the type (a data race with "
             + "the locked accesses); take the lock for every access, then call out after unlocking",
-        enabledByDefault: false,
-        // Off by default: measured on the precision trees, see the UntangleLint article.
         visitor: SubscriptionStateOutsideLock.self)
 
     override package class var visitedKinds: Set<SyntaxKind> { [.classDecl] }
@@ -101,6 +100,7 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
             guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body,
                 ["request", "cancel", "receive"].contains(function.name.text)
             else { continue }
+            if Self.documentsItsLocking(body) { continue }
             let locals = Self.localNames(function)
             let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
                 guard case .identifier(let name) = token.tokenKind, guarded.contains(name),
@@ -148,6 +148,7 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
         // `flushLocked`) or by asserting it owns the lock.
         for function in functions where !namesLock(function.name.text) {
             if function.body?.description.contains("assertOwner") == true { continue }
+            if let body = function.body, Self.documentsItsLocking(body) { continue }
             let locals = Self.localNames(function)
             let unguarded = function.body?.tokens(viewMode: .sourceAccurate).first { token in
                 touchedUnderLock.contains(token.text) && Self.isOwnProperty(token, locals: locals)
@@ -159,6 +160,20 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
                     message: "\(node.name.text).\(function.name.text) mutates `\(unguarded.text)` outside the lock "
                         + "the type takes for it elsewhere (a data race with the locked accesses on another thread); "
                         + "take the lock for every access")
+            }
+        }
+    }
+
+    /// Whether a comment in the body speaks of locking (`// downstreamLock is already acquired here`, `// Combine
+    /// doesn't use locking in this method!`): the author has decided which lock covers the access, or that none does,
+    /// on purpose.
+    private static func documentsItsLocking(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            (token.leadingTrivia.pieces + token.trailingTrivia.pieces).contains { piece in
+                switch piece {
+                case .lineComment(let text), .blockComment(let text): text.lowercased().contains("lock")
+                default: false
+                }
             }
         }
     }
