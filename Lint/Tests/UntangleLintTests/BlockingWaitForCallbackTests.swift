@@ -33,8 +33,9 @@ final class BlockingWaitForCallbackTests: XCTestCase {
             findings(rule, in: source), ["6:19 blocking-wait-for-callback", "13:16 blocking-wait-for-callback"])
     }
 
-    /// aptabase's timer (the corpus's C092) waited for a `Task`; Pocket Casts' `_unsafeWait` does the same.
-    func testWaitingForATaskOrTheMainQueueIsReported() {
+    /// aptabase's timer (the corpus's C092) waited for a `Task` in an `@objc` method, a selector run on the main
+    /// thread; DuckDuckGo's Core Data stack waited for `loadPersistentStores` (C067, C091).
+    func testWaitingForATaskInAnObjCMethodOrForCoreDataIsReported() {
         let source = """
             final class Client {
                 @objc private func flushSync() {
@@ -45,18 +46,35 @@ final class BlockingWaitForCallbackTests: XCTestCase {
                     }
                     semaphore.wait()
                 }
-                func readOnMain() -> Int {
+                func migrate() -> Bool {
                     let group = DispatchGroup()
-                    var value = 0
+                    var done = false
                     group.enter()
-                    DispatchQueue.main.async { value = self.read(); group.leave() }
+                    context.perform { done = self.run(); group.leave() }
                     group.wait()
-                    return value
+                    return done
                 }
             }
             """
         XCTAssertEqual(
             findings(rule, in: source), ["8:19 blocking-wait-for-callback", "15:15 blocking-wait-for-callback"])
+    }
+
+    /// DuckDuckGo's diagnostic report (a `UIActivityItemProvider`, which the system runs off the main thread) waits
+    /// for cookies read in main-queue work: the caller is off the main thread by design. Not reported.
+    func testWaitingForMainQueueWorkOutsideAGetterIsNotReported() {
+        let source = """
+            final class ReportSource: UIActivityItemProvider {
+                func cookiesReport() -> String {
+                    let group = DispatchGroup()
+                    group.enter()
+                    DispatchQueue.main.async { store.getAllCookies { _ in group.leave() } }
+                    _ = group.wait(timeout: .now() + 10)
+                    return ""
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
     }
 
     /// A network call bridged in a plain method (Pocket Casts' sync tasks, which run on their own operation queues):
@@ -86,7 +104,7 @@ final class BlockingWaitForCallbackTests: XCTestCase {
                     manager.add(uuid, completion: { _ in semaphore.signal() })
                     _ = semaphore.wait(timeout: .distantFuture)
                 }
-                func processBookmarks() {
+                @objc func processBookmarks() {
                     let semaphore = DispatchSemaphore(value: 0)
                     Task {
                         await bookmarks.markAllSynced()
@@ -99,12 +117,29 @@ final class BlockingWaitForCallbackTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), ["13:19 blocking-wait-for-callback"])
     }
 
+    /// swift-nio's demo and benchmarks wait for a `Task` on the main thread of a command-line tool, and Pocket Casts'
+    /// sync operations on their own threads: a `Task` waited for outside an `@objc` method is not reported.
+    func testATaskWaitedForOutsideAnObjCMethodIsNotReported() {
+        let source = """
+            func measure(_ bench: Benchmark) {
+                let group = DispatchGroup()
+                group.enter()
+                Task {
+                    try await bench.run()
+                    group.leave()
+                }
+                group.wait()
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
     /// Tests make callbacks synchronous on purpose, on threads they own.
     func testTestCodeIsNotReported() {
         let source = """
             import XCTest
             final class LoaderTests: XCTestCase {
-                func testLoads() {
+                @objc func testLoads() {
                     let semaphore = DispatchSemaphore(value: 0)
                     Task { await loader.load(); semaphore.signal() }
                     semaphore.wait()

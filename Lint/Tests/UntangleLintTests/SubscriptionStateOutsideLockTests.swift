@@ -160,6 +160,27 @@ final class SubscriptionStateOutsideLockTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), [])
     }
 
+    /// Untangle's own subscriptions keep their state in a box that locks itself: `state.withCriticalSection { }` is
+    /// the locked access, not a use outside the lock.
+    func testABoxUsedThroughItsLockingVerbIsNotReported() {
+        let source = """
+            final class Inner: Subscription {
+                private let state = LockedBox(State())
+                func request(_ demand: Subscribers.Demand) {
+                    let start = state.withCriticalSection { state in
+                        state.demand += demand
+                        return state.demand > 0
+                    }
+                    if start { run() }
+                }
+                func cancel() {
+                    self.state.withCriticalSection { $0.downstream = nil }
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
     func testTheRuleIsOnByDefault() {
         XCTAssertTrue(rule.enabledByDefault)
     }

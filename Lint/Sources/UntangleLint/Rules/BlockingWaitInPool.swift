@@ -94,11 +94,16 @@ package class BlockingWaitVisitor: LintVisitor {
         var mainBound: Bool
         /// Outside closures, on a semaphore or group that a callback signals (or leaves).
         var waitsForCallback: Bool
-        /// That callback runs where the waiting caller may be holding the thread it needs: a `Task` (the main actor, or
-        /// a cooperative pool thread), Core Data's context queue (`perform`, `loadPersistentStores`), the main queue.
-        var callbackNeedsAThread: Bool
+        /// That callback runs on a queue the waiting caller may be holding: Core Data's context queue (`perform`,
+        /// `performAndWait`, a store's `loadPersistentStores`).
+        var callbackNeedsAQueue: Bool
+        /// That callback is a `Task`'s, which may need the main actor.
+        var callbackIsATask: Bool
         /// In a computed property's getter: a property read that blocks.
         var inGetter: Bool
+        /// In an `@objc` method: a selector that a timer, a notification or a control calls, on the main thread in an
+        /// app.
+        var inObjCMethod: Bool
         /// The file is test code.
         var inTestCode: Bool
     }
@@ -106,9 +111,9 @@ package class BlockingWaitVisitor: LintVisitor {
     private var waitables: Set<String> = []
     /// The semaphores and groups the file signals (or leaves) inside a closure: a callback ends the wait.
     private var signalledInCallbacks: Set<String> = []
-    /// Of those, the ones signalled in a callback that needs a thread the caller may hold, with the function,
-    /// initializer or accessor the signal is in.
-    private var signalledInThreadBoundCallbacks: [(name: String, scope: SyntaxIdentifier?)] = []
+    /// Of those, the ones signalled in a callback that needs a queue the caller may hold or in a `Task`, with the
+    /// function, initializer or accessor the signal is in.
+    private var signalledInBoundCallbacks: [(name: String, task: Bool, scope: SyntaxIdentifier?)] = []
 
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
 
@@ -123,24 +128,23 @@ package class BlockingWaitVisitor: LintVisitor {
         return .visitChildren
     }
 
-    private static let threadBoundCallbacks: Set<String> = [
-        "Task", "detached", "perform", "performAndWait", "loadPersistentStores", "run",
-    ]
+    private static let queueBoundCallbacks: Set<String> = ["perform", "performAndWait", "loadPersistentStores"]
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, let receiver = node.receiverText else { return .visitChildren }
         let waitable = lastComponent(receiver)
         if (name == "signal" || name == "leave"), waitables.contains(waitable), !node.enclosingClosures.isEmpty {
             signalledInCallbacks.insert(waitable)
-            let threadBound = node.enclosingClosures.contains { closure in
-                guard let call = closure.enclosingCall, let callName = call.calledName else { return false }
+            for closure in node.enclosingClosures {
+                guard let call = closure.enclosingCall, let callName = call.calledName else { continue }
                 let callee = call.receiverText ?? ""
-                if callName == "run" { return callee == "MainActor" }
-                if callName == "detached" { return callee == "Task" }
-                if callee == "DispatchQueue.main" { return true }
-                return Self.threadBoundCallbacks.contains(callName)
+                let task = callName == "Task" || (callName == "detached" && callee == "Task")
+                let queue = Self.queueBoundCallbacks.contains(callName)
+                if task || queue {
+                    signalledInBoundCallbacks.append((waitable, task, node.functionScope?.id))
+                    break
+                }
             }
-            if threadBound { signalledInThreadBoundCallbacks.append((waitable, node.functionScope?.id)) }
         }
         guard name == "wait", node.parent?.is(AwaitExprSyntax.self) != true, waitables.contains(waitable),
             node.argumentLabels.allSatisfy({ $0 == "timeout" || $0 == "wallTimeout" })
@@ -179,23 +183,31 @@ package class BlockingWaitVisitor: LintVisitor {
             let wait = Wait(
                 mainBound: mainBound,
                 waitsForCallback: signalledInCallbacks.contains(waitable) && outsideClosures,
-                callbackNeedsAThread: outsideClosures && signalledInThreadBoundCallback(waitable, waitedAt: call),
-                inGetter: inGetter, inTestCode: inTestCode)
+                callbackNeedsAQueue: outsideClosures && signalledInBoundCallback(waitable, task: false, waitedAt: call),
+                callbackIsATask: outsideClosures && signalledInBoundCallback(waitable, task: true, waitedAt: call),
+                inGetter: inGetter,
+                inObjCMethod: call.enclosingFunction?.attributes.contains {
+                    $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "objc"
+                } ?? false,
+                inTestCode: inTestCode)
             if let message = message(for: wait) { reportCall(call, message: message) }
         }
     }
 }
 
 extension BlockingWaitVisitor {
-    /// Whether a callback that needs a thread signals the semaphore or group `name` waited on at `call`: a local one
-    /// (declared in the waiting function) only by a signal in that function, a property by any signal of the file.
-    private func signalledInThreadBoundCallback(_ name: String, waitedAt call: FunctionCallExprSyntax) -> Bool {
+    /// Whether a `Task` (or else a callback on a queue the caller may hold) signals the semaphore or group `name`
+    /// waited on at `call`: a local one (declared in the waiting function) only by a signal in that function, a
+    /// property by any signal of the file.
+    private func signalledInBoundCallback(_ name: String, task: Bool, waitedAt call: FunctionCallExprSyntax) -> Bool {
         let scope = call.functionScope
         let local =
             scope?.tokens(viewMode: .sourceAccurate).contains {
                 $0.text == name && $0.parent?.is(IdentifierPatternSyntax.self) == true
             } ?? false
-        return signalledInThreadBoundCallbacks.contains { $0.name == name && (!local || $0.scope == scope?.id) }
+        return signalledInBoundCallbacks.contains {
+            $0.name == name && $0.task == task && (!local || $0.scope == scope?.id)
+        }
     }
 }
 
@@ -229,11 +241,12 @@ package final class BlockingWaitOnMain: BlockingWaitVisitor {
 /// main-bound type: an asynchronous API made synchronous. Whatever thread calls it blocks until the callback runs: the
 /// main thread freezes if it is the caller, and if the callback is delivered on the caller's own queue (the main queue,
 /// a Core Data context's queue) it never runs: a deadlock. Reported where that is likely, in code that is not a test
-/// (tests make callbacks synchronous on purpose, on threads they own): when the callback needs a thread the caller may
-/// be holding (a `Task`, which may need the main actor or a cooperative thread; a Core Data context's `perform` or a
-/// store's `loadPersistentStores`; `DispatchQueue.main` or `MainActor.run`), or when the wait is in a computed
-/// property's getter, which its readers call from any thread, the main one included, not expecting it to block. Other
-/// bridges (a network task a background operation waits for) are left alone: the thread is usually the caller's own.
+/// (tests make callbacks synchronous on purpose, on threads they own): when the callback needs a queue the caller may
+/// be holding (a Core Data context's `perform` or a store's `loadPersistentStores`); when an `@objc` method (a timer's, a notification's or a control's selector, run on the main
+/// thread in an app) waits for a `Task`, which may need the main actor; or when the wait is in a computed property's
+/// getter, which its readers call from any thread, the main one included, not expecting it to block. Other bridges (a
+/// network call or a `Task` a background operation or a command-line tool waits for, main-queue work an activity item
+/// provider waits for off the main thread) are left alone: the thread is usually the caller's own.
 package final class BlockingWaitForCallback: BlockingWaitVisitor {
     package static let description = RuleDescription(
         id: "blocking-wait-for-callback", severity: .warning,
@@ -245,6 +258,7 @@ package final class BlockingWaitForCallback: BlockingWaitVisitor {
 
     override func message(for wait: Wait) -> String? {
         guard !wait.mainBound, wait.waitsForCallback, !wait.inTestCode else { return nil }
-        return wait.callbackNeedsAThread || wait.inGetter ? rule.message : nil
+        return wait.inGetter || wait.callbackNeedsAQueue || (wait.callbackIsATask && wait.inObjCMethod)
+            ? rule.message : nil
     }
 }

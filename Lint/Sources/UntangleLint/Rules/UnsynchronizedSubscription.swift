@@ -104,7 +104,7 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
             let locals = Self.localNames(function)
             let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
                 guard case .identifier(let name) = token.tokenKind, guarded.contains(name),
-                    Self.isOwnProperty(token, locals: locals)
+                    Self.isOwnProperty(token, locals: locals), !Self.isLockedBox(token)
                 else { return false }
                 return !token.isUnderLock
             }
@@ -205,6 +205,22 @@ package final class SubscriptionStateOutsideLock: LintVisitor {
             return member.base?.trimmedDescription == "self"
         }
         return !locals.contains(token.text)
+    }
+
+    /// Whether the token names a box that locks itself, used through its locking verb: `state` in
+    /// `state.withCriticalSection { state in ... }` or `state.withLock { }` (the access is the locked one).
+    private static func isLockedBox(_ token: TokenSyntax) -> Bool {
+        guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
+        var expression = Syntax(reference)
+        if let member = expression.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id,
+            member.base?.trimmedDescription == "self"
+        {
+            expression = Syntax(member)
+        }
+        guard let member = expression.parent?.as(MemberAccessExprSyntax.self), member.base?.id == expression.id
+        else { return false }
+        return ["withCriticalSection", "withLock", "withLockedValue", "withUnlockedValue", "sync", "locked"]
+            .contains(member.declName.baseName.text)
     }
 
     private static let mutatingMethods: Set<String> = [
