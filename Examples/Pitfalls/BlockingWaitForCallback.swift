@@ -1,4 +1,4 @@
-// blocking-wait-for-callback (off by default): an asynchronous API made synchronous. Whoever calls `credentials`
+// blocking-wait-for-callback: an asynchronous API made synchronous, in a getter. Whoever reads `credentials`
 // blocks until the vault's callback runs: the UI freezes when that is the main thread, and if the vault calls back on
 // the caller's queue the callback never runs.
 import Foundation

@@ -1,4 +1,4 @@
-// main-queue-sync-guarded (off by default): a getter read from any thread waits for the main thread behind a
+// main-queue-sync-guarded: a getter read from any thread waits for the main thread's result behind a
 // Thread.isMainThread check. A worker that runs it while the main thread waits for that worker (a lock, a queue.sync,
 // the same static initializer) deadlocks: each waits for the other.
 import Dispatch

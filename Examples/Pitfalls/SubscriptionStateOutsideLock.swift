@@ -1,4 +1,4 @@
-// subscription-state-outside-lock (off by default): cancel clears the subscriber under the lock, but receive reads it
+// subscription-state-outside-lock: cancel clears the subscriber under the lock, but receive reads it
 // without the lock; on another thread the two race (a value delivered after cancel, a released subscriber used).
 import Combine
 import Foundation

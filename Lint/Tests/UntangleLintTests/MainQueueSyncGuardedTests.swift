@@ -1,4 +1,5 @@
-// main-queue-sync-guarded (off by default): DispatchQueue.main.sync behind a Thread.isMainThread check.
+// main-queue-sync-guarded: DispatchQueue.main.sync behind a Thread.isMainThread check, whose result the caller waits
+// for.
 
 import UntangleLint
 import XCTest
@@ -36,7 +37,39 @@ final class MainQueueSyncGuardedTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), [])
     }
 
-    func testTheRuleIsOffByDefault() {
-        XCTAssertFalse(rule.enabledByDefault)
+    /// DevCycle's `variable(key:)` returned the value read on main; a value bound or assigned waits the same way.
+    func testAGuardedMainSyncWhoseValueIsBoundOrAssignedIsReported() {
+        let source = """
+            func variable(key: String) -> Variable {
+                if Thread.isMainThread { return lookUp(key) }
+                let value = try DispatchQueue.main.sync { try lookUp(key) }
+                cached = DispatchQueue.main.sync { lookUp(key) }
+                return value
+            }
+            """
+        XCTAssertEqual(
+            findings(rule, in: source), ["3:40 main-queue-sync-guarded", "4:33 main-queue-sync-guarded"])
+    }
+
+    /// Pocket's fixed `save()` (the corpus's C069) and Pocket Casts' timers: a side effect done on main, whose result
+    /// nobody waits for. Whether the wait matters is up to the callers, elsewhere: not reported.
+    func testAGuardedMainSyncForASideEffectIsNotReported() {
+        let source = """
+            func save() throws {
+                if Thread.isMainThread {
+                    try _save()
+                } else {
+                    try DispatchQueue.main.sync { try _save() }
+                }
+            }
+            func startTimer() {
+                if Thread.isMainThread { schedule() } else { DispatchQueue.main.sync { [weak self] in self?.schedule() } }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), [])
+    }
+
+    func testTheRuleIsOnByDefault() {
+        XCTAssertTrue(rule.enabledByDefault)
     }
 }

@@ -351,6 +351,20 @@ final class DiscardedCancellableTests: XCTestCase {
             """
         XCTAssertEqual(findings(DiscardedCancellable.description, in: source), ["4:14 discarded-cancellable"])
     }
+
+    /// OpenCombine's tests discard the cancellables of synchronous publishers (`Record`, sequences) on purpose.
+    func testTestCodeIsNotReported() {
+        let source =
+            "import XCTest\nfunc testRecord() {\n    _ = Record(output: [1], completion: .finished).sink { _ in }\n}\n"
+        XCTAssertEqual(findings(DiscardedCancellable.description, in: source), [])
+        let plain = "func listen() {\n    _ = events.sink { print($0) }\n}\n"
+        XCTAssertEqual(
+            findings(DiscardedCancellable.description, in: plain, path: "Tests/OpenCombineTests/A.swift"), [])
+        XCTAssertEqual(
+            findings(DiscardedCancellable.description, in: plain, path: "Sources/App/A.swift"),
+            ["2:16 discarded-cancellable"])
+        XCTAssertTrue(DiscardedCancellable.description.enabledByDefault)
+    }
 }
 
 final class UnsynchronizedSubscriptionTests: XCTestCase {

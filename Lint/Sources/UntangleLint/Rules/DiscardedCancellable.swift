@@ -33,10 +33,10 @@ func isExplicitlyDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
 }
 
 /// `_ = publisher.sink { }` or a bare `publisher.sink { }` statement: the `AnyCancellable` is released at once, which
-/// cancels the subscription, so only what arrives synchronously during `sink` is seen. Not reported in test files
-/// (which discard the cancellables of synchronous publishers on purpose: OpenCombine's tests, 7 of 7 such findings
-/// harmless) nor for a source that delivers everything during `sink` (`Just`, `Empty`, `Fail`, `Record`, a
-/// collection's `publisher`).
+/// cancels the subscription, so only what arrives synchronously during `sink` is seen. Not reported in test code (which
+/// discards the cancellables of synchronous publishers on purpose: OpenCombine's tests, 7 of 7 such findings harmless)
+/// nor for a source that delivers everything during `sink` (`Just`, `Empty`, `Fail`, `Record`, a collection's
+/// `publisher`).
 package final class DiscardedCancellable: LintVisitor {
     package static let description = RuleDescription(
         id: "discarded-cancellable", severity: .warning,
@@ -45,12 +45,18 @@ package final class DiscardedCancellable: LintVisitor {
             + "arriving later are lost); store it (store(in:)) for as long as the values matter",
         visitor: DiscardedCancellable.self)
 
-    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
+    private var isTestCode = false
+
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
+
+    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        isTestCode = context.isTestCode
+        return .visitChildren
+    }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, name == "sink" || name == "assign", node.receiver != nil, isDiscarded(node),
-            !context.isTestFile,
-            !Self.deliversDuringSubscribe(node.chainRoot)
+            !isTestCode, !Self.deliversDuringSubscribe(node.chainRoot)
         else { return .visitChildren }
         let labels = node.argumentLabels
         let isSink = name == "sink" && (node.trailingClosure != nil || labels.contains("receiveValue"))

@@ -21,11 +21,14 @@ package final class MainQueueSync: LintVisitor {
     }
 }
 
-/// `DispatchQueue.main.sync` behind a `Thread.isMainThread` check: it no longer traps on the main thread, but it still
-/// makes another thread wait for the main one, which deadlocks whenever the main thread is itself waiting for that
-/// thread (on a lock, a `queue.sync`, a semaphore, a `static let` or `lazy` initializer the other thread is running).
-/// Real fixes replace it with `async` and a completion (or `@MainActor` and `await`). Off by default: whether the main
-/// thread can be waiting is outside the file; the rule is an audit of every place that waits for the main thread.
+/// `DispatchQueue.main.sync` behind a `Thread.isMainThread` check whose result the caller waits for
+/// (`return DispatchQueue.main.sync { read() }`, `let value = DispatchQueue.main.sync { ... }`): it no longer traps
+/// on the main thread, but it makes a getter or a helper that any thread calls wait for the main thread, which
+/// deadlocks whenever the main thread is itself waiting for that thread (on a lock, a `queue.sync`, a semaphore, a
+/// `static let` or `lazy` initializer the other thread is running). Real fixes (DuckDuckGo's debug parameters,
+/// swift-dependencies' `mainSync`, DevCycle's `variable(key:)`) replace it with `async` and a completion, or
+/// `@MainActor` and `await`. A guarded `main.sync` whose result nobody uses (a timer scheduled or a notification posted
+/// on main) is not reported: it could be `async`, but whether the wait matters is decided by its callers, elsewhere.
 package final class MainQueueSyncGuarded: LintVisitor {
     package static let description = RuleDescription(
         id: "main-queue-sync-guarded", severity: .warning,
@@ -33,19 +36,32 @@ package final class MainQueueSyncGuarded: LintVisitor {
             "DispatchQueue.main.sync off the main thread (behind a Thread.isMainThread check) deadlocks when the main "
             + "thread is waiting for this thread (a lock, a queue.sync, a semaphore, a static initializer); hop with "
             + "DispatchQueue.main.async and a completion, or make the caller @MainActor",
-        enabledByDefault: false,
-        // Off by default: the deadlock needs a main thread that waits, which syntax cannot see. See the article.
         visitor: MainQueueSyncGuarded.self)
 
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if node.isMainQueueSync, node.checksForMainThread { reportCall(node) }
+        if node.isMainQueueSync, node.checksForMainThread, node.resultIsUsed { reportCall(node) }
         return .visitChildren
     }
 }
 
 extension FunctionCallExprSyntax {
+    /// Whether the call's value goes somewhere: returned (`return try main.sync { }`), bound (`let x = ...`) or
+    /// assigned (`x = ...`).
+    fileprivate var resultIsUsed: Bool {
+        var node = Syntax(self)
+        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
+            node = parent
+        }
+        guard let parent = node.parent else { return false }
+        if parent.is(ReturnStmtSyntax.self) || parent.is(InitializerClauseSyntax.self) { return true }
+        if let list = parent.as(ExprListSyntax.self), list.count == 3, list.last?.id == node.id {
+            return list[list.index(after: list.startIndex)].is(AssignmentExprSyntax.self)
+        }
+        return false
+    }
+
     /// `DispatchQueue.main.sync`, `.main.sync`, and inside `extension DispatchQueue` also `Self.main.sync` and
     /// `main.sync`.
     fileprivate var isMainQueueSync: Bool {

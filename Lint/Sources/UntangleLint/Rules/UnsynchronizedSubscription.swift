@@ -92,10 +92,11 @@ package class LockedStateVisitor: LintVisitor {
             guard let function = member.decl.as(FunctionDeclSyntax.self), let body = function.body,
                 ["request", "cancel", "receive"].contains(function.name.text)
             else { continue }
+            if Self.documentsItsLocking(body) { continue }
             let locals = Self.localNames(function)
             let unguarded = body.tokens(viewMode: .sourceAccurate).first { token in
                 guard case .identifier(let name) = token.tokenKind, guarded.contains(name),
-                    Self.isOwnProperty(token, locals: locals)
+                    Self.isOwnProperty(token, locals: locals), !Self.isLockedBox(token)
                 else { return false }
                 return !token.isUnderLock
             }
@@ -139,6 +140,7 @@ package class LockedStateVisitor: LintVisitor {
         // `flushLocked`) or by asserting it owns the lock.
         for function in functions where !namesLock(function.name.text) {
             if function.body?.description.contains("assertOwner") == true { continue }
+            if let body = function.body, Self.documentsItsLocking(body) { continue }
             let locals = Self.localNames(function)
             let unguarded = function.body?.tokens(viewMode: .sourceAccurate).first { token in
                 touchedUnderLock.contains(token.text) && Self.isOwnProperty(token, locals: locals)
@@ -150,6 +152,20 @@ package class LockedStateVisitor: LintVisitor {
                     message: "\(node.name.text).\(function.name.text) mutates `\(unguarded.text)` outside the lock "
                         + "the type takes for it elsewhere (a data race with the locked accesses on another thread); "
                         + "take the lock for every access")
+            }
+        }
+    }
+
+    /// Whether a comment in the body speaks of locking (`// downstreamLock is already acquired here`, `// Combine
+    /// doesn't use locking in this method!`): the author has decided which lock covers the access, or that none does,
+    /// on purpose.
+    private static func documentsItsLocking(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            (token.leadingTrivia.pieces + token.trailingTrivia.pieces).contains { piece in
+                switch piece {
+                case .lineComment(let text), .blockComment(let text): text.lowercased().contains("lock")
+                default: false
+                }
             }
         }
     }
@@ -181,6 +197,22 @@ package class LockedStateVisitor: LintVisitor {
             return member.base?.trimmedDescription == "self"
         }
         return !locals.contains(token.text)
+    }
+
+    /// Whether the token names a box that locks itself, used through its locking verb: `state` in
+    /// `state.withCriticalSection { state in ... }` or `state.withLock { }` (the access is the locked one).
+    private static func isLockedBox(_ token: TokenSyntax) -> Bool {
+        guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
+        var expression = Syntax(reference)
+        if let member = expression.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id,
+            member.base?.trimmedDescription == "self"
+        {
+            expression = Syntax(member)
+        }
+        guard let member = expression.parent?.as(MemberAccessExprSyntax.self), member.base?.id == expression.id
+        else { return false }
+        return ["withCriticalSection", "withLock", "withLockedValue", "withUnlockedValue", "sync", "locked"]
+            .contains(member.declName.baseName.text)
     }
 
     private static let mutatingMethods: Set<String> = [
@@ -220,17 +252,16 @@ package class LockedStateVisitor: LintVisitor {
 
 /// A subscription that does lock: the properties it assigns under its lock somewhere (`self.demand -= 1` in
 /// `lock.sync { }`), read or written by `request`, `cancel` or `receive` outside any lock. The lock guards nothing for
-/// that access, which races with the locked ones on another thread. Reported at the access. Off by default: libraries
-/// read some state outside the lock on purpose (a flag only one thread writes, a path documented as already holding
-/// another lock).
+/// that access, which races with the locked ones on another thread. Reported at the access. A method whose comments
+/// speak of locking is skipped: its author decided on purpose which lock covers an access, or that none does (a path
+/// documented as already holding another lock, `// Combine doesn't use locking in this method!`); so is a box that
+/// locks itself, used through its locking verb (`state.withCriticalSection { }`).
 package final class SubscriptionStateOutsideLock: LockedStateVisitor {
     package static let description = RuleDescription(
         id: "subscription-state-outside-lock", severity: .warning,
         message:
             "custom Subscription uses state outside the lock that guards it elsewhere in the type (a data race with "
             + "the locked accesses); take the lock for every access, then call out after unlocking",
-        enabledByDefault: false,
-        // Off by default: measured on the precision trees, see the UntangleLint article.
         visitor: SubscriptionStateOutsideLock.self)
 
     override var checksSubscriptions: Bool { true }
