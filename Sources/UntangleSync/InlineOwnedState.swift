@@ -58,6 +58,14 @@ package struct InlineOwnedState<Value> {
         withUnsafeMutablePointer(to: &state) { UnsafeMutableRawPointer($0) == memory }
     }
 
+    /// Whether this view is at `holder`'s address with its value at `path`: the same check for a holder laid out as a
+    /// `WordAndValue<Value>` (a word, then the value at ``WordAndValue/valueOffset``) without being one by type.
+    @inlinable
+    package func isAddress<Holder>(of holder: inout Holder, valueAt path: PartialKeyPath<Holder>) -> Bool {
+        withUnsafeMutablePointer(to: &holder) { UnsafeMutableRawPointer($0) == memory }
+            && MemoryLayout<Holder>.offset(of: path) == WordAndValue<Value>.valueOffset
+    }
+
     /// The owner word.
     @inlinable
     package var word: RawWordAccess { RawWordAccess(memory) }

@@ -77,20 +77,7 @@ extension Cancellable {
 
     /// Cancels the instance of `Self` (a class type) that `bits` holds retained, and releases it.
     fileprivate static func cancelRetainedInstance(_ bits: Int) {
-        #if DEBUG
-            let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-            precondition(
-                object.takeUnretainedValue() is Self, "cancelRetainedInstance: the object is not a \(Self.self)")
-        #endif
-        // A class reference is its object's address: the word is moved out as the value of `Self` it is. (Passed as
-        // a pointer argument: `withUnsafeMutablePointer`, generic over `Self` here, was a call, not inlined.)
-        var word = bits
-        cancelMovingOut(&word)
-    }
-
-    /// Moves the reference at `reference` out (as a value of `Self`), cancels it and releases it.
-    fileprivate static func cancelMovingOut(_ reference: UnsafeMutableRawPointer) {
-        reference.assumingMemoryBound(to: Self.self).move().cancel()
+        RetainedBits.moveOut(bits, as: Self.self).cancel()
     }
 }
 

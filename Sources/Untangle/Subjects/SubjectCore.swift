@@ -531,10 +531,7 @@ final class SubjectSubscription<Downstream: Subscriber, State>:
     /// Whether `inlineState` is where `state` is: the word at the start, the machine where `WordAndValue` puts it.
     @inlinable
     func isInlineStateAddress(of state: inout SubjectSubscriptionState<Machine>) -> Bool {
-        let inline = inlineState
-        let start = withUnsafeMutablePointer(to: &state) { UnsafeMutableRawPointer($0) }
-        let machine = withUnsafeMutablePointer(to: &state.machine) { $0 }
-        return machine == inline.value && start + WordAndValue<Machine>.valueOffset == UnsafeMutableRawPointer(machine)
+        inlineState.isAddress(of: &state, valueAt: \.machine)
     }
 
     /// `state`, by its address: the first stored property after the base class's one reference

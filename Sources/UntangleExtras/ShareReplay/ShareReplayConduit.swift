@@ -111,8 +111,8 @@ final class ShareReplayConduit<Downstream: Subscriber>: ShareReplayReceiver<Down
         self.onCancel = onCancel
         super.init(
             id: id,
-            push: { unsafeDowncast($0, to: ShareReplayConduit.self).enqueue($1) },
-            finish: { unsafeDowncast($0, to: ShareReplayConduit.self).enqueue(completion: $1) })
+            push: { RawReference.downcast($0, to: ShareReplayConduit.self).enqueue($1) },
+            finish: { RawReference.downcast($0, to: ShareReplayConduit.self).enqueue(completion: $1) })
     }
 
     /// Delivers `receive(subscription:)`, then what demand allows. Call once.
