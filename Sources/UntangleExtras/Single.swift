@@ -36,7 +36,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     /// ```
     @inlinable
     public init(_ value: Output) {
-        self.init(unchecked: TraitValue<Output, Failure>(value))
+        self.init(unchecked: Publishers.SetFailureType<Just<Output>, Failure>(upstream: Just(value)))
     }
 
     /// A single that fails with `error`.

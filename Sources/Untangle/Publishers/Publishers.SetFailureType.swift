@@ -35,6 +35,9 @@ extension Publishers {
         }
 
         /// Attaches the subscriber through a transparent wrapper.
+        // Inlinable, so that a client (UntangleExtras' `Single(value)`, `Just(value).setFailureType(to:)` chains)
+        // runs it specialized: unspecialized, subscribing a `Just` through it made 27 runtime metadata lookups.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
             upstream.subscribe(Inner(downstream: subscriber))
         }
@@ -50,32 +53,45 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
     // Transparent: the downstream talks to the upstream's own subscription.
+    @usableFromInline
     struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Never
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Never
 
-        let downstream: Downstream
+        @usableFromInline let downstream: Downstream
 
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        @inlinable
         var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
+        @inlinable
         func receive(subscription: Subscription) {
             downstream.receive(subscription: subscription)
         }
 
+        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(input)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Never>) {
             downstream.receive(completion: completion.promoted())
         }
 
+        @usableFromInline
         var description: String { "SetFailureType" }
 
+        @usableFromInline
         var playgroundDescription: Any { description }
 
+        @usableFromInline
         var customMirror: Mirror { Mirror(self, children: []) }
     }
 }
