@@ -4,15 +4,15 @@ import UntangleSync
 // Performance: one object and one lock for both subscriptions (two `SerialCancellable`s were four heap blocks and
 // a lock each), and, being the `Create` producer's teardown itself, nothing more to make for that.
 /// What a trait's `TraitSupport.chain` keeps to cancel: its first publisher's subscription (`outer`) and the one it
-/// continued with (`inner`), each set once when it arrives. Cancelling cancels both (outer first) and every
-/// subscription set afterwards, at once, as a `SerialCancellable` does; so does its deinit.
+/// continued with (`inner`), each kept once when it arrives. Cancelling cancels both (outer first) and every
+/// subscription arriving afterwards, at once; so does its deinit.
 ///
 /// The two are kept apart: a synchronous first publisher starts the second one while its own signals are still
 /// being delivered, and neither may replace the other.
 ///
 /// ```swift
 /// let slots = TraitChainSlots()
-/// slots.set(.outer, subscription)
+/// slots.adopt(subscription, as: .outer)
 /// slots.cancel()
 /// ```
 ///
@@ -48,33 +48,33 @@ final class TraitChainSlots: Cancellable, @unchecked Sendable {
         cancel()
     }
 
-    /// Keeps `subscription` in `slot`, cancelling the one it replaces; after ``cancel()``, cancels it at once.
-    @inlinable
-    func set(_ slot: Slot, _ subscription: any Cancellable) {
-        let toCancel = state.withCriticalSection { state -> (any Cancellable)? in
-            guard !state.isCancelled else { return subscription }
-            switch slot {
-            case .outer:
-                defer { state.outer = subscription }
-                return state.outer
-            case .inner:
-                defer { state.inner = subscription }
-                return state.inner
-            }
-        }
-        CalloutCheck.assertNoLockHeld("a trait chain cancelling a subscription")
-        toCancel?.cancel()
-    }
-
     /// A chain's subscriber received `subscription`: kept in `slot`, then asked for `.unlimited` (the chain's
-    /// `Create` subscriber keeps values for its own subscriber's demand).
+    /// `Create` subscriber keeps values for its own subscriber's demand). A second subscription for a slot that has
+    /// one (a publisher breaking the contract), or one arriving after ``cancel()``, is cancelled and asked nothing, as
+    /// `Subscribers.Sink` does.
     @inlinable
     func adopt(_ subscription: Subscription, as slot: Slot) {
-        set(slot, subscription)
+        let kept = state.withCriticalSection { state -> Bool in
+            guard !state.isCancelled else { return false }
+            switch slot {
+            case .outer:
+                guard state.outer == nil else { return false }
+                state.outer = subscription
+            case .inner:
+                guard state.inner == nil else { return false }
+                state.inner = subscription
+            }
+            return true
+        }
+        CalloutCheck.assertNoLockHeld("a trait chain answering a subscription")
+        guard kept else {
+            subscription.cancel()
+            return
+        }
         subscription.request(.unlimited)
     }
 
-    /// Cancels both subscriptions (outer first) and every one set afterwards. Idempotent.
+    /// Cancels both subscriptions (outer first) and every one adopted afterwards. Idempotent.
     @usableFromInline
     func cancel() {
         let (outer, inner) = state.withCriticalSection { state -> ((any Cancellable)?, (any Cancellable)?) in
