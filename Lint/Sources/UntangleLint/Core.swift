@@ -100,10 +100,8 @@ package final class FileContext {
     /// The file's variable declarations, gathered on first use by one walk for every rule that needs them.
     package private(set) lazy var declarations = FileDeclarations(tree)
 
-    /// Whether the file is test code: it imports XCTest or Swift Testing.
-    package private(set) lazy var isTestFile =
-        source.contains("import XCTest") || source.contains("import Testing")
-        || source.contains("@testable import")
+    /// Whether the file is test code (see `TestCodeDetection.swift`), decided once per file.
+    package private(set) lazy var isTestCode = Self.isTestCode(path: path, statements: tree.statements)
 
     /// Gives the rules what the other files linted together say (``CrossFileFacts``), before the walk.
     package func attach(_ facts: CrossFileFacts) {

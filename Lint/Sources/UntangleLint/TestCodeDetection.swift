@@ -7,10 +7,10 @@ extension FileContext {
     /// Whether the file is test code: a folder of its path is named `Tests`/`Test` or ends so (`AppTests`,
     /// `RxSwiftTests`, `UITests`), or the file imports a test framework (`XCTest`, `Testing`, RxSwift's `RxTest`,
     /// `RxBlocking`) or imports a module `@testable`.
-    package var isTestCode: Bool {
+    static func isTestCode(path: String, statements: CodeBlockItemListSyntax) -> Bool {
         let folders = path.split(separator: "/").dropLast()
         if folders.contains(where: { $0.hasSuffix("Tests") || $0.hasSuffix("Test") }) { return true }
-        return Self.importsTestCode(tree.statements)
+        return importsTestCode(statements)
     }
 
     /// The file's imports, those inside `#if` blocks included.

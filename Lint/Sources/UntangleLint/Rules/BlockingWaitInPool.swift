@@ -227,7 +227,7 @@ package final class BlockingWaitForAsyncWork: BlockingWaitVisitor {
         visitor: BlockingWaitForAsyncWork.self)
 
     override func message(for wait: BlockingWait) -> String? {
-        guard !wait.mainBound, wait.bridgesTask || wait.waitsBehindGate, !context.isTestFile else { return nil }
+        guard !wait.mainBound, wait.bridgesTask || wait.waitsBehindGate, !context.isTestCode else { return nil }
         return rule.message
     }
 }
@@ -251,7 +251,7 @@ package final class BlockingWaitForCallback: BlockingWaitVisitor {
 
     override func message(for wait: BlockingWait) -> String? {
         guard !wait.mainBound, wait.waitsForCallback else { return nil }
-        if (wait.bridgesTask || wait.waitsBehindGate) && !context.isTestFile { return nil }
+        if (wait.bridgesTask || wait.waitsBehindGate) && !context.isTestCode { return nil }
         return rule.message
     }
 }

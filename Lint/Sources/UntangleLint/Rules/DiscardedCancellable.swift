@@ -45,18 +45,11 @@ package final class DiscardedCancellable: LintVisitor {
             + "arriving later are lost); store it (store(in:)) for as long as the values matter",
         visitor: DiscardedCancellable.self)
 
-    private var isTestCode = false
-
-    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr, .sourceFile] }
-
-    override package func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
-        isTestCode = context.isTestCode
-        return .visitChildren
-    }
+    override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
 
     override package func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let name = node.calledName, name == "sink" || name == "assign", node.receiver != nil, isDiscarded(node),
-            !isTestCode, !Self.deliversDuringSubscribe(node.chainRoot)
+            !context.isTestCode, !Self.deliversDuringSubscribe(node.chainRoot)
         else { return .visitChildren }
         let labels = node.argumentLabels
         let isSink = name == "sink" && (node.trailingClosure != nil || labels.contains("receiveValue"))
