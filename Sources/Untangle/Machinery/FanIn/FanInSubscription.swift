@@ -49,20 +49,20 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
         subscribeSources { FanInInner(parent: subscription, id: $0) }
     }
 
-    /// Subscribes `downstream` to the fan-in of `sources`: the downstream receives its subscription first, then the
-    /// sources are subscribed in order while `subscribing` (asked of the machine, under the lock, before each one)
-    /// holds: a source that has already decided the outcome spares the later ones. With no sources the downstream
-    /// finishes at once.
+    /// Subscribes `downstream` to the fan-in of `sources`, numbered in order as the machine's upstreams
+    /// (``FanInStateMachine/upstreams``): the downstream receives its subscription first, then the sources are
+    /// subscribed in order, except one the machine has already ended (asked under the lock before each one: a source
+    /// that decided a race, or the operator's end, spares the later ones a subscription that would only be
+    /// cancelled). With no sources the downstream finishes at once.
     @inlinable
     package static func subscribe<Source: Publisher>(
-        _ downstream: Downstream, machine: Machine, sources: [Source],
-        while subscribing: (Machine) -> Bool
+        _ downstream: Downstream, machine: Machine, sources: [Source]
     ) where Source.Output == Downstream.Input, Source.Failure == Downstream.Failure {
         guard let subscription = started(downstream, machine: machine, sourceCount: sources.count) else {
             return
         }
         for (id, source) in sources.enumerated() {
-            guard subscription.fanIn.withCriticalSection({ subscribing($0) }) else { return }
+            guard !subscription.fanIn.withCriticalSection({ $0.upstreams.isEnded(at: id) }) else { continue }
             subscription.fanIn.subscribe(source, FanInInner(parent: subscription, id: id))
         }
     }
