@@ -178,25 +178,15 @@ private final class TimerConnection: Cancellable, Sendable {
 ///
 /// **Demand:** the subscriber's, unchanged.
 /// **Thread safety:** as the subscriber it wraps (the subject machinery serializes the calls).
-private struct TimerSubscriber<Downstream: Subscriber>: Subscriber
+private struct TimerSubscriber<Downstream: Subscriber>: TransparentSubscriber
 where Downstream.Input == Date, Downstream.Failure == Never {
     typealias Input = Date
     typealias Failure = Never
 
     let downstream: Downstream
 
-    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
     func receive(subscription: Subscription) {
         downstream.receive(subscription: TimerSubscription(ticks: subscription))
-    }
-
-    func receive(_ input: Date) -> Subscribers.Demand {
-        downstream.receive(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        downstream.receive(completion: completion)
     }
 }
 

@@ -199,7 +199,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     /// The emitter's downstream: drops values of replaced inners when their turn comes, and reports demand the
     /// downstream returns so that it reaches the current inner.
     @usableFromInline
-    struct Delivery: Subscriber, CustomStringConvertible {
+    struct Delivery: TransparentSubscriber, CustomStringConvertible {
         @usableFromInline typealias Input = Tagged
         @usableFromInline typealias Failure = Downstream.Failure
 
@@ -212,14 +212,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         init(downstream: Downstream, link: SwitchToLatestLink) {
             self.downstream = downstream
             self.link = link
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
         }
 
         @inlinable
@@ -239,11 +231,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
                 UpstreamCalls.request(more, from: inner, operator: "switchToLatest")
             }
             return more
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @inlinable
