@@ -466,6 +466,41 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
     }
 }
 
+/// A fan-in operator's subscription whose downstream's `request` and `cancel` are its ``FanIn``'s (merge, amb, zip,
+/// combineLatest, switchToLatest, flatMapFirst): it keeps the skeleton in `fanIn` and gets both from here.
+///
+/// ```swift
+/// final class MySubscription<Downstream: Subscriber>: FanInOwner {
+///     let fanIn: FanIn<Downstream, MyStateMachine>
+/// }
+/// ```
+///
+/// **Demand:** the downstream's requests go where the fan-in's routing says (``FanIn/request(_:)``).
+/// **Thread safety:** `request` and `cancel` may be called from any thread (``FanIn``'s are).
+@usableFromInline
+package protocol FanInOwner: Subscription {
+    /// The fan-in's downstream.
+    associatedtype FanInDownstream: Subscriber
+    /// The fan-in's state machine.
+    associatedtype FanInMachine: FanInStateMachine
+    /// The skeleton.
+    var fanIn: FanIn<FanInDownstream, FanInMachine> { get }
+}
+
+extension FanInOwner {
+    /// The downstream's request, through ``FanIn/request(_:)``.
+    @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+        fanIn.request(demand)
+    }
+
+    /// The downstream's cancel, through ``FanIn/cancel()``.
+    @inlinable
+    package func cancel() {
+        fanIn.cancel()
+    }
+}
+
 /// An operator's subscription that receives the signals of its indexed ``FanInInner`` subscribers.
 ///
 /// ```swift

@@ -22,13 +22,13 @@
 /// any thread. No lock is held while calling a source or the downstream, so sources that are themselves wired to
 /// the fan-in's output cannot deadlock it.
 @usableFromInline
-package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Subscriber>: Subscription, FanInParent,
+package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Subscriber>: FanInOwner, FanInParent,
     CustomStringConvertible, @unchecked Sendable
 {
     @usableFromInline package typealias InnerInput = Downstream.Input
     @usableFromInline package typealias InnerFailure = Downstream.Failure
 
-    @usableFromInline let fanIn: FanIn<Downstream, Machine>
+    @usableFromInline package let fanIn: FanIn<Downstream, Machine>
 
     @inlinable
     init(downstream: Downstream, machine: Machine) {
@@ -79,16 +79,6 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
             return nil
         }
         return subscription
-    }
-
-    @inlinable
-    package func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    package func cancel() {
-        fanIn.cancel()
     }
 
     @inlinable

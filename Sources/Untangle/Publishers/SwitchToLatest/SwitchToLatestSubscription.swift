@@ -10,7 +10,7 @@ import UntangleSync
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
 /// from any thread. No lock is held while calling the outer publisher, an inner or the downstream.
 @usableFromInline
-final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, FanInOwner,
     CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     @usableFromInline
@@ -70,18 +70,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
             guard let ended = fanIn.withCriticalSection({ $0.outerFailed() }) else { return }
             fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
-    }
-
-    // MARK: Downstream
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        fanIn.cancel()
     }
 
     // MARK: Inners
