@@ -128,9 +128,9 @@ extension Timer {
             // The timer is created and added with no lock held. A cancel that overtakes this has already invalidated
             // the timer, and a run loop does not schedule an invalidated timer.
             let core = core
-            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) {
-                [gate = candidate.ticks.gate] _ in
-                if gate.isOpen { core.send(Date()) }
+            let tick = candidate.ticks.gating { core.send(Date()) }
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                tick.run()
             }
             if let tolerance {
                 timer.tolerance = Swift.max(0, tolerance)
