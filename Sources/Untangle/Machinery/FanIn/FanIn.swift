@@ -487,15 +487,19 @@ package protocol FanInOwner: Subscription {
     var fanIn: FanIn<FanInDownstream, FanInMachine> { get }
 }
 
+// Forced inlining, as TransparentSubscriber's: the Subscription witness of an unspecialized subscription then makes
+// the call itself, instead of calling the generic default with this protocol's witness table found at run time.
 extension FanInOwner {
     /// The downstream's request, through ``FanIn/request(_:)``.
     @inlinable
+    @inline(__always)
     package func request(_ demand: Subscribers.Demand) {
         fanIn.request(demand)
     }
 
     /// The downstream's cancel, through ``FanIn/cancel()``.
     @inlinable
+    @inline(__always)
     package func cancel() {
         fanIn.cancel()
     }
