@@ -1,5 +1,6 @@
 // Generates the arity variants of Untangle's multi-input operators (Merge ... Merge8, CombineLatest ...
-// CombineLatest4, Zip ... Zip4) and the two identical seconds-based scheduler strides (OperationQueue, RunLoop).
+// CombineLatest4, Zip ... Zip4) and the two identical Date-based scheduler time types with their seconds-based
+// strides (OperationQueue, RunLoop).
 //
 // Usage: swift Scripts/generate-arities.swift <Sources/Untangle directory>
 // CI runs it into a temporary copy and fails on any difference (Scripts/check-generated.sh).
@@ -509,6 +510,48 @@ func secondsStride(scheduler: String, noun: String) -> String {
         """
 }
 
+// The `Date`-based `SchedulerTimeType` of the Foundation schedulers (OperationQueue, RunLoop): the same type twice,
+// as in Apple's API, so it is written once here too.
+func dateTime(scheduler: String, noun: String, article: String) -> String {
+    banner + """
+        import Foundation
+
+        extension \(scheduler) {
+            /// The scheduler time type used by the \(noun): a `Date`.
+            ///
+            /// Distances are `TimeInterval` seconds. It encodes as `{"date": ...}` with the encoder's date strategy.
+            ///
+            /// ```swift
+            /// let start = \(scheduler).SchedulerTimeType(Date())
+            /// let later = start.advanced(by: .milliseconds(250))
+            /// // start.distance(to: later) == .milliseconds(250)
+            /// ```
+            ///
+            /// **Thread safety:** a value type; use it from any thread.
+            public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+                /// The date represented by this type.
+                public var date: Date
+
+                /// Initializes \(article) \(noun) scheduler time with the given date.
+                public init(_ date: Date) {
+                    self.date = date
+                }
+
+                /// Returns the distance to another \(noun) scheduler time, in seconds.
+                public func distance(to other: SchedulerTimeType) -> Stride {
+                    Stride(other.date.timeIntervalSince(date))
+                }
+
+                /// Returns the time advanced by `n` seconds.
+                public func advanced(by n: Stride) -> SchedulerTimeType {
+                    SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
+                }
+            }
+        }
+
+        """
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     FileHandle.standardError.write(
@@ -520,6 +563,14 @@ let files: [(String, String)] = [
     ("Publishers/Merge/Publishers.Merge.generated.swift", mergeFamily()),
     ("Publishers/CombineLatest/Publishers.CombineLatest.generated.swift", tupleFamily(combineLatestFamily)),
     ("Publishers/Zip/Publishers.Zip.generated.swift", tupleFamily(zipFamily)),
+    (
+        "Schedulers/OperationQueue.SchedulerTimeType.generated.swift",
+        dateTime(scheduler: "OperationQueue", noun: "operation queue", article: "an")
+    ),
+    (
+        "Schedulers/RunLoop.SchedulerTimeType.generated.swift",
+        dateTime(scheduler: "RunLoop", noun: "run loop", article: "a")
+    ),
     (
         "Schedulers/OperationQueue.SchedulerTimeType.Stride.generated.swift",
         secondsStride(scheduler: "OperationQueue", noun: "operation queue")

@@ -75,13 +75,7 @@ private final class AsyncFutureSubscription<Downstream: Subscriber>: Subscriptio
     }
 
     private func deliver(_ result: Result<Downstream.Input, Downstream.Failure>) {
-        switch result {
-        case .success(let value):
-            emitter.offer(value)
-            emitter.complete(.finished, order: .afterQueuedValues)
-        case .failure(let error):
-            emitter.complete(.failure(error), order: .immediately)
-        }
+        emitter.resolve(result)
         task.withCriticalSection { $0.task = nil }
     }
 

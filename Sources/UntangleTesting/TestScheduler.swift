@@ -199,11 +199,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ) -> Cancellable {
         precondition(interval > .zero, "TestScheduler: a repeating action needs a positive interval, got \(interval)")
         let cancellable = RepeatingActionCancellable()
-        let gate = cancellable.gate
         // The gate makes cancel() effective at once even for a run that the drain already took out of `entries`.
-        let action = ScheduledAction {
-            if gate.isOpen { action() }
-        }
+        let action = cancellable.gating(action)
         let id = state.withCriticalSection { state in
             state.insert(due: date, interval: interval, id: nil, action: action)
         }

@@ -6,7 +6,7 @@ import XCTest
 /// amb's race (racing, won by one source, ended), decision by decision.
 final class AmbStateMachineTests: XCTestCase {
     private func racing(_ count: Int) -> (AmbStateMachine, [LoggingSubscription]) {
-        var machine = AmbStateMachine(sources: FanInUpstreams(count: count))
+        var machine = AmbStateMachine(racing: count)
         let subscriptions = (0..<count).map { _ in LoggingSubscription() }
         for (index, subscription) in subscriptions.enumerated() {
             XCTAssertEqual(machine.innerSubscribed(index, subscription), Subscribers.Demand.none)
@@ -40,7 +40,7 @@ final class AmbStateMachineTests: XCTestCase {
     }
 
     func testALateSourceIsAskedForTheTotalWhileRacingAndRefusedOnceItLost() {
-        var machine = AmbStateMachine(sources: FanInUpstreams(count: 3))
+        var machine = AmbStateMachine(racing: 3)
         _ = machine.innerSubscribed(0, LoggingSubscription())
         _ = machine.request(.max(4))
         XCTAssertEqual(machine.innerSubscribed(1, LoggingSubscription()), .max(4))

@@ -55,11 +55,15 @@ final class AmbTests: XCTestCase {
         XCTAssertEqual(b.history, [.subscribed, .request(.unlimited)])
     }
 
-    func testSynchronousSourceWinsBeforeLaterOnesAreSubscribed() {
+    func testASynchronousSourceWinsOrEndsTheRaceBeforeLaterOnesAreSubscribed() {
         let later = ManualPublisher<Int, Never>(recordsSubscriptions: true)
         let recorder = Recorder<Int, Never>()
         Just(1).amb(later).subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("Amb"), .value(1), .completion(.finished)])
+        XCTAssertEqual(later.subscriptions, 0)
+        let finished = Recorder<Int, Never>()
+        Empty<Int, Never>().amb(later).subscribe(finished)
+        XCTAssertEqual(finished.events, [.subscription("Amb"), .completion(.finished)], "a completion ends the race")
         XCTAssertEqual(later.subscriptions, 0)
         let empty = Recorder<Int, Never>(initialDemand: nil)
         Publishers.Amb<Int, Never>([]).subscribe(empty)

@@ -128,9 +128,9 @@ extension Timer {
             // The timer is created and added with no lock held. A cancel that overtakes this has already invalidated
             // the timer, and a run loop does not schedule an invalidated timer.
             let core = core
-            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) {
-                [gate = candidate.ticks.gate] _ in
-                if gate.isOpen { core.send(Date()) }
+            let tick = candidate.ticks.gating { core.send(Date()) }
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                tick.run()
             }
             if let tolerance {
                 timer.tolerance = Swift.max(0, tolerance)
@@ -178,25 +178,15 @@ private final class TimerConnection: Cancellable, Sendable {
 ///
 /// **Demand:** the subscriber's, unchanged.
 /// **Thread safety:** as the subscriber it wraps (the subject machinery serializes the calls).
-private struct TimerSubscriber<Downstream: Subscriber>: Subscriber
+private struct TimerSubscriber<Downstream: Subscriber>: TransparentSubscriber
 where Downstream.Input == Date, Downstream.Failure == Never {
     typealias Input = Date
     typealias Failure = Never
 
     let downstream: Downstream
 
-    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
     func receive(subscription: Subscription) {
         downstream.receive(subscription: TimerSubscription(ticks: subscription))
-    }
-
-    func receive(_ input: Date) -> Subscribers.Demand {
-        downstream.receive(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        downstream.receive(completion: completion)
     }
 }
 

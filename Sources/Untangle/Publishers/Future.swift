@@ -106,13 +106,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
 
         override func resolve(_ result: Result<Output, Failure>) {
-            switch result {
-            case .success(let value):
-                emitter.offer(value)
-                emitter.complete(.finished, order: .afterQueuedValues)
-            case .failure(let error):
-                emitter.complete(.failure(error), order: .immediately)
-            }
+            emitter.resolve(result)
             endPresentationIfDelivered(keepingParent: false)
         }
 
@@ -159,5 +153,20 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
 
         var playgroundDescription: Any { description }
+    }
+}
+
+extension SerialEmitter {
+    /// Delivers a future's one result (`Future`, UntangleExtras' `AsyncFuture`): the value, then `.finished` after it,
+    /// or the failure at once.
+    @inlinable
+    package func resolve(_ result: Result<Downstream.Input, Downstream.Failure>) {
+        switch result {
+        case .success(let value):
+            offer(value)
+            complete(.finished, order: .afterQueuedValues)
+        case .failure(let error):
+            complete(.failure(error), order: .immediately)
+        }
     }
 }

@@ -57,7 +57,7 @@ extension Publishers {
 extension Publishers.AssertNoFailure {
     // Transparent, as in Combine: the downstream talks to the upstream's own subscription, and every signal passes
     // straight through (a failure stops the program whenever it comes).
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         typealias Input = Upstream.Output
@@ -67,16 +67,6 @@ extension Publishers.AssertNoFailure {
         let prefix: String
         let file: StaticString
         let line: UInt
-
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input)
-        }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
@@ -89,8 +79,6 @@ extension Publishers.AssertNoFailure {
         }
 
         var description: String { "AssertNoFailure" }
-
-        var playgroundDescription: Any { description }
 
         var customMirror: Mirror {
             let children: [Mirror.Child] = [("file", file), ("line", line), ("prefix", prefix)]

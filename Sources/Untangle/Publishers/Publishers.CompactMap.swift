@@ -135,7 +135,7 @@ extension Publishers.TryCompactMap {
 extension Publishers.CompactMap {
     // Transparent like Map's, as in Combine: the downstream talks to the upstream's own subscription, and a `nil`
     // result returns `.max(1)` from `receive(_:)`.
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
@@ -144,25 +144,11 @@ extension Publishers.CompactMap {
         let downstream: Downstream
         let transform: (Upstream.Output) -> Output?
 
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let output = transform(input) else { return .max(1) }
             return downstream.receive(output)
         }
 
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
         var description: String { "CompactMap" }
-
-        var playgroundDescription: Any { description }
-
-        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

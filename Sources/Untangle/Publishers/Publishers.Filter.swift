@@ -60,7 +60,7 @@ extension Publishers.Filter {
 
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
@@ -76,30 +76,11 @@ extension Publishers.Filter {
         }
 
         @inlinable
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
         }
 
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
         @usableFromInline
         var description: String { "Filter" }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

@@ -79,7 +79,7 @@ extension Publishers.Map {
     // A transparent wrapper: the downstream receives the upstream's own subscription, so requests and cancel cost
     // nothing extra, and the identity is the downstream's.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
@@ -95,30 +95,11 @@ extension Publishers.Map {
         }
 
         @inlinable
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(transform(input))
         }
 
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
         @usableFromInline
         var description: String { "Map" }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

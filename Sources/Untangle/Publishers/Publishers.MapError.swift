@@ -53,7 +53,7 @@ extension Publishers {
 
 extension Publishers.MapError {
     // Transparent like Map's: the downstream talks to the upstream's own subscription.
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
@@ -62,24 +62,10 @@ extension Publishers.MapError {
         let downstream: Downstream
         let transform: (Upstream.Failure) -> Downstream.Failure
 
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input)
-        }
-
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             downstream.receive(completion: completion.mapFailure(transform))
         }
 
         var description: String { "MapError" }
-
-        var playgroundDescription: Any { description }
-
-        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

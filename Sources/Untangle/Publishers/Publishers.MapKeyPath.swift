@@ -165,7 +165,8 @@ extension Publishers {
 
 // Transparent like Map's (the downstream talks to the upstream's own subscription), described as Combine describes
 // its key-path maps: "ValueForKey" with its key path, or "ValueForKeys" with `keyPath0`, `keyPath1`...
-private struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+private struct KeyPathInner<Input, Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible,
+    CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
     typealias Failure = Downstream.Failure
@@ -180,23 +181,11 @@ private struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomSt
         self.transform = transform
     }
 
-    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-    func receive(subscription: Subscription) {
-        downstream.receive(subscription: subscription)
-    }
-
     func receive(_ input: Input) -> Subscribers.Demand {
         downstream.receive(transform(input))
     }
 
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        downstream.receive(completion: completion)
-    }
-
     var description: String { keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
-
-    var playgroundDescription: Any { description }
 
     var customMirror: Mirror {
         if keyPaths.count == 1 {

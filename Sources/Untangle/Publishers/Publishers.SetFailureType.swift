@@ -54,7 +54,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType {
     // Transparent: the downstream talks to the upstream's own subscription.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Inner<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
@@ -68,30 +68,11 @@ extension Publishers.SetFailureType {
         }
 
         @inlinable
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input)
-        }
-
-        @inlinable
         func receive(completion: Subscribers.Completion<Never>) {
             downstream.receive(completion: completion.promoted())
         }
 
         @usableFromInline
         var description: String { "SetFailureType" }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: []) }
     }
 }

@@ -54,16 +54,13 @@ extension DispatchQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> Cancellable {
-        let action = ScheduledAction(action)
         let cancellable = RepeatingActionCancellable()
-        let gate = cancellable.gate
+        let action = cancellable.gating(action)
         let timer = DispatchSource.makeTimerSource(queue: self)
-        // The handler holds the gate, not the cancellable: the cancellable stays owned by the caller only, and its
-        // deinit cancels. The gate also covers the window in which dispatch has already dequeued a firing when
-        // `cancel()` runs on another thread.
-        timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {
-            if gate.isOpen { action.run() }
-        }
+        // The handler holds the gated action, not the cancellable: the cancellable stays owned by the caller only,
+        // and its deinit cancels. The gate also covers the window in which dispatch has already dequeued a firing
+        // when `cancel()` runs on another thread.
+        timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) { action.run() }
         let repeating: DispatchTimeInterval = interval.magnitude == .max ? .never : interval.timeInterval
         timer.schedule(
             deadline: date.dispatchTime,

@@ -7,8 +7,7 @@ import UntangleSync
 ///
 /// ```swift
 /// let cancellable = RepeatingActionCancellable()
-/// let gate = cancellable.gate
-/// // timer handler: if gate.isOpen { action.run() }
+/// let action = cancellable.gating(action)   // timer handler: action.run()
 /// cancellable.setStop { timer.cancel() }
 /// ```
 ///
@@ -40,6 +39,17 @@ package final class RepeatingActionCancellable: Cancellable, Sendable {
 
     /// Creates an open, not yet armed cancellable.
     package init() {}
+
+    /// `action` as each firing runs it: only while this cancellable is open. The result holds the gate, never the
+    /// cancellable (dropping the cancellable still cancels), and the gate also stops a firing that the timer had
+    /// already begun when `cancel()` ran on another thread.
+    package func gating(_ action: @escaping () -> Void) -> ScheduledAction {
+        let gate = gate
+        let action = ScheduledAction(action)
+        return ScheduledAction {
+            if gate.isOpen { action.run() }
+        }
+    }
 
     /// Installs the closure that stops the underlying timer. If `cancel()` already ran, `stop` runs now.
     package func setStop(_ stop: @escaping () -> Void) {

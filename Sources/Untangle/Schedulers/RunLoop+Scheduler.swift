@@ -62,12 +62,9 @@ extension RunLoop: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> Cancellable {
-        let action = ScheduledAction(action)
         let cancellable = RepeatingActionCancellable()
-        let gate = cancellable.gate
-        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
-            if gate.isOpen { action.run() }
-        }
+        let action = cancellable.gating(action)
+        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in action.run() }
         timer.tolerance = max(0, tolerance.timeInterval)
         // `Timer.invalidate()` is documented for the installing thread, but the run-loop timer underneath
         // (CFRunLoopTimerInvalidate) takes the timer's and the run loop's locks and may be called from any thread.

@@ -30,8 +30,7 @@ extension Publishers {
         /// Attaches the subscriber, then subscribes the sources in order until one has won.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let race = AmbStateMachine(sources: FanInUpstreams(count: sources.count))
-            FanInSubscription.subscribe(subscriber, machine: race, sources: sources) { $0.phase == .racing }
+            FanInSubscription.subscribe(subscriber, machine: AmbStateMachine(racing: sources.count), sources: sources)
         }
     }
 }
@@ -40,28 +39,22 @@ extension Publishers {
 @usableFromInline
 struct AmbStateMachine: FanInStateMachine {
     @usableFromInline enum Phase: Equatable { case racing, won(Int), ended }
-    @inlinable static var decidesValues: Bool { true }
     @inlinable static var settlesOnFirstDelivery: Bool { true }
     @usableFromInline var phase = Phase.racing
-    @usableFromInline var sources: FanInUpstreams
-    @inlinable init(sources: FanInUpstreams) { self.sources = sources }
-    @inlinable
-    mutating func innerSubscribed(_ id: Int, _ s: Subscription) -> Subscribers.Demand? { sources.admit(s, at: id) }
-    @inlinable mutating func request(_ demand: Subscribers.Demand) -> [Subscription] { sources.request(demand) }
+    @usableFromInline var upstreams: FanInUpstreams
+    @inlinable init(racing count: Int) { upstreams = FanInUpstreams(count: count) }
     @inlinable mutating func cancelled() -> FanInEnding? { end(completed: nil) }
     @inlinable mutating func innerValue(_ id: Int) -> FanInValue {
         guard phase == .racing else { return phase == .won(id) ? .deliver : .drop }
         phase = .won(id)
-        return .deliverCancelling(sources.endAll(except: id))
+        return .deliverCancelling(upstreams.endAll(except: id))
     }
     @inlinable mutating func innerCompleted<F>(_ id: Int, _ completion: Subscribers.Completion<F>) -> FanInEffects<F> {
         guard phase == .racing || phase == .won(id) else { return FanInEffects() }
         return FanInEffects(ending: end(completed: id), completion: completion)
     }
     @inlinable mutating func end(completed: Int?) -> FanInEnding? {
-        if case .ended = phase { return nil }
         phase = .ended
-        let winner = completed.flatMap { sources.end(at: $0) }
-        return FanInEnding(cancel: sources.endAll(), released: winner)
+        return upstreams.ending(completed: completed)  // nil once every source had ended
     }
 }

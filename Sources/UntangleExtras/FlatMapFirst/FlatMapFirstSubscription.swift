@@ -8,12 +8,12 @@ import Untangle
 /// **Thread safety:** the upstream and the inners may deliver on any threads; `request`/`cancel` may be called from
 /// any thread. No lock is held while calling a publisher, `transform` or the downstream.
 final class FlatMapFirstSubscription<Upstream: Publisher, P: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, FanInParent, CustomStringConvertible, @unchecked Sendable
+    FanInOwner, FanInParent, CustomStringConvertible, @unchecked Sendable
 where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Failure == P.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private let fanIn: FanIn<Downstream, FlatMapFirstStateMachine>
+    let fanIn: FanIn<Downstream, FlatMapFirstStateMachine>
     private let transform: (Upstream.Output) -> P
 
     init(downstream: Downstream, transform: @escaping (Upstream.Output) -> P) {
@@ -42,16 +42,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
 
     func receive(completion: Subscribers.Completion<Failure>) {
         fanIn.perform(fanIn.withCriticalSection { $0.upstreamCompleted(completion) })
-    }
-
-    // MARK: Downstream
-
-    func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    func cancel() {
-        fanIn.cancel()
     }
 
     // MARK: Inners

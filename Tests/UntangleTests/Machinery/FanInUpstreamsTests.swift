@@ -49,6 +49,17 @@ final class FanInUpstreamsTests: XCTestCase {
         XCTAssertEqual(identities(upstreams.request(.max(1))), identities(subscriptions[1]))
         XCTAssertFalse(upstreams.isEnded(at: 1))
     }
+
+    func testTheEndingCancelsTheOthersReleasesTheCompletedOneAndHappensOnce() {
+        var upstreams = FanInUpstreams(count: 3)
+        let subscriptions = (0..<3).map { _ in LoggingSubscription() }
+        for (index, subscription) in subscriptions.enumerated() { _ = upstreams.admit(subscription, at: index) }
+        let ending = upstreams.ending(completed: 1)
+        XCTAssertEqual(identities(ending?.cancel ?? []), identities(subscriptions[0], subscriptions[2]))
+        XCTAssertTrue(isSame(ending?.released, subscriptions[1]), "the completed one's subscription, released")
+        XCTAssertTrue((0..<3).allSatisfy { upstreams.isEnded(at: $0) })
+        XCTAssertNil(upstreams.ending(), "every upstream had already ended")
+    }
 }
 
 /// The index a fan-in's upstreams can never be asked about, trapped with its message (in a child process).

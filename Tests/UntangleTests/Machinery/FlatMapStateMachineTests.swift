@@ -125,4 +125,15 @@ final class FlatMapStateMachineTests: XCTestCase {
             result?.standardErrorText.contains(
                 "FlatMapStateMachine<Int>: innerValue(3) for an inner it never handed out") == true)
     }
+
+    // flatMap counts the downstream's demand itself and keeps no numbered upstreams: the fan-in's default request
+    // (forwarding to `upstreams`) is never its to answer.
+    @Test func aForwardedRequestTrapsForAMachineWithoutNumberedUpstreams() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = FlatMapStateMachine<Int>(maxPublishers: .unlimited)
+            _ = machine.request(.max(1))
+        }
+        #expect(
+            result?.standardErrorText.contains("FlatMapStateMachine<Int>: upstreams: this machine keeps none") == true)
+    }
 }

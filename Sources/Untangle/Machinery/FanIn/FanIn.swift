@@ -1,16 +1,21 @@
 import UntangleSync
 
-/// What a fan-in's pure state machine answers: the events the ``FanIn`` skeleton routes to it. Only the arrival of
-/// an inner's subscription and the downstream's cancel concern every fan-in; the other requirements have defaults
-/// for the machines that never see those events (a default that is reached anyway traps, naming the machine).
+/// What a fan-in's pure state machine answers: the events the ``FanIn`` skeleton routes to it. Only the downstream's
+/// cancel concerns every fan-in; the other requirements have defaults for the machines that never see those events,
+/// or whose sources are numbered up front (a default that is reached anyway traps, naming the machine).
 ///
-/// - ``innerSubscribed(_:_:)``: inner `id`'s subscription arrived (``FanIn/inner(_:subscribed:)``).
+/// - ``upstreams``: the sources, for a machine whose sources are numbered up front (merge, amb); the defaults of
+///   ``innerSubscribed(_:_:)`` and ``request(_:)`` use them (default: traps; a machine that keeps none answers
+///   those two itself, or is never asked).
+/// - ``innerSubscribed(_:_:)``: inner `id`'s subscription arrived (``FanIn/inner(_:subscribed:)``); by default the
+///   upstreams admit it (asked for the total so far, or cancelled once that source or the machine ended).
 /// - ``cancelled()``: the downstream cancelled (``FanIn/cancel()``).
 /// - ``request(_:)``: the downstream asked for more, or returned demand from `receive(_:)`, under the
-///   ``FanInDemand/forwarded`` and ``FanInDemand/routedByDownstream`` routings (default: traps; a machine that
-///   counts the downstream's demand itself is never asked).
+///   ``FanInDemand/forwarded`` and ``FanInDemand/routedByDownstream`` routings; by default forwarded to every
+///   subscribed upstream (a machine that counts the downstream's demand itself is never asked).
 /// - ``decidesValues`` and ``innerValue(_:)``: whether an inner's value is delivered (``FanIn/offer(_:from:)``);
-///   by default every value is (`decidesValues` false: the value path takes no lock).
+///   by default every value is (`decidesValues` false, unless ``settlesOnFirstDelivery``: the value path takes no
+///   lock).
 /// - ``innerCompleted(_:_:)``: an inner completed (``FanIn/complete(_:_:)``).
 /// - ``name``: the operator's name, a ``FanInSubscription``'s description (by default the type's name without
 ///   `StateMachine`: `MergeStateMachine` describes itself as `Merge`).
@@ -28,6 +33,9 @@ import UntangleSync
 /// **Thread safety:** none: the skeleton calls it only under its lock; it must never call out.
 @usableFromInline
 package protocol FanInStateMachine {
+    /// The sources, numbered up front, with where each one stands and the demand asked of them so far.
+    var upstreams: FanInUpstreams { get set }
+
     /// Inner `id`'s subscription arrived: returns the demand to request from it (`.none`: nothing yet), or nil to
     /// cancel it instead (unwanted, late, or a second subscription).
     mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand?
@@ -61,15 +69,36 @@ package protocol FanInStateMachine {
 }
 
 extension FanInStateMachine {
-    /// Traps: this machine counts the downstream's demand itself, so the skeleton never forwards it.
+    /// Traps: this machine keeps no numbered upstreams, so it answers ``innerSubscribed(_:_:)`` and ``request(_:)``
+    /// itself (or, counting the downstream's demand, is never asked for `request`).
     @inlinable
-    package mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        impossibleEvent("\(Self.self): request(\(demand)): this machine counts the downstream's demand itself")
+    package var upstreams: FanInUpstreams {
+        get { Self.keepsNoUpstreams() }
+        set { Self.keepsNoUpstreams() }
     }
 
-    /// False: every inner value is delivered without taking the lock.
+    @usableFromInline
+    @inline(never)
+    static func keepsNoUpstreams() -> Never {
+        impossibleEvent("\(Self.self): upstreams: this machine keeps none, so it answers innerSubscribed and request")
+    }
+
+    /// The upstreams admit it: the demand asked of them so far, or nil (cancel it) once that upstream or the machine
+    /// ended, or for a second subscription.
     @inlinable
-    package static var decidesValues: Bool { false }
+    package mutating func innerSubscribed(_ id: Int, _ subscription: Subscription) -> Subscribers.Demand? {
+        upstreams.admit(subscription, at: id)
+    }
+
+    /// Every subscribed upstream (none once the machine ended them all).
+    @inlinable
+    package mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
+        upstreams.request(demand)
+    }
+
+    /// ``settlesOnFirstDelivery``: otherwise every inner value is delivered without taking the lock.
+    @inlinable
+    package static var decidesValues: Bool { settlesOnFirstDelivery }
 
     /// False: each inner value is decided under the lock (when ``decidesValues`` is true).
     @inlinable
@@ -434,6 +463,45 @@ package struct FanIn<Downstream: Subscriber, Machine: FanInStateMachine>: @unche
         guard let ending = withCriticalSection({ $0.cancelled() }) else { return false }
         perform(FanInEffects(ending: ending))
         return true
+    }
+}
+
+/// A fan-in operator's subscription whose downstream's `request` and `cancel` are its ``FanIn``'s (merge, amb, zip,
+/// combineLatest, switchToLatest, flatMapFirst): it keeps the skeleton in `fanIn` and gets both from here.
+///
+/// ```swift
+/// final class MySubscription<Downstream: Subscriber>: FanInOwner {
+///     let fanIn: FanIn<Downstream, MyStateMachine>
+/// }
+/// ```
+///
+/// **Demand:** the downstream's requests go where the fan-in's routing says (``FanIn/request(_:)``).
+/// **Thread safety:** `request` and `cancel` may be called from any thread (``FanIn``'s are).
+@usableFromInline
+package protocol FanInOwner: Subscription {
+    /// The fan-in's downstream.
+    associatedtype FanInDownstream: Subscriber
+    /// The fan-in's state machine.
+    associatedtype FanInMachine: FanInStateMachine
+    /// The skeleton.
+    var fanIn: FanIn<FanInDownstream, FanInMachine> { get }
+}
+
+// Forced inlining, as TransparentSubscriber's: the Subscription witness of an unspecialized subscription then makes
+// the call itself, instead of calling the generic default with this protocol's witness table found at run time.
+extension FanInOwner {
+    /// The downstream's request, through ``FanIn/request(_:)``.
+    @inlinable
+    @inline(__always)
+    package func request(_ demand: Subscribers.Demand) {
+        fanIn.request(demand)
+    }
+
+    /// The downstream's cancel, through ``FanIn/cancel()``.
+    @inlinable
+    @inline(__always)
+    package func cancel() {
+        fanIn.cancel()
     }
 }
 

@@ -22,13 +22,13 @@
 /// any thread. No lock is held while calling a source or the downstream, so sources that are themselves wired to
 /// the fan-in's output cannot deadlock it.
 @usableFromInline
-package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Subscriber>: Subscription, FanInParent,
+package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Subscriber>: FanInOwner, FanInParent,
     CustomStringConvertible, @unchecked Sendable
 {
     @usableFromInline package typealias InnerInput = Downstream.Input
     @usableFromInline package typealias InnerFailure = Downstream.Failure
 
-    @usableFromInline let fanIn: FanIn<Downstream, Machine>
+    @usableFromInline package let fanIn: FanIn<Downstream, Machine>
 
     @inlinable
     init(downstream: Downstream, machine: Machine) {
@@ -49,20 +49,20 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
         subscribeSources { FanInInner(parent: subscription, id: $0) }
     }
 
-    /// Subscribes `downstream` to the fan-in of `sources`: the downstream receives its subscription first, then the
-    /// sources are subscribed in order while `subscribing` (asked of the machine, under the lock, before each one)
-    /// holds: a source that has already decided the outcome spares the later ones. With no sources the downstream
-    /// finishes at once.
+    /// Subscribes `downstream` to the fan-in of `sources`, numbered in order as the machine's upstreams
+    /// (``FanInStateMachine/upstreams``): the downstream receives its subscription first, then the sources are
+    /// subscribed in order, except one the machine has already ended (asked under the lock before each one: a source
+    /// that decided a race, or the operator's end, spares the later ones a subscription that would only be
+    /// cancelled). With no sources the downstream finishes at once.
     @inlinable
     package static func subscribe<Source: Publisher>(
-        _ downstream: Downstream, machine: Machine, sources: [Source],
-        while subscribing: (Machine) -> Bool
+        _ downstream: Downstream, machine: Machine, sources: [Source]
     ) where Source.Output == Downstream.Input, Source.Failure == Downstream.Failure {
         guard let subscription = started(downstream, machine: machine, sourceCount: sources.count) else {
             return
         }
         for (id, source) in sources.enumerated() {
-            guard subscription.fanIn.withCriticalSection({ subscribing($0) }) else { return }
+            guard !subscription.fanIn.withCriticalSection({ $0.upstreams.isEnded(at: id) }) else { continue }
             subscription.fanIn.subscribe(source, FanInInner(parent: subscription, id: id))
         }
     }
@@ -79,16 +79,6 @@ package final class FanInSubscription<Machine: FanInStateMachine, Downstream: Su
             return nil
         }
         return subscription
-    }
-
-    @inlinable
-    package func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    package func cancel() {
-        fanIn.cancel()
     }
 
     @inlinable

@@ -7,6 +7,7 @@
 /// let demand = upstreams.admit(subscription, at: 0)     // the total so far, or nil: cancel it
 /// let forwardTo = upstreams.request(.max(1))            // every subscribed upstream
 /// let toCancel = upstreams.endAll()                      // the operator ended
+/// let ending = upstreams.ending(completed: 1)           // or: cancel the others, release upstream 1's
 /// ```
 ///
 /// **Demand:** `requested` is the total the downstream asked for; each upstream is asked for all of it once.
@@ -99,6 +100,15 @@ package struct FanInUpstreams {
             }
         }
         return ended
+    }
+
+    /// The operator ends: ends every upstream, to cancel those still subscribed, except upstream `completed`, if
+    /// given, whose subscription is only released (it completed). Nil when every upstream had already ended.
+    @inlinable
+    package mutating func ending(completed: Int? = nil) -> FanInEnding? {
+        guard standings.contains(where: { $0 != .ended }) else { return nil }
+        let released = completed.flatMap { end(at: $0) }
+        return FanInEnding(cancel: endAll(), released: released)
     }
 
     // Indices come from the operator's own inners, numbered below `count`: any other is an inconsistency.

@@ -14,11 +14,11 @@
 /// **Thread safety:** as the wrapped subscriber: the emitter serializes the calls; `onReturnedDemand` runs on the
 /// delivering thread, outside every library lock.
 @usableFromInline
-package struct DemandRelay<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+package struct DemandRelay<Downstream: Subscriber>: TransparentSubscriber, CustomStringConvertible {
     @usableFromInline package typealias Input = Downstream.Input
     @usableFromInline package typealias Failure = Downstream.Failure
 
-    @usableFromInline let downstream: Downstream
+    @usableFromInline package let downstream: Downstream
     @usableFromInline let onReturnedDemand: (Subscribers.Demand) -> Void
 
     @inlinable
@@ -28,25 +28,12 @@ package struct DemandRelay<Downstream: Subscriber>: Subscriber, CustomStringConv
     }
 
     @inlinable
-    package var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-    @inlinable
-    package func receive(subscription: Subscription) {
-        downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
     package func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         let more = downstream.receive(input)
         if more > .none {
             onReturnedDemand(more)
         }
         return more
-    }
-
-    @inlinable
-    package func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        downstream.receive(completion: completion)
     }
 
     @usableFromInline

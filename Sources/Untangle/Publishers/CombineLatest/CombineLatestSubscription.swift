@@ -52,7 +52,7 @@ protocol CombineLatestValues {
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream, or while releasing a value.
 @usableFromInline
-final class CombineLatestSubscription<Values: CombineLatestValues, Downstream: Subscriber>: Subscription,
+final class CombineLatestSubscription<Values: CombineLatestValues, Downstream: Subscriber>: FanInOwner,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Output {
     /// Everything under the lock: the bookkeeping, the typed latest values and the tuples formed while another
@@ -115,16 +115,6 @@ where Downstream.Input == Values.Output {
     @inlinable
     func inner<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Input?) -> Inner<Input> {
         Inner(owner: self, index: index, store: store)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        fanIn.cancel()
     }
 
     @inlinable

@@ -27,20 +27,9 @@ struct MergeStateMachine: FanInStateMachine {
         upstreams = FanInUpstreams(count: upstreamCount)
     }
 
-    /// Upstream `index`'s subscription arrived: returns the demand to request from it (nil: cancel it instead,
-    /// because the merge has ended or this upstream already had a subscription).
-    @inlinable
-    mutating func innerSubscribed(_ index: Int, _ subscription: Subscription) -> Subscribers.Demand? {
-        guard case .running = phase else { return nil }
-        return upstreams.admit(subscription, at: index)
-    }
-
-    /// The downstream asked for more: returns the subscriptions to forward the request to.
-    @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> [Subscription] {
-        guard case .running = phase else { return [] }
-        return upstreams.request(demand)
-    }
+    // A subscription's arrival and the downstream's requests are the skeleton's defaults (FanInStateMachine): the
+    // upstreams admit the subscription and take the requests, and once the merge has ended every upstream has ended
+    // too (the last finish, a failure or the cancel), so a late subscription is cancelled and a request goes nowhere.
 
     /// Upstream `index` completed: the last one to finish finishes the merge; a failure ends it, cancelling every
     /// upstream (as Apple's merge, the failed one's subscription too). Ignored once the merge has ended, and a

@@ -10,7 +10,7 @@ import UntangleSync
 /// **Thread safety:** the outer and inner publishers may deliver on any threads; `request`/`cancel` may be called
 /// from any thread. No lock is held while calling the outer publisher, an inner or the downstream.
 @usableFromInline
-final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscriber, FanInOwner,
     CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     @usableFromInline
@@ -70,18 +70,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
             guard let ended = fanIn.withCriticalSection({ $0.outerFailed() }) else { return }
             fanIn.perform(FanInEffects(cancel: ended.cancel, released: ended.released, completion: completion))
         }
-    }
-
-    // MARK: Downstream
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        fanIn.cancel()
     }
 
     // MARK: Inners
@@ -199,7 +187,7 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
     /// The emitter's downstream: drops values of replaced inners when their turn comes, and reports demand the
     /// downstream returns so that it reaches the current inner.
     @usableFromInline
-    struct Delivery: Subscriber, CustomStringConvertible {
+    struct Delivery: TransparentSubscriber, CustomStringConvertible {
         @usableFromInline typealias Input = Tagged
         @usableFromInline typealias Failure = Downstream.Failure
 
@@ -212,14 +200,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         init(downstream: Downstream, link: SwitchToLatestLink) {
             self.downstream = downstream
             self.link = link
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
         }
 
         @inlinable
@@ -239,11 +219,6 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
                 UpstreamCalls.request(more, from: inner, operator: "switchToLatest")
             }
             return more
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @inlinable

@@ -37,7 +37,7 @@ struct ZipStateMachine: FanInStateMachine {
         init() {}
     }
 
-    private var upstreams: FanInUpstreams
+    @usableFromInline var upstreams: FanInUpstreams
     private var queues: [RingBuffer<Any>]
     private var outbox = CombiningOutbox()
     private let senders: CombiningSender

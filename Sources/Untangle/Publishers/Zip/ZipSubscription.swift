@@ -23,7 +23,7 @@ import UntangleSync
 /// **Thread safety:** upstreams may deliver concurrently from any threads; `request` and `cancel` may be called from
 /// any thread. No lock is held while calling an upstream or the downstream.
 @usableFromInline
-final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class ZipSubscription<Downstream: Subscriber>: FanInOwner, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline let fanIn: FanIn<Downstream, ZipStateMachine>
     @usableFromInline let makeOutput: ([Any]) -> Downstream.Input
     /// The upstream delivering a group downstream, per thread (shared with the machine, which reads it under the
@@ -53,19 +53,10 @@ final class ZipSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         Inner(owner: self, index: index)
     }
 
-    // Demand that arrives on a thread where an upstream is delivering a group (the downstream requesting, or
-    // returning demand, from inside that delivery) goes back to that upstream as the return value of its
-    // `receive(_:)`, and to the others as a request, as Combine's zip does: the machine's `request` asks `senders`.
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        fanIn.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        fanIn.cancel()
-    }
-
+    // The downstream's requests go through the fan-in (FanInOwner's `request`). Demand that arrives on a thread where
+    // an upstream is delivering a group (the downstream requesting, or returning demand, from inside that delivery)
+    // goes back to that upstream as the return value of its `receive(_:)`, and to the others as a request, as
+    // Combine's zip does: the machine's `request` asks `senders`.
     @inlinable
     func upstream(_ index: Int, subscribed subscription: Subscription) {
         fanIn.inner(index, subscribed: subscription)
