@@ -3,7 +3,7 @@ import XCTest
 @testable import Untangle
 
 /// `drop(untilOutputFrom:)`'s phases, tested as a pure state machine (no threads, no callouts): the upstream's phase
-/// (open, completed, cancelled) and the trigger's gate (shut, completed first, open).
+/// (open, ended) and the trigger's gate (shut, open).
 final class DropUntilOutputStateMachineTests: XCTestCase {
     typealias Machine = DropUntilOutputStateMachine<Int, Void, TestError>
 
@@ -32,21 +32,24 @@ final class DropUntilOutputStateMachineTests: XCTestCase {
         XCTAssertTrue(delivers(machine.upstreamSent(2)))
     }
 
-    func testTheUpstreamsCompletionClosesItButKeepsItsSubscriptionForRequestsAsInCombine() {
+    func testTheUpstreamsCompletionEndsTheOperatorAndReleasesAWaitingTriggerWithoutACancel() {
         var machine = Machine()
         let upstream = Token()
         _ = machine.upstreamSubscribed(upstream)
         _ = machine.requested(.max(3))
+        let trigger = Token()
+        _ = machine.triggerSubscribed(trigger)
         let completed = machine.upstreamCompleted(.finished)
         XCTAssertEqual(completed.completion, .finished)
-        XCTAssertFalse(completed.endsDownstream, "kept: the trigger's completion can still be published")
+        XCTAssertTrue(completed.endsDownstream, "nothing follows a completion (rule 4)")
+        XCTAssertTrue((completed.released as? Token) === trigger, "released, not cancelled, as in Combine")
+        XCTAssertNil(completed.cancelTrigger)
         XCTAssertNil(machine.upstreamCompleted(.finished).completion, "published once")
         XCTAssertFalse(machine.upstreamSubscribed(Token()).isAdmitted, "a later upstream is refused")
-        XCTAssertTrue((machine.requested(.max(1)) as? Token) === upstream)
-        XCTAssertFalse(
-            delivers(machine.upstreamSent(1)), "dropped once the upstream completed, even after the gate opens")
-        _ = machine.triggerSent(())
+        XCTAssertFalse(machine.triggerSubscribed(Token()).isAdmitted, "a later trigger is refused")
+        XCTAssertNil(machine.requested(.max(1)), "nothing to ask once ended")
         XCTAssertFalse(delivers(machine.upstreamSent(1)))
+        XCTAssertNil(machine.triggerCompleted(.failure(TestError(1))).completion)
     }
 
     func testTheUpstreamsCompletionAfterTheGateOpenedEndsTheDownstream() {
@@ -56,14 +59,17 @@ final class DropUntilOutputStateMachineTests: XCTestCase {
         XCTAssertTrue(machine.upstreamCompleted(.finished).endsDownstream)
     }
 
-    func testTheTriggerFiringAfterTheUpstreamCompletedKeepsTheDownstreamAsCombineDoes() {
+    func testTheTriggerFiringAfterTheUpstreamCompletedChangesNothing() {
         var machine = Machine()
         _ = machine.upstreamSubscribed(Token())
         _ = machine.upstreamCompleted(.finished)
-        XCTAssertFalse(machine.triggerSent(()).endsDownstream, "only a delivered completion releases it")
+        let fired = machine.triggerSent(())
+        XCTAssertNil(fired.completion)
+        XCTAssertFalse(fired.endsDownstream, "ended already, with the completion")
+        XCTAssertFalse(delivers(machine.upstreamSent(1)), "the gate opens nothing once ended")
     }
 
-    func testTheTriggerCompletingFirstCancelsTheUpstreamAndReopensItsSlotAsInCombine() {
+    func testTheTriggerCompletingFirstCancelsTheUpstreamAndEndsTheOperator() {
         var machine = Machine()
         let upstream = Token()
         _ = machine.upstreamSubscribed(upstream)
@@ -73,15 +79,14 @@ final class DropUntilOutputStateMachineTests: XCTestCase {
         let first = machine.triggerCompleted(.finished)
         XCTAssertTrue((first.cancelUpstream as? Token) === upstream)
         XCTAssertEqual(first.completion, .finished)
-        XCTAssertNil(first.released, "kept: a second trigger subscription is refused")
-        XCTAssertFalse(first.endsDownstream, "the upstream has not completed")
+        XCTAssertTrue((first.released as? Token) === trigger, "the completed trigger is let go of")
+        XCTAssertTrue(first.endsDownstream, "nothing follows a completion (rule 4)")
         XCTAssertFalse(machine.triggerSubscribed(Token()).isAdmitted)
-        XCTAssertEqual(
-            machine.upstreamSubscribed(Token()).demand, .max(4), "a new upstream is asked for the demand so far")
-        XCTAssertEqual(machine.triggerCompleted(.finished).completion, .finished, "published again, as in Combine")
-        let completed = machine.upstreamCompleted(.finished)
-        XCTAssertEqual(completed.completion, .finished)
-        XCTAssertTrue(completed.endsDownstream, "nothing more can reach the downstream")
+        XCTAssertFalse(machine.upstreamSubscribed(Token()).isAdmitted, "Combine would ask a new upstream; refused")
+        XCTAssertNil(machine.triggerCompleted(.finished).completion, "Combine publishes it again; not here")
+        XCTAssertNil(machine.upstreamCompleted(.finished).completion)
+        _ = machine.triggerSent(())
+        XCTAssertFalse(delivers(machine.upstreamSent(1)), "a trigger value after the end opens nothing")
     }
 
     func testTheTriggerCompletingAfterItFiredOnlyReleasesItsSubscription() {

@@ -47,27 +47,33 @@ final class DropUntilOutputTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 
-    func testTriggerFinishingBeforeTheUpstreamSubscribesFinishesYetTheUpstreamIsStillAskedAsInCombine() {
+    // Combine asks an upstream that subscribes after the trigger finished for the demand, and delivers its values
+    // after the `.finished` it published; under the contract (rule 4) the operator has ended: the latecomer is
+    // cancelled.
+    func testTriggerFinishingBeforeTheUpstreamSubscribesFinishesAndCancelsTheLateUpstream() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>()
         upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
-        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        XCTAssertEqual(upstream.history, [.cancel])
     }
 
-    func testSecondTriggerCompletionIsPublishedAgainAsInCombine() {
+    // Combine publishes a second trigger completion again (the conformance suite's
+    // testOtherCompletesBeforeTriggering); nothing follows a completion here (rule 4).
+    func testASecondTriggerCompletionIsNotPublished() {
         let upstream = ManualPublisher<Int, Never>()
         let trigger = UnrulyPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(3))
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
         trigger.send(completion: .finished)
         trigger.send(completion: .finished)
-        XCTAssertEqual(
-            recorder.events, [.subscription("DropUntilOutput"), .completion(.finished), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
         XCTAssertEqual(upstream.history, [.request(.max(3)), .cancel])
     }
 
-    func testTriggerValueAfterItsCompletionStillOpensTheGateAsInCombine() {
+    // Combine lets a trigger value sent after the trigger's completion open the gate, and delivers the upstream's
+    // values after the `.finished` it published; nothing follows a completion here (rule 4).
+    func testNothingReachesTheDownstreamAfterTheTriggersCompletion() {
         let upstream = UnrulyPublisher<Int, Never>()
         let trigger = UnrulyPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(3))
@@ -75,8 +81,30 @@ final class DropUntilOutputTests: XCTestCase {
         trigger.send(completion: .finished)
         XCTAssertEqual(upstream.send(1), .none)
         trigger.send(0)
-        upstream.send(2)
-        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished), .value(2)])
+        XCTAssertEqual(upstream.send(2), .none)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
+    }
+
+    // Found by the differential check (Differential/, seed 1449): the upstream finished, and the trigger's own
+    // completion, arriving later, was published as a second `.finished`.
+    func testTheTriggersCompletionAfterTheUpstreamFinishedIsNotPublished() {
+        let trigger = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        Empty<Int, Never>().drop(untilOutputFrom: trigger).subscribe(recorder)
+        trigger.send(completion: .finished)
+        trigger.send(1)
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
+    }
+
+    // Found by the differential check (seed 567): the trigger finished first, and the upstream's failure, arriving
+    // later from a publisher that fails on subscription, was published after that `.finished`.
+    func testTheUpstreamsFailureAfterTheTriggerFinishedIsNotPublished() {
+        let upstream = UnrulyPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.drop(untilOutputFrom: Empty<Int, TestError>()).subscribe(recorder)
+        upstream.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(recorder.events, [.subscription("DropUntilOutput"), .completion(.finished)])
     }
 
     func testDescribesItselfWithAnEmptyMirror() {

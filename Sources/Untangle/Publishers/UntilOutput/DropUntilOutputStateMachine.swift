@@ -1,15 +1,14 @@
 /// The pure state machine of `drop(untilOutputFrom:)`, the ``TriggerOperator`` its ``TriggerSubscription`` asks:
 /// the upstream's phase, the trigger's gate and subscription, and the demand the downstream has requested.
 ///
-/// It keeps Apple's rules, which treat the two sources independently: a value from the trigger (at any time, even
-/// after its completion) lets the upstream's values through; the trigger's completion before that publishes the
-/// completion and cancels the upstream, but does not end the operator (an upstream subscribing later is still
-/// accepted and asked for the demand requested so far, and a later trigger value still opens the gate); the
-/// upstream's completion is published once; the trigger is never cancelled when it fires, only released.
-///
-/// The downstream is kept for as long as Combine could still deliver to it (some signals follow a completion): it
-/// is released with the completion delivered once the upstream has completed and the trigger has fired or
-/// completed, or when the downstream cancels. (Combine keeps it for as long as the subscription lives.)
+/// Apple's rules where they keep the threading contract: a value from the trigger lets the upstream's values
+/// through, and the trigger is then released, not cancelled; the trigger's completion before its value publishes
+/// the completion and cancels the upstream; the upstream's completion is published. Where Combine goes on after a
+/// completion (a second trigger completion published again, an upstream subscribing later accepted, its values then
+/// delivered: the conformance suite's `testOtherCompletesBeforeTriggering`), the operator ends at its first
+/// completion instead (contract rule 4, listed in ThreadSafety.md): nothing reaches the downstream after it, later
+/// subscriptions are refused, and the downstream is released. The upstream is cancelled when the trigger completes
+/// first; a trigger still waiting when the upstream completes is released without a cancel, as in Combine.
 ///
 /// **Demand:** every downstream request is added to `requested` and forwarded to the upstream (or when it
 /// subscribes). A value dropped before the trigger fires uses up one unit of it: a dropped value beyond it breaks
@@ -27,45 +26,29 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
     @inlinable
     static var name: String { "DropUntilOutput" }
 
-    /// The upstream's side of the operator, and the downstream's cancel. Combine's own "closed" flag (values
-    /// dropped, a new upstream subscription cancelled, the upstream's completion ignored) is: not `.open`.
+    /// The upstream's side of the operator.
     @usableFromInline
     enum UpstreamPhase {
-        /// Before the upstream's completion: its subscription once it arrived (nil before, and again after a
-        /// trigger's completion before its value cancelled it: a new one is then accepted, as in Combine).
+        /// Before any completion: the upstream's subscription once it arrived (nil before).
         case open(Subscription?)
-        /// The upstream completed (its completion was published once). Its subscription is kept: requests still
-        /// reach it, and a trigger's completion before its value still cancels it, as in Combine.
-        case completed(Subscription?)
-        /// The downstream cancelled: every subscription is refused, nothing is kept.
-        case cancelled
-
-        /// The upstream subscription requests go to (and a trigger's completion cancels), if any.
-        @inlinable
-        var subscription: Subscription? {
-            switch self {
-            case .open(let subscription), .completed(let subscription): return subscription
-            case .cancelled: return nil
-            }
-        }
+        /// A completion was published (the upstream's or the trigger's), or the downstream cancelled: every
+        /// subscription is refused, every signal ignored, nothing is kept.
+        case ended
     }
 
     /// The trigger's gate, and its subscription: released when the trigger fires (a later one is then accepted
-    /// again, as in Combine), kept when it completes first.
+    /// again, as in Combine).
     @usableFromInline
     enum Gate {
         /// The trigger has neither sent a value nor completed: the upstream's values are dropped.
         case shut(trigger: Subscription?)
-        /// The trigger completed before sending a value (its completion was published): still shut; a later
-        /// trigger value still opens it, a later completion is published again, as in Combine.
-        case triggerCompletedFirst(trigger: Subscription?)
         /// The trigger sent a value: the upstream's values pass (for as long as the upstream is open).
         case open(trigger: Subscription?)
 
         @inlinable
         var trigger: Subscription? {
             switch self {
-            case .shut(let trigger), .triggerCompletedFirst(let trigger), .open(let trigger): return trigger
+            case .shut(let trigger), .open(let trigger): return trigger
             }
         }
     }
@@ -77,14 +60,6 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
     @inlinable
     init() {}
 
-    /// Whether nothing more can reach the downstream: the upstream completed and the trigger fired or completed.
-    @inlinable
-    var downstreamDone: Bool {
-        guard case .completed = upstream else { return false }
-        if case .shut = gate { return false }
-        return true
-    }
-
     /// The upstream's subscription: asked for the demand requested so far; refused when it is a second one or
     /// comes after the end.
     @inlinable
@@ -94,14 +69,12 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
         return .admitted(requesting: requested)
     }
 
-    /// The trigger's subscription: asked for `.max(1)`; refused when one is kept already, or after the cancel.
+    /// The trigger's subscription: asked for `.max(1)`; refused when one is kept already, or after the end.
     @inlinable
     mutating func triggerSubscribed(_ subscription: Subscription) -> UpstreamAdmission {
-        if case .cancelled = upstream { return .rejected }
-        guard gate.trigger == nil else { return .rejected }
+        guard case .open = upstream, gate.trigger == nil else { return .rejected }
         switch gate {
         case .shut: gate = .shut(trigger: subscription)
-        case .triggerCompletedFirst: gate = .triggerCompletedFirst(trigger: subscription)
         case .open: gate = .open(trigger: subscription)
         }
         return .admitted(requesting: .max(1))
@@ -110,63 +83,70 @@ struct DropUntilOutputStateMachine<Input, Signal, Failure: Error>: DescribedTrig
     @inlinable
     mutating func requested(_ demand: Subscribers.Demand) -> Subscription? {
         requested += demand
-        return upstream.subscription
+        guard case .open(let subscription) = upstream else { return nil }
+        return subscription
     }
 
     @inlinable
     mutating func upstreamSent(_ input: Input) -> TriggerValueDecision<Input, Never> {
-        if case .open = gate, case .open = upstream { return .deliver(input) }
+        if case .open = upstream, case .open = gate { return .deliver(input) }
+        // Dropped: before the gate opens, or after the end (a value racing the upstream's cancel). Either way it
+        // uses up a unit of the demand requested; one beyond it breaks the upstream's contract, as in Combine.
         precondition(requested > .none, "drop(untilOutputFrom:) received a value it did not request")
         requested -= 1
         return .skip(returning: .none)
     }
 
-    /// The upstream's completion is published once; the downstream is released with it if the gate is no longer
-    /// shut.
+    /// The upstream's completion is published and the operator ends; a trigger that has not fired is released, not
+    /// cancelled (as in Combine; what it sends later is ignored).
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
-        guard case .open(let subscription) = upstream else { return TriggerEffects() }
-        upstream = .completed(subscription)
-        return TriggerEffects(completion: completion, endsDownstream: downstreamDone)
+        guard case .open = upstream else { return TriggerEffects() }
+        upstream = .ended
+        let trigger = gate.trigger
+        gate = .shut(trigger: nil)
+        return TriggerEffects(released: trigger, completion: completion, endsDownstream: true)
     }
 
-    /// The trigger's value opens the gate; the trigger is released, not cancelled. The downstream stays even if
-    /// the upstream has completed: only a delivered completion releases it (as Combine keeps it until the
-    /// subscription goes, which the conformance suite's lifecycle tests observe).
+    /// The trigger's value opens the gate; the trigger is released, not cancelled.
     @inlinable
     mutating func triggerSent(_ signal: Signal) -> TriggerEffects<Self> {
         let trigger = gate.trigger
-        gate = .open(trigger: nil)
+        if case .open = upstream {
+            gate = .open(trigger: nil)
+        } else {
+            gate = .shut(trigger: nil)
+        }
         return TriggerEffects(released: trigger)
     }
 
-    /// After the trigger's value, its completion only releases its subscription. Before, it is published and cancels
-    /// the upstream, whose slot reopens (as in Combine).
+    /// After the trigger's value (or the end), its completion only releases its subscription. Before, it is
+    /// published, cancels the upstream, and ends the operator.
     @inlinable
     mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> TriggerEffects<Self> {
-        if case .open(let trigger) = gate {
+        let trigger = gate.trigger
+        switch (upstream, gate) {
+        case (.open(let subscription), .shut):
+            upstream = .ended
+            gate = .shut(trigger: nil)
+            return TriggerEffects(
+                cancelUpstream: subscription, released: trigger, completion: completion, endsDownstream: true)
+        case (_, .open):
             gate = .open(trigger: nil)
-            return TriggerEffects(released: trigger)
+        case (.ended, .shut):
+            gate = .shut(trigger: nil)
         }
-        let cancel: Subscription?
-        switch upstream {
-        case .open(let subscription):
-            cancel = subscription
-            upstream = .open(nil)
-        case .completed(let subscription):
-            cancel = subscription
-            upstream = .completed(nil)
-        case .cancelled:
-            return TriggerEffects()
-        }
-        gate = .triggerCompletedFirst(trigger: gate.trigger)
-        return TriggerEffects(cancelUpstream: cancel, completion: completion, endsDownstream: downstreamDone)
+        return TriggerEffects(released: trigger)
     }
 
     @inlinable
     mutating func cancelled() -> TriggerEffects<Self> {
-        let effects = TriggerEffects<Self>(cancelUpstream: upstream.subscription, cancelTrigger: gate.trigger)
-        upstream = .cancelled
+        var upstreamSubscription: Subscription?
+        if case .open(let subscription) = upstream {
+            upstreamSubscription = subscription
+        }
+        let effects = TriggerEffects<Self>(cancelUpstream: upstreamSubscription, cancelTrigger: gate.trigger)
+        upstream = .ended
         gate = .shut(trigger: nil)
         return effects
     }
