@@ -37,7 +37,7 @@ final class EmitterStateMachineLayoutTests: XCTestCase {
     }
 
     /// Every subject subscription holds one machine inline (the memory-per-subscription workload): four words, then
-    /// the phases, the policy, the sink flag and `latestAwaitsRequest` packed into bytes (39 bytes with the five flags
+    /// the phases, the policy, the sink flag and `keptLatest` packed into bytes (39 bytes with the five flags
     /// the phases replaced); the stride stays five words.
     func testTheMachineForASinkTakesFourWordsAndSixBytes() {
         XCTAssertEqual(MemoryLayout<SinkMachine>.size, 38)

@@ -117,7 +117,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         /// Not accepted (no demand, completed or cancelled); the value is handed back to be released outside the lock.
         case dropped
         /// `keepLatest`: the value took the place of the kept one, which waited for a request (see
-        /// `latestAwaitsRequest`) and is handed back to be released outside the lock; the caller now owns the emitter
+        /// `keptLatest`) and is handed back to be released outside the lock; the caller now owns the emitter
         /// and drains (the value is queued, within demand).
         case replacingAsOwner(Input)
     }
@@ -196,12 +196,20 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// Whether the downstream is a `Subscribers.Sink` held without a box (see ``DownstreamReference``), decided once
     /// here so that the lock-free path reads a byte instead of comparing type metadata per value. Never changes.
     @usableFromInline let downstreamIsSink: Bool
-    /// `keepLatest` only: the last queued value is the kept one (beyond demand) and only a `request` makes it
-    /// deliverable; demand that `receive(_:)` returned meanwhile is for the values sent after it. Apple's
+    /// `keepLatest` only: where the last queued value stands when it was kept beyond demand. Apple's
     /// CurrentValueSubject delivers a value it could not deliver (no demand) when the subscriber next requests, but
     /// not when the subscriber returns demand from `receive(_:)`: that demand goes to the next value sent, and the
     /// missed one is forgotten. (One byte in the machine's padding: its stride is unchanged.)
-    @usableFromInline var latestAwaitsRequest = false
+    @usableFromInline
+    enum KeptLatest: UInt8 {
+        /// Nothing waits for a request: every queued value is deliverable within demand.
+        case deliverable
+        /// The last queued value is the kept one and only a `request` makes it deliverable; demand that
+        /// `receive(_:)` returned meanwhile is for the values sent after it.
+        case awaitsRequest
+    }
+
+    @usableFromInline var keptLatest = KeptLatest.deliverable
 
     /// Set in `ownerBits` (and so in the owner word) while the owner delivers a batch (`Next.values`) outside the
     /// lock; a cancel clears it, which tells the owner, between two values and without the lock, to stop. A
@@ -297,7 +305,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         guard isOpen else { return .dropped }
         assert(downstream != nil, "an open emitter holds its downstream")
         // Demand not yet promised to queued values (`.unlimited` minus anything is still `.unlimited`).
-        let unreserved = demand - (queue.count - (latestAwaitsRequest ? 1 : 0))
+        let unreserved = demand - (queue.count - (keptLatest == .awaitsRequest ? 1 : 0))
         switch policy {
         case .dropWithoutDemand:
             if unreserved == .none { return .dropped }
@@ -310,10 +318,10 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
                 queue.append(value)
                 return .queued
             }
-            if latestAwaitsRequest {
+            if keptLatest == .awaitsRequest {
                 // Demand returned by `receive(_:)` covers this value, not the kept one: Combine delivers it and
                 // forgets the missed one. The value takes its place at the end of the queue, now within demand.
-                latestAwaitsRequest = false
+                keptLatest = .deliverable
                 let stale = queue.replaceLast(with: value)
                 guard owner == nil, subscriptionPhase == .started else { return .queuedReplacing(stale) }
                 owner = thread
@@ -383,9 +391,9 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         guard isOpen else { return (.none, []) }
         termination = .completing(completion)
         var discarded: [Input] = []
-        if latestAwaitsRequest {
+        if keptLatest == .awaitsRequest {
             // The kept value waited for a request that can no longer deliver it.
-            latestAwaitsRequest = false
+            keptLatest = .deliverable
             discarded = queue.truncate(keepingFirst: queue.count - 1)
         }
         switch order {
@@ -405,7 +413,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> DrainAction {
         guard isLive else { return .none }
         demand += more
-        latestAwaitsRequest = false
+        keptLatest = .deliverable
         return claimOwnership(on: thread)
     }
 
@@ -418,12 +426,12 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     }
 
     /// Adds demand returned by `receive(_:)`; under `keepLatest` a value kept beyond demand now waits for a request
-    /// (see ``latestAwaitsRequest``).
+    /// (see ``keptLatest``).
     @inlinable
     @inline(__always)
     mutating func addDemandFromReceive(_ more: Subscribers.Demand) {
         if more > .none, policy == .keepLatest, demand < queue.count {
-            latestAwaitsRequest = true
+            keptLatest = .awaitsRequest
         }
         demand += more
     }
@@ -449,7 +457,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     var hasDeliverable: Bool {
-        (queue.count > (latestAwaitsRequest ? 1 : 0) && demand > .none) || (pendingCompletion != nil && queue.isEmpty)
+        (queue.count > (keptLatest == .awaitsRequest ? 1 : 0) && demand > .none)
+            || (pendingCompletion != nil && queue.isEmpty)
     }
 
     /// The owner takes the next signal, or releases ownership when there is none. `returnedDemand` is what the
@@ -491,7 +500,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         }
         addDemandFromReceive(returnedDemand)
         // The kept value that waits for a request is not deliverable (it is the last one queued).
-        let queued = queue.count - (latestAwaitsRequest ? 1 : 0)
+        let queued = queue.count - (keptLatest == .awaitsRequest ? 1 : 0)
         if batching, !nestedInSubscriptionCallout {
             let deliverable = demand.max.map { Swift.min($0, queued) } ?? queued
             if deliverable >= 3 {
@@ -536,7 +545,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func cancel() -> (cancelled: Bool, released: DownstreamReference<Downstream>?, queue: RingBuffer<Input>) {
         guard isLive else { return (false, nil, RingBuffer()) }
         let queue = self.queue.takeAll()
-        latestAwaitsRequest = false
+        keptLatest = .deliverable
         if owner != nil {
             termination = .cancelling
             // A batch being delivered stops before its next value (see `batchBit`).
