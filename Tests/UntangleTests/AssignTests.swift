@@ -133,4 +133,21 @@ final class AssignTests: XCTestCase {
         XCTAssertEqual(assign.receive("after the end"), .none)
         XCTAssertEqual(target.text, "late")
     }
+
+    // Regression (CombineX's AssignSpec): a completion that arrives before the subscription released the object and
+    // ended the subscriber; Combine ignores it, keeps the object and assigns once a subscription arrives.
+    func testACompletionBeforeTheSubscriptionIsIgnored() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
+        assign.receive(completion: .finished)
+        XCTAssertTrue(assign.object === target)
+        XCTAssertEqual(assign.customMirror.children.map { "\($0.value)" }.last, "awaitingSubscription")
+        let upstream = ManualPublisher<String, Never>()
+        upstream.subscribe(assign)
+        XCTAssertEqual(upstream.history, [.request(.unlimited)])
+        upstream.send("after")
+        XCTAssertEqual(target.text, "after")
+        upstream.send(completion: .finished)
+        XCTAssertNil(assign.object)
+    }
 }

@@ -84,9 +84,14 @@ extension Subscribers {
             return .none
         }
 
-        /// Releases the object and the subscription.
+        /// Releases the object and the subscription. A completion that arrives before the subscription is ignored,
+        /// as in Combine: the object stays, and a subscription that arrives later assigns as usual.
         public func receive(completion: Subscribers.Completion<Never>) {
-            let released = end()
+            let released = state.withCriticalSection { state -> State? in
+                guard case .subscribed = state.status else { return nil }
+                defer { state = State(status: .ended, object: nil) }
+                return state
+            }
             withExtendedLifetime(released) {}
         }
 

@@ -37,9 +37,10 @@ final class EmitterStateMachineLayoutTests: XCTestCase {
     }
 
     /// Every subject subscription holds one machine inline (the memory-per-subscription workload): four words, then
-    /// the phases, the policy and the sink flag packed into bytes (39 bytes with the five flags this replaced).
-    func testTheMachineForASinkTakesFourWordsAndFiveBytes() {
-        XCTAssertEqual(MemoryLayout<SinkMachine>.size, 37)
+    /// the phases, the policy, the sink flag and `keptLatest` packed into bytes (39 bytes with the five flags
+    /// the phases replaced); the stride stays five words.
+    func testTheMachineForASinkTakesFourWordsAndSixBytes() {
+        XCTAssertEqual(MemoryLayout<SinkMachine>.size, 38)
         XCTAssertEqual(MemoryLayout<SinkMachine>.stride, 40)
         XCTAssertEqual(MemoryLayout<SinkMachine.SubscriptionPhase>.size, 1)
         XCTAssertEqual(MemoryLayout<SinkMachine.Termination>.size, 2, "a Never-failing completion takes no word")
@@ -48,13 +49,13 @@ final class EmitterStateMachineLayoutTests: XCTestCase {
     /// With a failure type, the pending completion (an existential) takes a word of its own.
     func testTheMachineForAFailingDownstreamKeepsTheCompletionInOneWord() {
         XCTAssertEqual(MemoryLayout<FailingMachine.Termination>.size, 8)
-        XCTAssertEqual(MemoryLayout<FailingMachine>.size, 43)
+        XCTAssertEqual(MemoryLayout<FailingMachine>.size, 44)
         XCTAssertEqual(MemoryLayout<FailingMachine>.stride, 48)
     }
 
     /// The owner word and the machine, as a subject subscription stores them (`SubjectSubscription.state`).
-    func testASubjectSubscriptionsInlineStateTakesFiveWordsAndFiveBytes() {
-        XCTAssertEqual(MemoryLayout<WordAndValue<SinkMachine>>.size, 45)
+    func testASubjectSubscriptionsInlineStateTakesFiveWordsAndSixBytes() {
+        XCTAssertEqual(MemoryLayout<WordAndValue<SinkMachine>>.size, 46)
         XCTAssertEqual(WordAndValue<SinkMachine>.valueOffset, 8)
     }
 }

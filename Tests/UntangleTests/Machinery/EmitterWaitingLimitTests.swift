@@ -34,7 +34,7 @@ final class EmitterWaitingLimitTests: XCTestCase {
         case .queued: return "queued"
         case .queuedReplacing(let old): return "replaced \(old)"
         case .dropped: return "dropped"
-        case .deliverAsOwner, .deliverNested: return "delivered"
+        case .deliverAsOwner, .deliverNested, .replacingAsOwner: return "delivered"
         }
     }
 

@@ -78,6 +78,52 @@ final class CurrentValueSubjectTests: XCTestCase {
         XCTAssertEqual(recorder.values, [1, 3, 4])
     }
 
+    // Regression (CombineX's CurrentValueSubjectSpec, "no guarantee of synchronous backpressure"): a value sent while
+    // the subscriber had no demand was delivered as soon as its receive(_:) returned demand. Combine delivers a missed
+    // value only on the next request(); demand returned from receive(_:) goes to the next value sent, which replaces
+    // the missed one.
+    func testAMissedValueIsNotDeliveredByTheDemandReceiveReturns() {
+        let (subject, recorder) = subscriberMissingOne(returning: .max(2))
+        XCTAssertEqual(recorder.values, [0], "1 was sent without demand; the returned demand does not deliver it")
+        subject.send(2)
+        XCTAssertEqual(recorder.values, [0, 2])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [0, 2], "2 replaced the missed value: nothing waits for the request")
+        subject.send(3)
+        subject.send(4)
+        XCTAssertEqual(recorder.values, [0, 2, 3, 4])
+    }
+
+    // The missed value still waits for a request after receive(_:) returned demand: the request delivers it.
+    func testAMissedValueIsDeliveredByTheNextRequestAfterReceiveReturnedDemand() {
+        let (subject, recorder) = subscriberMissingOne(returning: .max(1))
+        XCTAssertEqual(recorder.values, [0])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [0, 1])
+        subject.send(2)
+        subject.send(3)
+        XCTAssertEqual(recorder.values, [0, 1, 2], "demand 1 + 1, minus the missed value")
+        subject.send(completion: .finished)
+        XCTAssertEqual(recorder.completion, .finished)
+    }
+
+    /// A subject at 0 and a subscriber that asked for one value: receiving 0, it sends 1 (which it has no demand for)
+    /// and returns `demand`.
+    private func subscriberMissingOne(
+        returning demand: Subscribers.Demand
+    ) -> (CurrentValueSubject<Int, Never>, Recorder<Int, Never>) {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = Recorder<Int, Never>(
+            initialDemand: .max(1),
+            onValue: { _, value in
+                guard value == 0 else { return .none }
+                subject.send(1)
+                return demand
+            })
+        subject.subscribe(recorder)
+        return (subject, recorder)
+    }
+
     // Combine delivers the current value inside the request made from receive(subscription:), before it returns.
     func testCurrentValueIsDeliveredInsideTheRequestMadeFromReceiveSubscription() {
         let subject = CurrentValueSubject<String, Never>("a")

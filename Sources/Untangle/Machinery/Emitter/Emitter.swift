@@ -176,8 +176,8 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             return dropped
         case .queued, .dropped:
             return nil
-        case .deliverNested:
-            impossibleEvent("Emitter: offer(_:limit:) answered deliverNested")
+        case .deliverNested, .replacingAsOwner:
+            impossibleEvent("Emitter: offer(_:limit:) answered a keepLatest or nested delivery")
         }
     }
 
@@ -196,6 +196,10 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             return true
         case .queuedReplacing(let replaced):
             withExtendedLifetime(replaced) {}
+            return true
+        case .replacingAsOwner(let replaced):
+            withExtendedLifetime(replaced) {}
+            drain(returnedDemand: .none, nestedInSubscriptionCallout: false)
             return true
         case .dropped:
             return false
@@ -228,7 +232,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             return dropped
         case .queued, .dropped:
             return nil
-        case .deliverAsOwner, .deliverNested:
+        case .deliverAsOwner, .deliverNested, .replacingAsOwner:
             impossibleEvent("Emitter: enqueue(_:limit:) answered a delivery")
         }
     }
@@ -274,8 +278,8 @@ package struct SerialEmitter<Storage: EmitterStorage> {
             return false
         case .queued, .dropped:
             return false
-        case .deliverNested:
-            impossibleEvent("Emitter: accept(_:limit:dropped:) answered deliverNested")
+        case .deliverNested, .replacingAsOwner:
+            impossibleEvent("Emitter: accept(_:limit:dropped:) answered a keepLatest or nested delivery")
         }
     }
 

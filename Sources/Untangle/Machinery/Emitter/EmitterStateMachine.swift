@@ -10,7 +10,9 @@ package enum EmitterBufferPolicy: Sendable {
     /// dropped (PassthroughSubject, as in Apple's Combine).
     case dropWithoutDemand
     /// Like `dropWithoutDemand`, but one value beyond demand is kept and replaced by newer ones, so the subscriber
-    /// receives the latest value when it next asks (CurrentValueSubject).
+    /// receives the latest value when it next asks with `request` (CurrentValueSubject). Demand returned by
+    /// `receive(_:)` does not deliver it (as in Apple's Combine): it goes to the values sent after it, and the first
+    /// of those replaces the kept one.
     case keepLatest
     /// Every value is queued until demand allows it (for sources that only produce what was requested, so the queue
     /// stays bounded by the requests: merge, flatMap, Future).
@@ -114,6 +116,10 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case queuedReplacing(Input)
         /// Not accepted (no demand, completed or cancelled); the value is handed back to be released outside the lock.
         case dropped
+        /// `keepLatest`: the value took the place of the kept one, which waited for a request (see
+        /// `keptLatest`) and is handed back to be released outside the lock; the caller now owns the emitter
+        /// and drains (the value is queued, within demand).
+        case replacingAsOwner(Input)
     }
 
     /// Actions for a request or for a completion: start draining, or nothing.
@@ -177,7 +183,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     // The first stored property: `Emitter`'s fast path reads it in place, at offset 0 (pinned by
     // EmitterStateMachineLayoutTests, which run in every `swift test`).
-    // Memory: the word-sized fields come first and the small ones last, so that they pack (37 bytes for a
+    // Memory: the word-sized fields come first and the small ones last, so that they pack (38 bytes for a
     // `Never`-failing downstream, 39 with the five flags the two phases replaced; pinned by the same tests).
     @usableFromInline var downstream: DownstreamReference<Downstream>?
     @usableFromInline var demand = Subscribers.Demand.none
@@ -190,6 +196,20 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     /// Whether the downstream is a `Subscribers.Sink` held without a box (see ``DownstreamReference``), decided once
     /// here so that the lock-free path reads a byte instead of comparing type metadata per value. Never changes.
     @usableFromInline let downstreamIsSink: Bool
+    /// `keepLatest` only: where the last queued value stands when it was kept beyond demand. Apple's
+    /// CurrentValueSubject delivers a value it could not deliver (no demand) when the subscriber next requests, but
+    /// not when the subscriber returns demand from `receive(_:)`: that demand goes to the next value sent, and the
+    /// missed one is forgotten. (One byte in the machine's padding: its stride is unchanged.)
+    @usableFromInline
+    enum KeptLatest: UInt8 {
+        /// Nothing waits for a request: every queued value is deliverable within demand.
+        case deliverable
+        /// The last queued value is the kept one and only a `request` makes it deliverable; demand that
+        /// `receive(_:)` returned meanwhile is for the values sent after it.
+        case awaitsRequest
+    }
+
+    @usableFromInline var keptLatest = KeptLatest.deliverable
 
     /// Set in `ownerBits` (and so in the owner word) while the owner delivers a batch (`Next.values`) outside the
     /// lock; a cancel clears it, which tells the owner, between two values and without the lock, to stop. A
@@ -285,7 +305,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         guard isOpen else { return .dropped }
         assert(downstream != nil, "an open emitter holds its downstream")
         // Demand not yet promised to queued values (`.unlimited` minus anything is still `.unlimited`).
-        let unreserved = demand - queue.count
+        let unreserved = demand - (queue.count - (keptLatest == .awaitsRequest ? 1 : 0))
         switch policy {
         case .dropWithoutDemand:
             if unreserved == .none { return .dropped }
@@ -297,6 +317,15 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
                 }
                 queue.append(value)
                 return .queued
+            }
+            if keptLatest == .awaitsRequest {
+                // Demand returned by `receive(_:)` covers this value, not the kept one: Combine delivers it and
+                // forgets the missed one. The value takes its place at the end of the queue, now within demand.
+                keptLatest = .deliverable
+                let stale = queue.replaceLast(with: value)
+                guard owner == nil, subscriptionPhase == .started else { return .queuedReplacing(stale) }
+                owner = thread
+                return .replacingAsOwner(stale)
             }
         case .unbounded:
             break
@@ -362,13 +391,18 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         guard isOpen else { return (.none, []) }
         termination = .completing(completion)
         var discarded: [Input] = []
+        if keptLatest == .awaitsRequest {
+            // The kept value waited for a request that can no longer deliver it.
+            keptLatest = .deliverable
+            discarded = queue.truncate(keepingFirst: queue.count - 1)
+        }
         switch order {
         case .afterQueuedValues:
             break
         case .afterDemandedValues:
-            discarded = queue.truncate(keepingFirst: demand.max ?? queue.count)
+            discarded += queue.truncate(keepingFirst: demand.max ?? queue.count)
         case .immediately:
-            discarded = queue.truncate(keepingFirst: 0)
+            discarded += queue.truncate(keepingFirst: 0)
             // A batch being delivered is cut short too (see `batchBit`).
             ownerBits &= ~Self.batchBit
         }
@@ -379,6 +413,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func request(_ more: Subscribers.Demand, on thread: ThreadID) -> DrainAction {
         guard isLive else { return .none }
         demand += more
+        keptLatest = .deliverable
         return claimOwnership(on: thread)
     }
 
@@ -386,8 +421,19 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func addReturnedDemand(_ more: Subscribers.Demand) {
         if downstream != nil {
-            demand += more
+            addDemandFromReceive(more)
         }
+    }
+
+    /// Adds demand returned by `receive(_:)`; under `keepLatest` a value kept beyond demand now waits for a request
+    /// (see ``keptLatest``).
+    @inlinable
+    @inline(__always)
+    mutating func addDemandFromReceive(_ more: Subscribers.Demand) {
+        if more > .none, policy == .keepLatest, demand < queue.count {
+            keptLatest = .awaitsRequest
+        }
+        demand += more
     }
 
     // Ownership is claimed only when there is something to deliver and nobody owns the emitter; a claim from the
@@ -411,7 +457,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     var hasDeliverable: Bool {
-        (!queue.isEmpty && demand > .none) || (pendingCompletion != nil && queue.isEmpty)
+        (queue.count > (keptLatest == .awaitsRequest ? 1 : 0) && demand > .none)
+            || (pendingCompletion != nil && queue.isEmpty)
     }
 
     /// The owner takes the next signal, or releases ownership when there is none. `returnedDemand` is what the
@@ -451,9 +498,11 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         case .open, .completing:
             break
         }
-        demand += returnedDemand
+        addDemandFromReceive(returnedDemand)
+        // The kept value that waits for a request is not deliverable (it is the last one queued).
+        let queued = queue.count - (keptLatest == .awaitsRequest ? 1 : 0)
         if batching, !nestedInSubscriptionCallout {
-            let deliverable = demand.max.map { Swift.min($0, queue.count) } ?? queue.count
+            let deliverable = demand.max.map { Swift.min($0, queued) } ?? queued
             if deliverable >= 3 {
                 // All but the last deliverable value; any values beyond demand stay queued behind it.
                 let kept = queue.truncate(keepingFirst: deliverable - 1)
@@ -466,7 +515,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
                 return .values(downstream.unsafelyUnwrapped, batch)
             }
         }
-        if demand > .none, let value = queue.popFirst() {
+        if demand > .none, queued > 0, let value = queue.popFirst() {
             demand -= 1
             return .value(downstream.unsafelyUnwrapped, value)
         }
@@ -496,6 +545,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     mutating func cancel() -> (cancelled: Bool, released: DownstreamReference<Downstream>?, queue: RingBuffer<Input>) {
         guard isLive else { return (false, nil, RingBuffer()) }
         let queue = self.queue.takeAll()
+        keptLatest = .deliverable
         if owner != nil {
             termination = .cancelling
             // A batch being delivered stops before its next value (see `batchBit`).
