@@ -480,8 +480,11 @@ private final class DeclarationFinder: SyntaxVisitor {
             sends.append((lastComponent(receiver.filter { $0 != "?" && $0 != "!" }), Syntax(node)))
         }
         if let name = node.calledName {
-            let receiver = node.receiverText
-            if receiver == nil || receiver == "self" || receiver == "self?" || receiver == "self!" {
+            // `f()`, `self.f()`, `self?.f()`: by the receiver's syntax, without building its text for every call.
+            var receiver = node.receiver
+            if let optional = receiver?.as(OptionalChainingExprSyntax.self) { receiver = optional.expression }
+            if let forced = receiver?.as(ForceUnwrapExprSyntax.self) { receiver = forced.expression }
+            if receiver == nil || receiver?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
                 // `await f()` may hop to the callee's actor: not a call that runs the callee here.
                 if node.parent?.is(AwaitExprSyntax.self) != true { methodCalls.append((name, Syntax(node))) }
             }
@@ -517,7 +520,35 @@ private final class DeclarationFinder: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// The types around the node being visited, innermost last, and whether each is `@MainActor`: kept as the walk
+    /// enters and leaves them, so that a member asks no ancestors.
+    private var typeStack: [(name: String, mainActor: Bool)] = []
+
+    private func enter(_ group: some DeclGroupSyntax) {
+        let mainActor = group.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+        }
+        typeStack.append((declaredTypeName(group).map(baseTypeName) ?? "", mainActor))
+    }
+
+    override func visitPost(_ node: ClassDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: StructDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: ExtensionDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: EnumDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: ActorDeclSyntax) { typeStack.removeLast() }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node)
+        return .visitChildren
+    }
+
     private func record(_ group: some DeclGroupSyntax) {
+        enter(group)
         guard let name = declaredTypeName(group) else { return }
         declaredTypes.insert(baseTypeName(name))
         if isMainBoundDeclaration(group, declarations: nil) { mainBoundTypes.insert(name) }
@@ -557,11 +588,7 @@ private final class DeclarationFinder: SyntaxVisitor {
         let mainActor = { (attributes: AttributeListSyntax) in
             attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
         }
-        if mainActor(node.attributes)
-            || node.ancestors.contains(where: {
-                $0.asProtocol(DeclGroupSyntax.self).map { mainActor($0.attributes) } ?? false
-            })
-        {
+        if mainActor(node.attributes) || typeStack.contains(where: \.mainActor) {
             mainActorMethods.insert(node.name.text)
         }
         // A method returning a publisher whose body is its chain: one expression, or one `return`.
@@ -586,10 +613,11 @@ private final class DeclarationFinder: SyntaxVisitor {
             if protocolDepth > 0 { return .visitChildren }
             if node.parent?.parent?.parent?.is(MemberBlockItemSyntax.self) == true {
                 declaredMembers.insert(name)
-                if let owner = enclosingTypeName(Syntax(node)), let type = declaredType(of: node) {
+                if let owner = typeStack.last?.name, !owner.isEmpty, let type = declaredType(of: node) {
                     memberTypes["\(owner).\(name)"] = type
                 }
-                if let value = node.initializer?.value, value.is(FunctionCallExprSyntax.self) {
+                // A chain (`loader.subscribe(on: queue).share()`), not a plain initializer (`Subject()`).
+                if let value = node.initializer?.value, value.as(FunctionCallExprSyntax.self)?.receiver != nil {
                     publisherMembers.append((name, value))
                 }
             }
