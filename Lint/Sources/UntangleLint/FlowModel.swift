@@ -480,8 +480,11 @@ private let uiCalls: Set<String> = [
 ]
 
 /// What the files linted together tell each other: the main-bound and view types (closed over inheritance and type
-/// aliases across the files), and the subjects sent off the main thread and the publisher properties that erase them,
-/// for names declared in one file only (a name declared in several files could be any of them).
+/// aliases across the files); the subjects sent and `@Published` properties set off the main thread, the publisher
+/// properties that erase them, and the publisher members whose chain delivers off or on the main thread, for names
+/// declared in one file only (a name declared in several files could be any of them) or that every declaring file
+/// says alike; and the same facts keyed `Type.member`, with the members' declared types, for receivers whose type the
+/// files tell.
 package struct CrossFileFacts: Sendable {
     package var mainBoundTypes: Set<String> = []
     package var viewTypes: Set<String> = []
