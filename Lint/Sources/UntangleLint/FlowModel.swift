@@ -564,36 +564,33 @@ package struct CrossFileFacts: Sendable {
             publisherOffMain[name] = facts.sorted()[0]
         }
         for (name, count) in onMainMembers where count == memberDeclaredIn[name] { publisherOnMain.insert(name) }
-        // Another file setting a `@Published` property (declared in one file only) from work off the main thread:
-        // `model.items = x` in a background queue's work.
-        for (path, declarations) in files {
-            let file = path.split(separator: "/").last.map(String.init) ?? path
-            for (name, node) in declarations.memberAssignments
-            where publishedIn[name] == 1 && memberDeclaredIn[name] == 1 && publishedSetOffMain[name] == nil
-                && !declarations.published.contains(name)
-            {
-                if node.runsOffMain(declarations) {
-                    let line = SourceLocationConverter(fileName: file, tree: node.root).location(
-                        for: node.positionAfterSkippingLeadingTrivia
-                    ).line
-                    publishedSetOffMain[name] = "\(file):\(line)"
-                }
-            }
-        }
-        // The same for a receiver whose type the files tell: `manager.subscription = x` off main, `manager` a
-        // `PurchaseManager`, sets `PurchaseManager.subscription` however many types declare a `subscription`.
+        // Another file setting a `@Published` property from work off the main thread (`model.items = x` in a
+        // background queue's work): by the receiver's type when the files tell it (`manager.subscription = x`, `manager`
+        // a `PurchaseManager`, sets `PurchaseManager.subscription` however many types declare a `subscription`), and by
+        // the name when one file declares it `@Published`. One line table per file, built on its first such place.
         for (path, declarations) in files where !declarations.memberAssignments.isEmpty {
             let file = path.split(separator: "/").last.map(String.init) ?? path
-            for (name, node) in declarations.memberAssignments where publishedIn[name] != nil {
-                guard let target = node.as(SequenceExprSyntax.self)?.elements.first,
-                    let owner = resolveReceiverType(of: target, member: name, declarations: declarations, facts: self),
-                    typedOffMain["\(owner).$\(name)"] == nil, node.runsOffMain(declarations)
-                else { continue }
-                let line = SourceLocationConverter(fileName: file, tree: node.root).location(
-                    for: node.positionAfterSkippingLeadingTrivia
-                ).line
-                typedOffMain["\(owner).$\(name)"] =
-                    "@Published \(name) is set from work off the main thread (\(file):\(line))"
+            var converter: SourceLocationConverter?
+            func place(_ node: Syntax) -> String {
+                let table = converter ?? SourceLocationConverter(fileName: file, tree: node.root)
+                converter = table
+                return "\(file):\(table.location(for: node.positionAfterSkippingLeadingTrivia).line)"
+            }
+            for (name, node) in declarations.memberAssignments
+            where publishedIn[name] != nil && !declarations.published.contains(name) {
+                let owner = node.as(SequenceExprSyntax.self)?.elements.first.flatMap {
+                    resolveReceiverType(of: $0, member: name, declarations: declarations, facts: self)
+                }
+                let typedOpen = owner.map { typedOffMain["\($0).$\(name)"] == nil } ?? false
+                let untypedOpen =
+                    publishedIn[name] == 1 && memberDeclaredIn[name] == 1 && publishedSetOffMain[name] == nil
+                guard typedOpen || untypedOpen, node.runsOffMain(declarations) else { continue }
+                let at = place(node)
+                if untypedOpen { publishedSetOffMain[name] = at }
+                if typedOpen, let owner {
+                    typedOffMain["\(owner).$\(name)"] =
+                        "@Published \(name) is set from work off the main thread (\(at))"
+                }
             }
         }
     }
