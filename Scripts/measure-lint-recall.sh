@@ -3,21 +3,31 @@
 # and after its fix from fetched mirrors, lints it, and prints per kind of bug how many cases have a finding of that
 # kind's rules at the bug lines of the file before the fix, and how many findings those rules give at the fixed lines
 # of the file after it (the target: none). Twice: the default rules, then every rule.
-# Usage: Scripts/measure-lint-recall.sh [--with-repository] <mirrors-folder> [path-to-untangle-lint]
+# Usage: Scripts/measure-lint-recall.sh [--with-repository] [--kind KIND] <mirrors-folder> [path-to-untangle-lint]
 #   (default linter: Lint/.build/release/untangle-lint, built if missing). CI has no mirrors: this runs by hand.
 #   Without --with-repository each file is linted alone. With it, each case's file is linted with `--cross-file`
 #   together with every Swift file of its repository at the same commit (the parent commit for the file before the
 #   fix, the fix commit for the file after it), as `untangle lint --cross-file <repository>` would lint it; files the
 #   mirror lacks (a snapshot without some large blobs) are left out and counted on stderr.
+#   --kind KIND measures only the cases of one kind (cases.tsv's `kind` column, e.g. main-thread): with
+#   --with-repository, only the repositories and commits those cases need are restored and linted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_repository=0
-if [ "${1:-}" = "--with-repository" ]; then
-    with_repository=1
+kind_filter=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --with-repository) with_repository=1 ;;
+    --kind)
+        kind_filter="${2:-}"
+        shift
+        ;;
+    *) break ;;
+    esac
     shift
-fi
+done
 if [ $# -lt 1 ]; then
-    echo "usage: $0 [--with-repository] <mirrors-folder> [path-to-untangle-lint]" >&2
+    echo "usage: $0 [--with-repository] [--kind KIND] <mirrors-folder> [path-to-untangle-lint]" >&2
     exit 2
 fi
 mirrors="$1"
@@ -38,6 +48,10 @@ if [ "$with_repository" = 0 ]; then
     for mode in default all; do
         for dir in "$work"/cases/*/; do
             id="$(basename "$dir")"
+            if [ -n "$kind_filter" ] && ! awk -F'\t' -v id="$id" -v kind="$kind_filter" \
+                '$1 == id && $7 == kind { found = 1 } END { exit !found }' Corpus/lint-fixes/cases.tsv; then
+                continue
+            fi
             for side in before after; do
                 "$linter" --quiet --reporter json --config "$work/$mode.json" "$dir$side" \
                     > "$work/$mode.$id.$side.json" || true
@@ -47,9 +61,10 @@ if [ "$with_repository" = 0 ]; then
 else
     # One restore and two lints (default rules, every rule) per repository and commit; each case then takes its
     # file's findings from them.
-    while IFS=$'\t' read -r id repository fix parent path path_before _; do
+    while IFS=$'\t' read -r id repository fix parent path path_before kind _; do
         [ "$id" = "id" ] && continue
         [ -d "$work/cases/$id" ] || continue
+        [ -z "$kind_filter" ] || [ "$kind" = "$kind_filter" ] || continue
         printf '%s\t%s\t%s\t%s\n' "$id" before "$repository" "$parent" >> "$work/sides.tsv"
         printf '%s\t%s\t%s\t%s\n' "$id" after "$repository" "$fix" >> "$work/sides.tsv"
         printf '%s\t%s\n' "$id.before" "$path_before" >> "$work/paths.tsv"
@@ -81,10 +96,16 @@ for meta, path in entries:
 if missing:
     sys.stderr.write("measure: %s: %d Swift files missing from the mirror\n" % (tree, missing))
 ' "$tree" "$git_dir"
-        for mode in default all; do
-            (cd "$work/tree" && "$linter" --quiet --cross-file --reporter json --config "$work/$mode.json" "$name") \
-                > "$work/$mode.$name.$commit.json" || true
-        done
+        # One lint with every rule; the default rules' findings are those of the rules on by default (each rule
+        # reports on its own, so that is what a run with the default rules gives, at half the cost).
+        (cd "$work/tree" && "$linter" --quiet --cross-file --reporter json --config "$work/all.json" "$name") \
+            > "$work/all.$name.$commit.json" || true
+        python3 -c '
+import json, sys
+off = set(json.loads(sys.argv[1]))
+found = json.load(open(sys.argv[2])) if open(sys.argv[2]).read().strip() else []
+json.dump([f for f in found if f["rule"] not in off], open(sys.argv[3], "w"))
+' "[${all_rules}]" "$work/all.$name.$commit.json" "$work/default.$name.$commit.json" || true
         rm -rf "$tree"
     done
     python3 - "$work" <<'PY'
@@ -105,9 +126,9 @@ for line in open(work + "/sides.tsv"):
 PY
 fi
 
-python3 - "$work" Corpus/lint-fixes/cases.tsv <<'PY'
+python3 - "$work" Corpus/lint-fixes/cases.tsv "$kind_filter" <<'PY'
 import csv, json, os, sys
-work, cases_path = sys.argv[1], sys.argv[2]
+work, cases_path, kind_filter = sys.argv[1], sys.argv[2], sys.argv[3]
 # The rules that answer each kind of bug.
 RULES = {
     "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self"},
@@ -125,7 +146,7 @@ RULES = {
     "eager-publisher": {"eager-future", "eager-publisher"},
     "discarded-cancellable": {"discarded-cancellable"},
 }
-rows = list(csv.DictReader(open(cases_path), delimiter="\t"))
+rows = [r for r in csv.DictReader(open(cases_path), delimiter="\t") if not kind_filter or r["kind"] == kind_filter]
 def inside(spans, line):
     # bug_lines and fixed_lines: one span "a-b", or several "a-b,c-d" when the fix changed places far apart.
     return any(int(p.split("-")[0]) <= line <= int(p.split("-")[1]) for p in spans.split(","))

@@ -49,9 +49,11 @@ extension FunctionCallExprSyntax {
     /// (`receive(on:)`, `observe(on:)`, a time operator's `scheduler:`, `asDriver`); failing one, a source that
     /// delivers off the main thread (`dataTaskPublisher`, Core Data save notifications, a subject or `@Published`
     /// property the file sends or sets from work off the main thread, `subscribe(on:)` a background scheduler).
-    package func delivery(_ declarations: FileDeclarations) -> Delivery {
+    /// `includingItself`: this call is a stage of the chain too (a publisher member's chain, whose last operator may
+    /// be `receive(on:)`), not its subscriber.
+    package func delivery(_ declarations: FileDeclarations, includingItself: Bool = false) -> Delivery {
         var subscribedOff: String?
-        let chain = chainBelow
+        let chain = includingItself ? [self] + chainBelow : chainBelow
         for call in chain {
             guard let name = call.calledName else { continue }
             let firstLabel = call.arguments.first?.label?.text
@@ -95,7 +97,32 @@ extension FunctionCallExprSyntax {
                 return .offMain("Core Data posts this notification on the saving context's queue")
             }
         }
-        if let root = chainRoot, let why = declarations.offMainSource(root) { return .offMain(why) }
+        // The source: a publisher method or property whose own chain (in this file or, linted together, in the one
+        // file declaring it) delivers on main or off it.
+        if let source = chain.last, let name = source.calledName, !frameworkSourceNames.contains(name),
+            source.receiver.map(isPlainReference) ?? true
+        {
+            if let typed = declarations.typedDelivery(source.calledExpression, member: name) {
+                if typed != .unknown { return typed }
+            } else {
+                switch declarations.memberDelivery(name) {
+                case .main: return .main
+                case .offMain(let why): return .offMain(why)
+                case .unknown: break
+                }
+            }
+        }
+        if let root = chainRoot {
+            let name = lastComponent(root.trimmedDescription.filter { $0 != "?" && $0 != "!" })
+            if let typed = declarations.typedDelivery(root, member: name) {
+                // The receiver's type is declared in the files: its facts decide, not other types' of the same name.
+                if typed != .unknown { return typed }
+            } else {
+                let member = declarations.memberDelivery(name)
+                if member != .unknown { return member }
+                if let why = declarations.offMainSource(root) { return .offMain(why) }
+            }
+        }
         if let subscribedOff { return .offMain(subscribedOff) }
         return .unknown
     }
@@ -130,7 +157,128 @@ extension FunctionCallExprSyntax {
     }
 }
 
+/// Names of Combine's and Foundation's own publishers and operators: a call of one is not the app's publisher method,
+/// even when the app declares a member of that name.
+private let frameworkSourceNames: Set<String> = [
+    "publisher", "map", "compactMap", "filter", "flatMap", "switchToLatest", "merge", "combineLatest", "zip",
+    "eraseToAnyPublisher", "removeDuplicates", "share", "debounce", "throttle", "prepend", "append", "values",
+    "dataTaskPublisher", "Just", "Future", "Deferred", "CurrentValueSubject", "PassthroughSubject",
+]
+
+/// Whether `expression` names an object (`model`, `self.model`, `context.service`), not a call or a literal: the
+/// receiver of a publisher method whose chain the facts know.
+private func isPlainReference(_ expression: ExprSyntax) -> Bool {
+    expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self)
+        || expression.is(OptionalChainingExprSyntax.self) || expression.is(ForceUnwrapExprSyntax.self)
+}
+
+/// The type of the object `expression` reads `member` of: `PurchaseManager` for `manager.$subscription` when `manager`
+/// is a property, local or parameter declared `PurchaseManager` (or initialized with it), following each component's
+/// declared type across the files (`model.saved.$selected`). Nil when a step is unknown.
+func resolveReceiverType(
+    of expression: some SyntaxProtocol, member: String, declarations: FileDeclarations, facts: CrossFileFacts?
+) -> String? {
+    var components = expression.trimmedDescription.filter { $0 != "?" && $0 != "!" }.split(separator: ".").map(
+        String.init)
+    guard components.count >= 2, components.last.map({ $0 == member || $0 == "$" + member }) == true else {
+        return nil
+    }
+    components.removeLast()
+    guard components.allSatisfy({ $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) else { return nil }
+    let enclosing = enclosingTypeName(Syntax(expression))
+    var type: String?
+    let first = components.removeFirst()
+    if first == "self" {
+        type = enclosing
+    } else if let parameter = enclosingParameterType(Syntax(expression), named: first) {
+        type = parameter
+    } else if let enclosing,
+        let member = declarations.memberTypes["\(enclosing).\(first)"]
+            ?? facts?.memberTypes["\(enclosing).\(first)"]
+    {
+        type = member
+    } else if let binding = declarations.bindings.last(where: { $0.name == first }) {
+        type = typeName(annotation: binding.type, value: binding.value)
+    }
+    func memberType(_ owner: String, _ name: String) -> String? {
+        declarations.memberTypes["\(owner).\(name)"] ?? facts?.memberTypes["\(owner).\(name)"]
+    }
+    // `=App.shared.manager`: a path from a type, followed member by member (a few steps at most: no cycles).
+    func resolved(_ text: String?, depth: Int = 0) -> String? {
+        guard let text, text.hasPrefix("="), depth < 4 else { return text }
+        let path = text.dropFirst().split(separator: ".").map(String.init)
+        var current: String? = path.first
+        for name in path.dropFirst() {
+            guard let owner = current else { return nil }
+            current = resolved(memberType(owner, name), depth: depth + 1)
+        }
+        return current
+    }
+    type = resolved(type)
+    for component in components {
+        guard let current = type else { return nil }
+        type = resolved(memberType(current, component))
+    }
+    return type
+}
+
+/// The base type name of a declaration's annotation or initializer text (see ``declaredType(of:)``).
+private func typeName(annotation: String, value: String) -> String? {
+    if !annotation.isEmpty {
+        let base = baseTypeName(annotation.filter { $0 != "?" && $0 != "!" })
+        return base.first?.isUppercase == true ? base : nil
+    }
+    return typeOfValue(value)
+}
+
+/// The declared type of a parameter of the function, initializer or closure around `node`.
+private func enclosingParameterType(_ node: Syntax, named name: String) -> String? {
+    for ancestor in node.ancestors {
+        let parameters: FunctionParameterListSyntax?
+        if let function = ancestor.as(FunctionDeclSyntax.self) {
+            parameters = function.signature.parameterClause.parameters
+        } else if let initializer = ancestor.as(InitializerDeclSyntax.self) {
+            parameters = initializer.signature.parameterClause.parameters
+        } else {
+            continue
+        }
+        guard let parameter = parameters?.first(where: { ($0.secondName ?? $0.firstName).text == name }) else {
+            return nil
+        }
+        return typeName(annotation: parameter.type.trimmedDescription, value: "")
+    }
+    return nil
+}
+
 extension FileDeclarations {
+    /// Where `root` (`manager.$subscription`, `store.changes`, `api.latest` of `api.latest()`) delivers when the type of
+    /// its receiver is known and declared in the files: from the facts about that type's member, else unknown (a
+    /// type the files declare that has no such fact says nothing, whatever other types declaring the name do).
+    /// Nil when the receiver's type is not known: then the name alone decides.
+    func typedDelivery(_ root: some SyntaxProtocol, member: String) -> Delivery? {
+        guard let type = resolveReceiverType(of: root, member: member, declarations: self, facts: crossFile),
+            declaredTypes.contains(type) || crossFile?.declaredTypes.contains(type) == true
+        else { return nil }
+        let key = "\(type).\(member)"
+        if typedOnMain.contains(key) || crossFile?.typedOnMain.contains(key) == true { return .main }
+        if let why = typedOffMain[key] ?? crossFile?.typedOffMain[key] { return .offMain(why) }
+        return .unknown
+    }
+
+    /// Where the publisher member `name` delivers, as the chain that defines it says: in this file, or in the one file
+    /// of those linted together that declares it.
+    func memberDelivery(_ name: String) -> Delivery {
+        if publisherOnMain.contains(name) { return .main }
+        if let fact = publisherOffMain[name] {
+            return .offMain("\(name) delivers off the main thread: \(fact.why) (line \(fact.line))")
+        }
+        if declaredMembers.contains(name) { return .unknown }
+        guard let facts = crossFile else { return .unknown }
+        if facts.publisherOnMain.contains(name) { return .main }
+        if let fact = facts.publisherOffMain[name] { return .offMain("\(name) delivers off the main thread: \(fact)") }
+        return .unknown
+    }
+
     /// Why `root` delivers off the main thread, if the file says so: a subject sent, or a `@Published` property set,
     /// from work that runs off the main thread (directly, or through a property that erases it).
     func offMainSource(_ root: ExprSyntax) -> String? {
@@ -332,8 +480,11 @@ private let uiCalls: Set<String> = [
 ]
 
 /// What the files linted together tell each other: the main-bound and view types (closed over inheritance and type
-/// aliases across the files), and the subjects sent off the main thread and the publisher properties that erase them,
-/// for names declared in one file only (a name declared in several files could be any of them).
+/// aliases across the files); the subjects sent and `@Published` properties set off the main thread, the publisher
+/// properties that erase them, and the publisher members whose chain delivers off or on the main thread, for names
+/// declared in one file only (a name declared in several files could be any of them) or that every declaring file
+/// says alike; and the same facts keyed `Type.member`, with the members' declared types, for receivers whose type the
+/// files tell.
 package struct CrossFileFacts: Sendable {
     package var mainBoundTypes: Set<String> = []
     package var viewTypes: Set<String> = []
@@ -342,6 +493,15 @@ package struct CrossFileFacts: Sendable {
     package var publisherAliases: [String: String] = [:]
     /// `@Published` property name → "File.swift:line" of an assignment from work off the main thread.
     package var publishedSetOffMain: [String: String] = [:]
+    /// Publisher member (property or method) name → "why (File.swift:line)": its chain delivers off the main thread.
+    package var publisherOffMain: [String: String] = [:]
+    /// Publisher members whose chain delivers on the main thread.
+    package var publisherOnMain: Set<String> = []
+    /// The facts keyed `Type.member` (see ``FileDeclarations/typedOffMain``), with "(File.swift:line)" places.
+    package var typedOffMain: [String: String] = [:]
+    package var typedOnMain: Set<String> = []
+    package var memberTypes: [String: String] = [:]
+    package var declaredTypes: Set<String> = []
 
     package init(files: [(path: String, declarations: FileDeclarations)]) {
         var inheritance: [String: [String]] = [:]
@@ -367,8 +527,27 @@ package struct CrossFileFacts: Sendable {
                 }
             }
         }
+        // Members (properties and methods) by the files declaring them: a fact about a name declared in one file only.
+        var memberDeclaredIn: [String: Int] = [:]
+        var publishedIn: [String: Int] = [:]
+        var offMainMembers: [String: [String]] = [:]
+        var onMainMembers: [String: Int] = [:]
+        for (_, declarations) in files {
+            for name in declarations.declaredMembers { memberDeclaredIn[name, default: 0] += 1 }
+            for name in declarations.published { publishedIn[name, default: 0] += 1 }
+        }
         for (path, declarations) in files {
             let file = path.split(separator: "/").last.map(String.init) ?? path
+            for (key, why) in declarations.typedOffMain where typedOffMain[key] == nil {
+                typedOffMain[key] = why.replacingOccurrences(of: "(line ", with: "(\(file):")
+            }
+            typedOnMain.formUnion(declarations.typedOnMain)
+            memberTypes.merge(declarations.memberTypes) { first, _ in first }
+            declaredTypes.formUnion(declarations.declaredTypes)
+            for (name, fact) in declarations.publisherOffMain {
+                offMainMembers[name, default: []].append("\(fact.why) (\(file):\(fact.line))")
+            }
+            for name in declarations.publisherOnMain { onMainMembers[name, default: 0] += 1 }
             for (name, line) in declarations.sentOffMain where declaredIn[name] == 1 {
                 sentOffMain[name] = "\(file):\(line)"
             }
@@ -377,6 +556,41 @@ package struct CrossFileFacts: Sendable {
             }
             for (name, subject) in declarations.publisherAliases where declaredIn[name] == 1 {
                 publisherAliases[name] = subject
+            }
+        }
+        // A member every declaring file defines alike (conformances of one protocol erasing their own subjects, all
+        // sent off main) is as good as one declaration.
+        for (name, facts) in offMainMembers where facts.count == memberDeclaredIn[name] {
+            publisherOffMain[name] = facts.sorted()[0]
+        }
+        for (name, count) in onMainMembers where count == memberDeclaredIn[name] { publisherOnMain.insert(name) }
+        // Another file setting a `@Published` property from work off the main thread (`model.items = x` in a
+        // background queue's work): by the receiver's type when the files tell it (`manager.subscription = x`, `manager`
+        // a `PurchaseManager`, sets `PurchaseManager.subscription` however many types declare a `subscription`), and by
+        // the name when one file declares it `@Published`. One line table per file, built on its first such place.
+        for (path, declarations) in files where !declarations.memberAssignments.isEmpty {
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            var converter: SourceLocationConverter?
+            func place(_ node: Syntax) -> String {
+                let table = converter ?? SourceLocationConverter(fileName: file, tree: node.root)
+                converter = table
+                return "\(file):\(table.location(for: node.positionAfterSkippingLeadingTrivia).line)"
+            }
+            for (name, node) in declarations.memberAssignments
+            where publishedIn[name] != nil && !declarations.published.contains(name) {
+                let owner = node.as(SequenceExprSyntax.self)?.elements.first.flatMap {
+                    resolveReceiverType(of: $0, member: name, declarations: declarations, facts: self)
+                }
+                let typedOpen = owner.map { typedOffMain["\($0).$\(name)"] == nil } ?? false
+                let untypedOpen =
+                    publishedIn[name] == 1 && memberDeclaredIn[name] == 1 && publishedSetOffMain[name] == nil
+                guard typedOpen || untypedOpen, node.runsOffMain(declarations) else { continue }
+                let at = place(node)
+                if untypedOpen { publishedSetOffMain[name] = at }
+                if typedOpen, let owner {
+                    typedOffMain["\(owner).$\(name)"] =
+                        "@Published \(name) is set from work off the main thread (\(at))"
+                }
             }
         }
     }

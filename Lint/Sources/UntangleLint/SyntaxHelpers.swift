@@ -278,6 +278,32 @@ package struct FileDeclarations {
     /// The file's methods that set a `@Published` property or a UIKit-style property outside a closure that hops to
     /// the main thread: calling one off the main thread updates main-thread state.
     package var mainStateMethods: Set<String> = []
+    /// Publisher properties and methods whose chain, as the file writes it, delivers off the main thread (a
+    /// `dataTaskPublisher`, `subscribe(on:)` or `receive(on:)` a background queue, a subject the file sends off main):
+    /// name → the line of the chain and why.
+    package var publisherOffMain: [String: (line: Int, why: String)] = [:]
+    /// Publisher properties and methods whose chain ends with `receive(on:)` the main queue (or another operator that
+    /// delivers on main).
+    package var publisherOnMain: Set<String> = []
+    /// The file's methods that run off the main thread: called from work off the main thread (a background queue, a
+    /// detached `Task`, a sink of a chain that delivers off main), or from such a method, in this file: name → the
+    /// line of the first such call.
+    package var methodsOffMain: [String: Int] = [:]
+    /// Assignments to another object's property (`model.items = x`), kept for the files linted together: whether one
+    /// sets a `@Published` property declared in another file off the main thread is decided once that is known.
+    var memberAssignments: [(name: String, node: Syntax)] = []
+    /// The names the file declares as members (properties and methods), protocol requirements left out: a fact about
+    /// a name is trusted across files only when one file declares it.
+    package var declaredMembers: Set<String> = []
+    /// The same facts keyed by the type that declares the member, `Type.member`: what a chain whose receiver's type
+    /// the files tell (`manager.$subscription` with `let manager: PurchaseManager`) reads, whoever else declares the
+    /// name. `assignedOffMain`, `sentOffMain`, `publisherOffMain` (as "why (line N)") and `publisherOnMain`.
+    package var typedOffMain: [String: String] = [:]
+    package var typedOnMain: Set<String> = []
+    /// `Type.member` → the member's declared type (`var list: BookmarkList` gives `BookmarkList`), and the types the
+    /// file declares: to follow `model.items.$selected` from type to type.
+    package var memberTypes: [String: String] = [:]
+    package var declaredTypes: Set<String> = []
 
     /// The names of the variables whose binding matches `predicate`.
     package func names(where predicate: (Binding) -> Bool) -> Set<String> {
@@ -325,12 +351,66 @@ package struct FileDeclarations {
             converter = table
             return node.startLocation(converter: table).line
         }
-        for (name, node) in finder.sends where sentOffMain[name] == nil {
-            if node.runsOffMain(self) { sentOffMain[name] = line(of: node) }
+        declaredMembers = finder.declaredMembers
+        memberAssignments = finder.memberAssignments
+        // Which of the file's methods run off the main thread: those called from work off main, then, along the
+        // calls their bodies make (outside closures that hop to main), the methods they call, to a fixed point.
+        if !finder.methodCalls.isEmpty {
+            for (name, node) in finder.methodCalls where methodsOffMain[name] == nil && methods.contains(name) {
+                if !finder.mainActorMethods.contains(name), node.runsOffMain(self) {
+                    methodsOffMain[name] = line(of: node)
+                }
+            }
+            var pending = Array(methodsOffMain.keys)
+            let callsByCaller = Dictionary(grouping: finder.methodCalls.filter { methods.contains($0.0) }) {
+                $0.1.enclosingFunction?.name.text ?? ""
+            }
+            while let caller = pending.popLast() {
+                for (callee, node) in callsByCaller[caller] ?? []
+                where methodsOffMain[callee] == nil && !finder.mainActorMethods.contains(callee)
+                    && node.enclosingClosures.isEmpty
+                {
+                    methodsOffMain[callee] = line(of: node)
+                    pending.append(callee)
+                }
+            }
         }
-        for (name, node) in finder.assignments where assignedOffMain[name] == nil && published.contains(name) {
-            if node.runsOffMain(self) { assignedOffMain[name] = line(of: node) }
+        // A send or an assignment runs off main when its own closures say so, or when it is made directly in the body
+        // of a method that runs off main.
+        func offMain(_ node: Syntax) -> Bool {
+            if node.runsOffMain(self) { return true }
+            guard !methodsOffMain.isEmpty, node.enclosingClosures.isEmpty,
+                let function = node.enclosingFunction
+            else { return false }
+            return methodsOffMain[function.name.text] != nil
         }
+        for (name, node) in finder.sends {
+            let type = enclosingTypeName(node)
+            guard sentOffMain[name] == nil || (type != nil && typedOffMain["\(type!).\(name)"] == nil) else { continue }
+            if offMain(node) {
+                let at = line(of: node)
+                if sentOffMain[name] == nil { sentOffMain[name] = at }
+                if let type {
+                    typedOffMain["\(type).\(name)"] = "\(name) is sent from work off the main thread (line \(at))"
+                }
+            }
+        }
+        for (name, node) in finder.assignments where published.contains(name) {
+            let type = enclosingTypeName(node)
+            guard assignedOffMain[name] == nil || (type != nil && typedOffMain["\(type!).$\(name)"] == nil) else {
+                continue
+            }
+            if offMain(node) {
+                let at = line(of: node)
+                if assignedOffMain[name] == nil { assignedOffMain[name] = at }
+                if let type {
+                    typedOffMain["\(type).$\(name)"] =
+                        "@Published \(name) is set from work off the main thread (line \(at))"
+                }
+            }
+        }
+        memberTypes = finder.memberTypes
+        declaredTypes = finder.declaredTypes
         // Only a file with @Published properties has methods that set them.
         if !published.isEmpty {
             for (name, body) in finder.methodBodies where !mainStateMethods.contains(name) {
@@ -342,6 +422,26 @@ package struct FileDeclarations {
                 let root = call.chainRoot
             else { continue }
             publisherAliases[name] = lastComponent(root.trimmedDescription)
+        }
+        // Where each publisher member's chain delivers, for the chains that read it (in this file and, linted
+        // together, in the others). Only chains: a member that is a bare subject or property is an alias above.
+        for (name, expression) in finder.computedPublishers + finder.publisherMembers {
+            guard let call = expression.as(FunctionCallExprSyntax.self), call.calledName != nil,
+                publisherOffMain[name] == nil, !publisherOnMain.contains(name)
+            else { continue }
+            let type = enclosingTypeName(Syntax(call))
+            switch call.delivery(self, includingItself: true) {
+            case .main:
+                publisherOnMain.insert(name)
+                if let type { typedOnMain.insert("\(type).\(name)") }
+            case .offMain(let why):
+                let at = line(of: Syntax(call))
+                publisherOffMain[name] = (at, why)
+                if let type {
+                    typedOffMain["\(type).\(name)"] = "\(name) delivers off the main thread: \(why) (line \(at))"
+                }
+            case .unknown: continue
+            }
         }
     }
 }
@@ -357,7 +457,19 @@ private final class DeclarationFinder: SyntaxVisitor {
     var assignments: [(String, Syntax)] = []
     var computedPublishers: [(String, ExprSyntax)] = []
     var methodBodies: [(String, CodeBlockSyntax)] = []
+    /// Methods that return a chain (`func items() -> AnyPublisher<...> { session.dataTaskPublisher(...)... }`), and
+    /// stored properties initialized with one: name → the chain.
+    var publisherMembers: [(String, ExprSyntax)] = []
+    /// Calls of a method by its plain name or through `self`: callee → the call.
+    var methodCalls: [(String, Syntax)] = []
+    /// Methods marked `@MainActor` (or declared in a `@MainActor` type): a call from off main hops to main.
+    var mainActorMethods: Set<String> = []
+    var memberAssignments: [(name: String, node: Syntax)] = []
+    var declaredMembers: Set<String> = []
+    var memberTypes: [String: String] = [:]
+    var declaredTypes: Set<String> = []
     private var variableDepth = 0
+    private var protocolDepth = 0
 
     private static let sendNames: Set<String> = ["send", "accept", "onNext"]
 
@@ -367,7 +479,26 @@ private final class DeclarationFinder: SyntaxVisitor {
         {
             sends.append((lastComponent(receiver.filter { $0 != "?" && $0 != "!" }), Syntax(node)))
         }
+        if let name = node.calledName {
+            // `f()`, `self.f()`, `self?.f()`: by the receiver's syntax, without building its text for every call.
+            var receiver = node.receiver
+            if let optional = receiver?.as(OptionalChainingExprSyntax.self) { receiver = optional.expression }
+            if let forced = receiver?.as(ForceUnwrapExprSyntax.self) { receiver = forced.expression }
+            if receiver == nil || receiver?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+                // `await f()` may hop to the callee's actor: not a call that runs the callee here.
+                if node.parent?.is(AwaitExprSyntax.self) != true { methodCalls.append((name, Syntax(node))) }
+            }
+        }
         return .visitChildren
+    }
+
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        protocolDepth += 1
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: ProtocolDeclSyntax) {
+        protocolDepth -= 1
     }
 
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
@@ -382,12 +513,44 @@ private final class DeclarationFinder: SyntaxVisitor {
             sends.append((lastComponent(target), Syntax(node)))
         } else if !target.contains("(") && !target.contains("[") {
             assignments.append((lastComponent(target), Syntax(node)))
+            if target.contains("."), !target.hasPrefix("self.") {
+                memberAssignments.append((lastComponent(target), Syntax(node)))
+            }
         }
         return .visitChildren
     }
 
+    /// The types around the node being visited, innermost last, and whether each is `@MainActor`: kept as the walk
+    /// enters and leaves them, so that a member asks no ancestors.
+    private var typeStack: [(name: String, mainActor: Bool)] = []
+
+    private func enter(_ group: some DeclGroupSyntax) {
+        let mainActor = group.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+        }
+        typeStack.append((declaredTypeName(group).map(baseTypeName) ?? "", mainActor))
+    }
+
+    override func visitPost(_ node: ClassDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: StructDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: ExtensionDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: EnumDeclSyntax) { typeStack.removeLast() }
+    override func visitPost(_ node: ActorDeclSyntax) { typeStack.removeLast() }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        enter(node)
+        return .visitChildren
+    }
+
     private func record(_ group: some DeclGroupSyntax) {
+        enter(group)
         guard let name = declaredTypeName(group) else { return }
+        declaredTypes.insert(baseTypeName(name))
         if isMainBoundDeclaration(group, declarations: nil) { mainBoundTypes.insert(name) }
         if isViewDeclaration(group, declarations: nil) { viewTypes.insert(name) }
         let inherited = group.inheritanceClause?.inheritedTypes.map { baseTypeName($0.type.trimmedDescription) } ?? []
@@ -421,6 +584,23 @@ private final class DeclarationFinder: SyntaxVisitor {
             methods.insert(node.name.text)
             if let body = node.body { methodBodies.append((node.name.text, body)) }
         }
+        if isMember && protocolDepth == 0 { declaredMembers.insert(node.name.text) }
+        let mainActor = { (attributes: AttributeListSyntax) in
+            attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
+        }
+        if mainActor(node.attributes) || typeStack.contains(where: \.mainActor) {
+            mainActorMethods.insert(node.name.text)
+        }
+        // A method returning a publisher whose body is its chain: one expression, or one `return`.
+        if isMember, node.signature.returnClause != nil, let statements = node.body?.statements,
+            statements.count == 1, let item = statements.first?.item
+        {
+            if case .expr(let expression) = item {
+                publisherMembers.append((node.name.text, expression))
+            } else if let returned = item.as(ReturnStmtSyntax.self)?.expression {
+                publisherMembers.append((node.name.text, returned))
+            }
+        }
         return .visitChildren
     }
 
@@ -428,6 +608,19 @@ private final class DeclarationFinder: SyntaxVisitor {
 
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
         if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            // Protocol requirements declare no value: leaving them out, a property declared in a protocol and one
+            // conforming type is still declared once.
+            if protocolDepth > 0 { return .visitChildren }
+            if node.parent?.parent?.parent?.is(MemberBlockItemSyntax.self) == true {
+                declaredMembers.insert(name)
+                if let owner = typeStack.last?.name, !owner.isEmpty, let type = declaredType(of: node) {
+                    memberTypes["\(owner).\(name)"] = type
+                }
+                // A chain (`loader.subscribe(on: queue).share()`), not a plain initializer (`Subject()`).
+                if let value = node.initializer?.value, value.as(FunctionCallExprSyntax.self)?.receiver != nil {
+                    publisherMembers.append((name, value))
+                }
+            }
             bindings.append(
                 .init(
                     name: name, value: node.initializer?.value.trimmedDescription ?? "",
@@ -445,7 +638,8 @@ private final class DeclarationFinder: SyntaxVisitor {
         defer { variableDepth += 1 }
         guard variableDepth == 0,
             node.attributes.contains(where: {
-                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Published"
+                // `@Published` and the apps' own wrappers named like it (`@PostPublished`, `@DistinctPublished`).
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Published") == true
             })
         else { return .visitChildren }
         for binding in node.bindings {
@@ -457,6 +651,38 @@ private final class DeclarationFinder: SyntaxVisitor {
     override func visitPost(_ node: VariableDeclSyntax) {
         variableDepth -= 1
     }
+}
+
+/// The name of the innermost type declaration or extension around `node` (`Base` for `extension Module.Base`).
+func enclosingTypeName(_ node: Syntax) -> String? {
+    for ancestor in node.ancestors {
+        guard let group = ancestor.asProtocol(DeclGroupSyntax.self) else { continue }
+        return declaredTypeName(group).map(baseTypeName)
+    }
+    return nil
+}
+
+/// The type a binding declares, as a base name: its annotation without optionals (`Manager` for `Manager?`), or the
+/// type it is initialized with (`Manager(...)`, `Manager.shared`).
+func declaredType(of binding: PatternBindingSyntax) -> String? {
+    if let annotation = binding.typeAnnotation?.type.trimmedDescription {
+        let base = baseTypeName(annotation.filter { $0 != "?" && $0 != "!" })
+        return base.first?.isUppercase == true ? base : nil
+    }
+    guard let value = binding.initializer?.value else { return nil }
+    return typeOfValue(value.trimmedDescription)
+}
+
+/// The type a value's text names: `Manager` for `Manager(...)` or `Manager<T>(...)`; for a path of names from a type,
+/// `App.shared.manager`, the path itself after `=`, which ``resolveReceiverType(of:member:declarations:facts:)``
+/// follows through the members' declared types once every file's are known.
+func typeOfValue(_ text: String) -> String? {
+    guard text.first?.isUppercase == true else { return nil }
+    let head = String(text.prefix { $0 != "(" && $0 != "." && $0 != "<" })
+    let rest = text.dropFirst(head.count)
+    if rest.isEmpty || rest.first == "(" || rest.first == "<" { return head }
+    let isPath = rest.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+    return isPath ? "=" + text : nil
 }
 
 /// Whether a call's result is kept on the object: chained into `.store(in:)` / `.disposed(by:)`, or assigned to a

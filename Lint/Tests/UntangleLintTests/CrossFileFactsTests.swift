@@ -95,6 +95,201 @@ final class CrossFileFactsTests: XCTestCase {
             describe(Linter.lint(together: [("A.swift", first), ("B.swift", second)], rules: rules)), [])
     }
 
+    /// A controller reading `api.latest()`, a publisher method declared in another file.
+    private let feedScreen = """
+        final class FeedViewController: UIViewController {
+            func load() {
+                api.latest().sink(receiveCompletion: { _ in }) { [weak self] in self?.title = $0.name }
+                    .store(in: &cancellables)
+            }
+        }
+        """
+
+    func testAPublisherMethodReturningADataTaskChainInAnotherFileReachesAController() {
+        let api = """
+            final class FeedAPI {
+                func latest() -> AnyPublisher<Feed, Error> {
+                    session.dataTaskPublisher(for: url).map { $0.data }.decode(type: Feed.self, decoder: decoder)
+                        .eraseToAnyPublisher()
+                }
+            }
+            """
+        assertFoundOnlyTogether(
+            ("Feed.swift", feedScreen), after: ("FeedAPI.swift", api), ["Feed.swift:3:22 ui-update-off-main"])
+    }
+
+    func testAPublisherPropertySubscribedOnABackgroundQueueInAnotherFileReachesAController() {
+        let store = """
+            final class BookmarkStore {
+                lazy var listPublisher = loader.subscribe(on: DispatchQueue.global()).share()
+            }
+            """
+        let screen = """
+            final class BookmarksViewController: NSViewController {
+                func bind(store: BookmarkStore) {
+                    store.listPublisher.sink { [weak self] in self?.collectionView.reloadData() }.store(in: &c)
+                }
+            }
+            """
+        assertFoundOnlyTogether(
+            ("Bookmarks.swift", screen), after: ("BookmarkStore.swift", store),
+            ["Bookmarks.swift:3:29 ui-update-off-main"])
+    }
+
+    func testAPublishedPropertySetInAMethodThatABackgroundSinkCallsReachesAController() {
+        let model = """
+            final class ItemsModel: ObservableObject {
+                @Published var selected: Item?
+                init(events: AnyPublisher<Event, Never>) {
+                    events.receive(on: DispatchQueue.global()).sink { [weak self] in self?.handle($0) }.store(in: &c)
+                }
+                private func handle(_ event: Event) { select(event.item) }
+                private func select(_ item: Item) { selected = item }
+            }
+            """
+        let screen = """
+            final class ItemsCoordinator {
+                func start(model: ItemsModel) {
+                    model.$selected.sink { [weak self] in self?.navigate(to: $0) }.store(in: &cancellables)
+                }
+            }
+            """
+        let controller = screen.replacingOccurrences(
+            of: "ItemsCoordinator", with: "ItemsViewController: UIViewController")
+        assertFoundOnlyTogether(
+            ("Items.swift", controller), after: ("ItemsModel.swift", model), ["Items.swift:3:25 ui-update-off-main"])
+    }
+
+    func testAPublishedPropertySetFromAnotherFilesBackgroundWorkReachesAController() {
+        let model = """
+            final class ProfileModel: ObservableObject {
+                @Published var relationship: Relationship = .none
+            }
+            """
+        let loader = """
+            final class ProfileLoader {
+                func refresh(_ model: ProfileModel) {
+                    DispatchQueue.global().async { model.relationship = self.fetch() }
+                }
+            }
+            """
+        let screen = """
+            final class ProfileHeaderView: UIView {
+                func bind(_ model: ProfileModel) {
+                    model.$relationship.sink { [weak self] in self?.followButton.isHidden = $0 == .none }
+                        .store(in: &cancellables)
+                }
+            }
+            """
+        XCTAssertEqual(describe([Linter.lint(source: screen, path: "Header.swift", rules: rules)]), [])
+        XCTAssertEqual(
+            describe(
+                Linter.lint(
+                    together: [("Model.swift", model), ("Loader.swift", loader), ("Header.swift", screen)],
+                    rules: rules)),
+            ["Header.swift:3:29 ui-update-off-main"])
+    }
+
+    func testAPublisherThatDeliversOnMainInAnotherFileStaysSilent() {
+        let store = """
+            final class Store {
+                let changes = PassthroughSubject<Int, Never>()
+                var mainChanges: AnyPublisher<Int, Never> { changes.receive(on: DispatchQueue.main).eraseToAnyPublisher() }
+                func load() { DispatchQueue.global().async { self.changes.send(1) } }
+            }
+            """
+        let screen = """
+            final class ListViewController: UIViewController {
+                func bind(store: Store) {
+                    store.mainChanges.sink { [weak self] _ in self?.tableView.reloadData() }.store(in: &cancellables)
+                }
+            }
+            """
+        let unproven = RuleSet(rules: [UIUpdateOffMain.description, UIUpdateUnprovenMain.description])
+        // Alone, the audit rule reports the chain it cannot place; together, the other file proves it delivers on main.
+        XCTAssertEqual(
+            describe([Linter.lint(source: screen, path: "List.swift", rules: unproven)]),
+            ["List.swift:3:27 ui-update-unproven-main"])
+        XCTAssertEqual(
+            describe(Linter.lint(together: [("Store.swift", store), ("List.swift", screen)], rules: unproven)), [])
+    }
+
+    func testAMethodCalledFromMainOnlyOrAwaitedDoesNotRunOffMain() {
+        let model = """
+            final class ItemsModel: ObservableObject {
+                @Published var selected: Item?
+                init(events: AnyPublisher<Event, Never>) {
+                    events.receive(on: DispatchQueue.main).sink { [weak self] in self?.select($0.item) }.store(in: &c)
+                    Task.detached { await self.choose(.first) }
+                }
+                func select(_ item: Item) { selected = item }
+                @MainActor func choose(_ item: Item) { selected = item }
+            }
+            """
+        let screen = """
+            final class ItemsViewController: UIViewController {
+                func bind(model: ItemsModel) {
+                    model.$selected.sink { [weak self] in self?.navigate(to: $0) }.store(in: &cancellables)
+                }
+            }
+            """
+        XCTAssertEqual(
+            describe(Linter.lint(together: [("ItemsModel.swift", model), ("Items.swift", screen)], rules: rules)), [])
+    }
+
+    func testAPublisherMemberDeclaredInSeveralFilesIsNotTrusted() {
+        let first = """
+            final class A {
+                func latest() -> AnyPublisher<Feed, Error> { session.dataTaskPublisher(for: url).eraseToAnyPublisher() }
+            }
+            """
+        let second = """
+            final class B {
+                func latest() -> AnyPublisher<Feed, Error> { cache.eraseToAnyPublisher() }
+            }
+            """
+        XCTAssertEqual(
+            describe(
+                Linter.lint(
+                    together: [("A.swift", first), ("B.swift", second), ("Feed.swift", feedScreen)], rules: rules)),
+            [])
+    }
+
+    func testTheReceiversDeclaredTypeChoosesAmongTypesDeclaringTheSameName() {
+        let manager = """
+            final class PurchaseManager {
+                @PostPublished private(set) var subscription: Subscription?
+                func purchase() async throws {
+                    subscription = try await store.buy()
+                }
+            }
+            """
+        let list = """
+            final class PurchaseListViewModel: ObservableObject {
+                @Published var subscription: Subscription?
+            }
+            """
+        let search = """
+            final class SearchViewModel: ObservableObject {
+                @Published var premiumEnabled = false
+                private let purchaseManager: PurchaseManager
+                private let listModel = PurchaseListViewModel()
+                init(purchaseManager: PurchaseManager) {
+                    self.purchaseManager = purchaseManager
+                    purchaseManager.$subscription.sink { [weak self] in self?.premiumEnabled = $0 != nil }.store(in: &c)
+                    listModel.$subscription.sink { [weak self] in self?.premiumEnabled = $0 != nil }.store(in: &c)
+                }
+            }
+            """
+        // `subscription` is declared by two types: only the receiver's type tells which one the chain reads.
+        XCTAssertEqual(
+            describe(
+                Linter.lint(
+                    together: [("PurchaseManager.swift", manager), ("List.swift", list), ("Search.swift", search)],
+                    rules: rules)),
+            ["Search.swift:7:39 ui-update-off-main"])
+    }
+
     // `untangle lint --cross-file` lints the files together; without the option each file alone.
     func testTheCommandLintsFilesTogetherOnlyWithCrossFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cross-file-\(UUID().uuidString)")
