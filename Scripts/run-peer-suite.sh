@@ -28,7 +28,7 @@
 # failing examples are listed above it.
 #
 # Not run by CI (it needs the fetched mirrors). The counts and the triage of each failure are in
-# Sources/Untangle/Untangle.docc/ThreadSafety.md, "Peer suites: CombineX".
+# Sources/Untangle/Untangle.docc/Compatibility.md, "A peer suite: CombineX".
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then

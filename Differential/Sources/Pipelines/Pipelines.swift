@@ -1,0 +1,366 @@
+// Random pipelines for the differential check: one program, compiled against Untangle and against OpenCombine, builds
+// the same pipeline for each seed, drives it with the same script on one thread, and prints every event its
+// subscriber sees. run.sh compares the two outputs seed by seed. Only operators both libraries have are drawn
+// (OpenCombine 0.14.0 has no merge or combineLatest), every parameter is one Combine accepts (no zero demand, no
+// negative counts), and nothing depends on time or threads, so the two logs differ only where the libraries do.
+//
+// Usage: diff-untangle FIRST-SEED [COUNT]   (the same for diff-opencombine)
+import Foundation
+
+#if OPENCOMBINE
+    import OpenCombine
+#else
+    import Untangle
+#endif
+
+/// SplitMix64: small, fast, and the same sequence on every platform for a seed.
+struct Generator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<bound.
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    mutating func chance(_ percent: Int) -> Bool {
+        below(100) < percent
+    }
+}
+
+/// The pipelines' failure type.
+enum PipelineError: Error, Equatable, CustomStringConvertible {
+    case sent
+    case thrown(Int)
+    case fallback
+
+    var description: String {
+        switch self {
+        case .sent: return "sent"
+        case .thrown(let value): return "thrown(\(value))"
+        case .fallback: return "fallback"
+        }
+    }
+}
+
+typealias Stream = AnyPublisher<Int, PipelineError>
+
+/// The subjects a pipeline reads from; the script sends to them by index.
+final class World {
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, PipelineError>() }
+    var log: [String] = []
+}
+
+/// Builds a random pipeline over `world`'s subjects and describes it.
+struct PipelineBuilder {
+    var generator: Generator
+    let world: World
+
+    mutating func source() -> (Stream, String) {
+        switch generator.below(8) {
+        case 0, 1, 2, 3:
+            let index = generator.below(world.subjects.count)
+            return (world.subjects[index].eraseToAnyPublisher(), "subject\(index)")
+        case 4:
+            let values = (0..<generator.below(5)).map { _ in generator.below(6) }
+            return (
+                values.publisher.setFailureType(to: PipelineError.self).eraseToAnyPublisher(), "\(values).publisher"
+            )
+        case 5:
+            let value = generator.below(6)
+            return (Just(value).setFailureType(to: PipelineError.self).eraseToAnyPublisher(), "Just(\(value))")
+        case 6:
+            return (Empty<Int, PipelineError>().eraseToAnyPublisher(), "Empty")
+        default:
+            return (Fail<Int, PipelineError>(error: .sent).eraseToAnyPublisher(), "Fail(.sent)")
+        }
+    }
+
+    /// A pipeline of up to `depth` operators over a source.
+    mutating func pipeline(depth: Int) -> (Stream, String) {
+        var (stream, text) = source()
+        for _ in 0..<generator.below(depth + 1) {
+            (stream, text) = apply(to: stream, text, depth: depth - 1)
+        }
+        return (stream, text)
+    }
+
+    // swift-format-ignore: FunctionBodyLength
+    mutating func apply(to upstream: Stream, _ text: String, depth: Int) -> (Stream, String) {
+        let k = generator.below(4) + 1
+        let v = generator.below(6)
+        switch generator.below(40) {
+        case 0: return (upstream.map { $0 * 2 + 1 }.eraseToAnyPublisher(), text + ".map{2x+1}")
+        case 1: return (upstream.filter { $0 % 2 == 0 }.eraseToAnyPublisher(), text + ".filter{even}")
+        case 2:
+            return (upstream.compactMap { $0 == v ? nil : $0 }.eraseToAnyPublisher(), text + ".compactMap{!=\(v)}")
+        case 3: return (upstream.scan(0, +).eraseToAnyPublisher(), text + ".scan(0,+)")
+        case 4: return (upstream.reduce(0, +).eraseToAnyPublisher(), text + ".reduce(0,+)")
+        case 5: return (upstream.removeDuplicates().eraseToAnyPublisher(), text + ".removeDuplicates()")
+        case 6: return (upstream.prefix(k).eraseToAnyPublisher(), text + ".prefix(\(k))")
+        case 7: return (upstream.dropFirst(k).eraseToAnyPublisher(), text + ".dropFirst(\(k))")
+        case 8: return (upstream.prefix { $0 != v }.eraseToAnyPublisher(), text + ".prefix{!=\(v)}")
+        case 9: return (upstream.drop { $0 != v }.eraseToAnyPublisher(), text + ".drop{!=\(v)}")
+        case 10: return (upstream.first().eraseToAnyPublisher(), text + ".first()")
+        case 11: return (upstream.last().eraseToAnyPublisher(), text + ".last()")
+        case 12: return (upstream.first { $0 > v }.eraseToAnyPublisher(), text + ".first{>\(v)}")
+        case 13: return (upstream.count().eraseToAnyPublisher(), text + ".count()")
+        case 14: return (upstream.min().eraseToAnyPublisher(), text + ".min()")
+        case 15: return (upstream.max().eraseToAnyPublisher(), text + ".max()")
+        case 16: return (upstream.contains(v).map { $0 ? 1 : 0 }.eraseToAnyPublisher(), text + ".contains(\(v))")
+        case 17:
+            return (
+                upstream.allSatisfy { $0 < v }.map { $0 ? 1 : 0 }.eraseToAnyPublisher(), text + ".allSatisfy{<\(v)}"
+            )
+        case 18:
+            return (upstream.ignoreOutput().map { _ -> Int in }.eraseToAnyPublisher(), text + ".ignoreOutput()")
+        case 19:
+            return (upstream.collect(k).map { $0.reduce(0, +) }.eraseToAnyPublisher(), text + ".collect(\(k)).sum")
+        case 20: return (upstream.collect().map { $0.count }.eraseToAnyPublisher(), text + ".collect().count")
+        case 21: return (upstream.replaceEmpty(with: 9).eraseToAnyPublisher(), text + ".replaceEmpty(9)")
+        case 22:
+            return (
+                upstream.replaceError(with: 7).setFailureType(to: PipelineError.self).eraseToAnyPublisher(),
+                text + ".replaceError(7)"
+            )
+        case 23:
+            return (
+                upstream.tryMap { value -> Int in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value + 10
+                }
+                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                text + ".tryMap{throw at \(v)}"
+            )
+        case 24:
+            return (
+                upstream.tryFilter { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value != 1
+                }
+                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                text + ".tryFilter{throw at \(v)}"
+            )
+        case 25: return (upstream.output(at: k - 1).eraseToAnyPublisher(), text + ".output(at:\(k - 1))")
+        case 26: return (upstream.output(in: 1...k).eraseToAnyPublisher(), text + ".output(in:1...\(k))")
+        case 27:
+            let (other, otherText) = pipeline(depth: depth)
+            return (upstream.append(other).eraseToAnyPublisher(), text + ".append(\(otherText))")
+        case 28:
+            let (other, otherText) = pipeline(depth: depth)
+            return (upstream.prepend(other).eraseToAnyPublisher(), text + ".prepend(\(otherText))")
+        case 29:
+            let (other, otherText) = pipeline(depth: depth)
+            return (upstream.catch { _ in other }.eraseToAnyPublisher(), text + ".catch{\(otherText)}")
+        case 30: return (upstream.retry(k - 1).eraseToAnyPublisher(), text + ".retry(\(k - 1))")
+        case 31:
+            let (other, otherText) = pipeline(depth: depth)
+            return (upstream.zip(other) { $0 * 10 + $1 }.eraseToAnyPublisher(), text + ".zip(\(otherText))")
+        case 32:
+            let inner = innerMaker()
+            let limit: Subscribers.Demand = generator.chance(50) ? .unlimited : .max(k)
+            return (
+                upstream.flatMap(maxPublishers: limit) { inner.make($0) }.eraseToAnyPublisher(),
+                text + ".flatMap(max: \(limit)){\(inner.text)}"
+            )
+        case 33:
+            let inner = innerMaker()
+            return (
+                upstream.map { inner.make($0) }.switchToLatest().eraseToAnyPublisher(),
+                text + ".map{\(inner.text)}.switchToLatest()"
+            )
+        case 34:
+            let (other, otherText) = pipeline(depth: depth)
+            return (
+                upstream.drop(untilOutputFrom: other).eraseToAnyPublisher(),
+                text + ".drop(untilOutputFrom: \(otherText))"
+            )
+        case 35:
+            let (other, otherText) = pipeline(depth: depth)
+            return (
+                upstream.prefix(untilOutputFrom: other).eraseToAnyPublisher(),
+                text + ".prefix(untilOutputFrom: \(otherText))"
+            )
+        case 36:
+            let prefetch: Publishers.PrefetchStrategy = generator.chance(50) ? .byRequest : .keepFull
+            let full: Publishers.BufferingStrategy<PipelineError> = generator.chance(50) ? .dropOldest : .dropNewest
+            return (
+                upstream.buffer(size: k, prefetch: prefetch, whenFull: full).eraseToAnyPublisher(),
+                text + ".buffer(\(k), \(prefetch == .byRequest ? "byRequest" : "keepFull"), \(full.name))"
+            )
+        case 37:
+            return (
+                upstream.tryScan(0) { sum, value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return sum + value
+                }
+                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                text + ".tryScan{throw at \(v)}"
+            )
+        case 38:
+            return (
+                upstream.replaceError(with: 3).setFailureType(to: PipelineError.self).eraseToAnyPublisher(),
+                text + ".replaceError(3).setFailureType"
+            )
+        default:
+            return (
+                upstream.mapError { _ in PipelineError.fallback }.eraseToAnyPublisher(), text + ".mapError{fallback}"
+            )
+        }
+    }
+
+    /// What flatMap and switchToLatest map each value to.
+    struct InnerMaker {
+        let text: String
+        let make: (Int) -> Stream
+    }
+
+    mutating func innerMaker() -> InnerMaker {
+        let world = self.world
+        switch generator.below(4) {
+        case 0:
+            return InnerMaker(text: "Just(x)") { Just($0).setFailureType(to: PipelineError.self).eraseToAnyPublisher() }
+        case 1:
+            return InnerMaker(text: "[x,x+1].publisher") {
+                [$0, $0 + 1].publisher.setFailureType(to: PipelineError.self).eraseToAnyPublisher()
+            }
+        case 2:
+            return InnerMaker(text: "x odd ? Fail : Just(x)") {
+                $0 % 2 == 1
+                    ? Fail(error: .thrown($0)).eraseToAnyPublisher()
+                    : Just($0).setFailureType(to: PipelineError.self).eraseToAnyPublisher()
+            }
+        default:
+            let index = generator.below(world.subjects.count)
+            return InnerMaker(text: "subject\(index).map{x*100+$0}") { x in
+                world.subjects[index].map { x * 100 + $0 }.eraseToAnyPublisher()
+            }
+        }
+    }
+}
+
+extension Publishers.BufferingStrategy {
+    var name: String {
+        switch self {
+        case .dropOldest: return "dropOldest"
+        case .dropNewest: return "dropNewest"
+        case .customError: return "customError"
+        @unknown default: return "unknown"
+        }
+    }
+}
+
+/// A subscriber whose demand follows the script: what it asks for at subscription, after each value, and when it
+/// cancels from inside a delivery. It logs every signal it receives.
+final class ScriptedSubscriber: Subscriber {
+    typealias Input = Int
+    typealias Failure = PipelineError
+
+    let world: World
+    let initial: Subscribers.Demand
+    let perValue: Subscribers.Demand
+    let cancelAtValue: Int?
+    var subscription: Subscription?
+    var values = 0
+
+    init(world: World, initial: Subscribers.Demand, perValue: Subscribers.Demand, cancelAtValue: Int?) {
+        self.world = world
+        self.initial = initial
+        self.perValue = perValue
+        self.cancelAtValue = cancelAtValue
+    }
+
+    func receive(subscription: Subscription) {
+        world.log.append("subscription")
+        self.subscription = subscription
+        if initial > .none {
+            subscription.request(initial)
+        }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        world.log.append("value \(input)")
+        values += 1
+        if values == cancelAtValue {
+            world.log.append("(cancels in receive)")
+            subscription?.cancel()
+            return .none
+        }
+        return perValue
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: world.log.append("finished")
+        case .failure(let error): world.log.append("failure \(error)")
+        }
+    }
+}
+
+func demandText(_ demand: Subscribers.Demand) -> String {
+    demand == .unlimited ? "unlimited" : "max(\(demand.max ?? 0))"
+}
+
+/// Builds seed's pipeline and script, runs it, and returns the log.
+func run(seed: UInt64) -> [String] {
+    var generator = Generator(state: seed)
+    let world = World()
+    var builder = PipelineBuilder(generator: generator, world: world)
+    let (stream, text) = builder.pipeline(depth: 3)
+    generator = builder.generator
+    let demands: [Subscribers.Demand] = [.none, .max(1), .max(2), .max(3), .unlimited]
+    let initial = demands[generator.below(demands.count)]
+    let perValue: Subscribers.Demand = generator.chance(50) ? .none : .max(1)
+    let cancelAtValue = generator.chance(20) ? generator.below(3) + 1 : nil
+    world.log.append("pipeline \(text)")
+    world.log.append(
+        "subscriber initial \(demandText(initial)), per value \(demandText(perValue)), cancels at value "
+            + (cancelAtValue.map(String.init) ?? "never"))
+    let subscriber = ScriptedSubscriber(
+        world: world, initial: initial, perValue: perValue, cancelAtValue: cancelAtValue)
+    stream.subscribe(subscriber)
+    for _ in 0..<generator.below(14) {
+        let index = generator.below(world.subjects.count)
+        switch generator.below(12) {
+        case 0...6:
+            let value = generator.below(6)
+            world.log.append("> subject\(index).send(\(value))")
+            world.subjects[index].send(value)
+        case 7:
+            world.log.append("> subject\(index).send(completion: .finished)")
+            world.subjects[index].send(completion: .finished)
+        case 8:
+            world.log.append("> subject\(index).send(completion: .failure(.sent))")
+            world.subjects[index].send(completion: .failure(.sent))
+        case 9, 10:
+            let demand = generator.below(3) + 1
+            world.log.append("> request(.max(\(demand)))")
+            subscriber.subscription?.request(.max(demand))
+        default:
+            world.log.append("> cancel()")
+            subscriber.subscription?.cancel()
+        }
+    }
+    return world.log
+}
+
+let arguments = CommandLine.arguments
+let first = arguments.count > 1 ? UInt64(arguments[1]) ?? 0 : 0
+let count = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1
+for seed in first..<(first + count) {
+    // The header reaches the pipe before the seed runs, and its log before the next one: if a library stops the
+    // program on a seed, the last header names it and the logs before it are complete (run.sh goes on after it).
+    print("== seed \(seed)")
+    fflush(stdout)
+    for line in run(seed: seed) {
+        print(line)
+    }
+    fflush(stdout)
+}
