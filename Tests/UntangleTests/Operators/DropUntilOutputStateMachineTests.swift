@@ -62,11 +62,13 @@ final class DropUntilOutputStateMachineTests: XCTestCase {
     func testTheTriggerFiringAfterTheUpstreamCompletedChangesNothing() {
         var machine = Machine()
         _ = machine.upstreamSubscribed(Token())
+        _ = machine.requested(.max(1))
         _ = machine.upstreamCompleted(.finished)
         let fired = machine.triggerSent(())
         XCTAssertNil(fired.completion)
         XCTAssertFalse(fired.endsDownstream, "ended already, with the completion")
-        XCTAssertFalse(delivers(machine.upstreamSent(1)), "the gate opens nothing once ended")
+        XCTAssertFalse(
+            delivers(machine.upstreamSent(1)), "the gate opens nothing once ended (the value uses up requested demand)")
     }
 
     func testTheTriggerCompletingFirstCancelsTheUpstreamAndEndsTheOperator() {
