@@ -52,6 +52,13 @@ enum PipelineError: Error, Equatable, CustomStringConvertible {
 
 typealias Stream = AnyPublisher<Int, PipelineError>
 
+extension Publisher where Output == Int {
+    /// A `try` operator's stream with the pipelines' failure type again (what the closure threw, or `.fallback`).
+    func typedFailure() -> Stream {
+        mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher()
+    }
+}
+
 /// The subjects a pipeline reads from; the script sends to them by index (0 to 2: passthrough subjects, 3: the
 /// current-value subject). Also holds the other subscribers of shared publishers.
 final class World {
@@ -246,7 +253,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value + 10
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryMap{throw at \(v)}"
             )
         case 24:
@@ -255,7 +262,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value != 1
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryFilter{throw at \(v)}"
             )
         case 25: return (upstream.output(at: k - 1).eraseToAnyPublisher(), text + ".output(at:\(k - 1))")
@@ -311,7 +318,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return sum + value
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryScan{throw at \(v)}"
             )
         case 38:
@@ -337,13 +344,13 @@ struct PipelineBuilder {
             if k % 2 == 0 {
                 return (
                     upstream.tryCatch { _ -> Stream in throw PipelineError.thrown(k) }
-                        .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                        .typedFailure(),
                     text + ".tryCatch{throw}"
                 )
             }
             let (other, otherText) = pipeline(depth: depth)
             return (
-                upstream.tryCatch { _ in other }.mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                upstream.tryCatch { _ in other }.typedFailure(),
                 text + ".tryCatch{\(otherText)}"
             )
         case 44:
@@ -352,7 +359,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value % 2 == 0
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryDrop{even, throw at \(v)}"
             )
         case 45:
@@ -361,7 +368,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value != 1
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryPrefix{!=1, throw at \(v)}"
             )
         case 46:
@@ -370,7 +377,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return sum + value
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryReduce{throw at \(v)}"
             )
         case 47:
@@ -379,7 +386,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value == 1 ? nil : value
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryCompactMap{nil at 1, throw at \(v)}"
             )
         case 48:
@@ -388,7 +395,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return previous == value
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryRemoveDuplicates{throw at \(v)}"
             )
         case 49:
@@ -397,7 +404,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value > k
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryFirst{>\(k), throw at \(v)}"
             )
         case 50:
@@ -406,7 +413,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value > k
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryLast{>\(k), throw at \(v)}"
             )
         case 51:
@@ -415,7 +422,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value == k
                 }
-                .map { $0 ? 1 : 0 }.mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .map { $0 ? 1 : 0 }.typedFailure(),
                 text + ".tryContains{==\(k), throw at \(v)}"
             )
         case 52:
@@ -424,7 +431,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value < 5
                 }
-                .map { $0 ? 1 : 0 }.mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .map { $0 ? 1 : 0 }.typedFailure(),
                 text + ".tryAllSatisfy{<5, throw at \(v)}"
             )
         case 53:
@@ -444,7 +451,7 @@ struct PipelineBuilder {
                     if second == v { throw PipelineError.thrown(second) }
                     return first < second
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryMax{throw at \(v)}"
             )
         case 57:
