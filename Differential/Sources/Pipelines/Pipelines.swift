@@ -66,6 +66,10 @@ final class World {
     let current: CurrentValueSubject<Int, PipelineError>
     var log: [String] = []
     var others: [ScriptedSubscriber] = []
+    /// The promises of the pending futures, which the script fulfils by index.
+    var promises: [(Result<Int, PipelineError>) -> Void] = []
+    /// How to connect each `multicast(subject:)` the script connects by hand, and its connection while connected.
+    var connectables: [(connect: () -> Cancellable, connection: Cancellable?)] = []
 
     init(currentValue: Int) {
         current = CurrentValueSubject(currentValue)
@@ -139,10 +143,20 @@ struct PipelineBuilder {
         case 16, 17:
             return shared()
         case 18:
-            let index = generator.below(world.subjects.count)
-            return (world.subjects[index].eraseToAnyPublisher(), "subject\(index)")
+            // A future the script resolves (or never does).
+            let world = self.world
+            let number = world.promises.count
+            return (
+                Future<Int, PipelineError> { world.promises.append($0) }.eraseToAnyPublisher(),
+                "Future(pending #\(number))"
+            )
         default:
-            return (world.current.eraseToAnyPublisher(), "subject3(current)")
+            // A multicast the script connects and disconnects by hand.
+            let (upstream, upstreamText) = pipeline(depth: 1)
+            let connectable = upstream.multicast(subject: PassthroughSubject())
+            let number = world.connectables.count
+            world.connectables.append((connect: { connectable.connect() }, connection: nil))
+            return (connectable.eraseToAnyPublisher(), "\(upstreamText).multicast(PassthroughSubject)#\(number)")
         }
     }
 
@@ -614,7 +628,7 @@ func run(seed: UInt64) -> [String] {
     stream.subscribe(subscriber)
     for _ in 0..<generator.below(14) {
         let index = generator.below(world.subjects.count + 1)
-        switch generator.below(12) {
+        switch generator.below(14) {
         case 0...6:
             let value = generator.below(6)
             world.log.append("> subject\(index).send(\(value))")
@@ -629,9 +643,27 @@ func run(seed: UInt64) -> [String] {
             let demand = generator.below(3) + 1
             world.log.append("> request(.max(\(demand)))")
             subscriber.subscription?.request(.max(demand))
-        default:
+        case 11:
             world.log.append("> cancel()")
             subscriber.subscription?.cancel()
+        case 12:
+            let value = generator.below(6)
+            let fails = generator.chance(30)
+            guard !world.promises.isEmpty else { continue }
+            let number = generator.below(world.promises.count)
+            world.log.append("> promise #\(number)(\(fails ? ".failure(.thrown(\(value)))" : ".success(\(value))"))")
+            world.promises[number](fails ? .failure(.thrown(value)) : .success(value))
+        default:
+            guard !world.connectables.isEmpty else { continue }
+            let number = generator.below(world.connectables.count)
+            if let connection = world.connectables[number].connection {
+                world.log.append("> disconnect #\(number)")
+                world.connectables[number].connection = nil
+                connection.cancel()
+            } else {
+                world.log.append("> connect #\(number)")
+                world.connectables[number].connection = world.connectables[number].connect()
+            }
         }
     }
     return world.log
