@@ -47,6 +47,10 @@ def violations(lines):
     if "(OpenCombine stopped the program)" in lines:
         return ["stopped the program"]
     for line in lines[2:]:
+        if line.startswith("~"):
+            # Not the pipeline's subscriber: another subscriber of a shared publisher, a request an operator makes
+            # of its upstream (logRequests), a send the subscriber makes from inside receive.
+            continue
         if line.startswith(">"):
             if line == "> cancel()" and subscribed:
                 cancelled = True
@@ -83,19 +87,62 @@ def violations(lines):
     return found
 
 
+def all_violations(lines):
+    """The rules the pipeline's subscriber and each other subscriber of a shared publisher (`~ otherN` lines, its
+    demand in the pipeline's text as `[otherN: initial X, per value Y, ...]`) break."""
+    if "(OpenCombine stopped the program)" in lines:
+        return ["stopped the program"]
+    found = violations(lines)
+    for name, initial, per_value in re.findall(r"\[(other\d+): initial (\S+), per value (\S+),", lines[0]):
+        prefix = f"~ {name} "
+        own = [line[len(prefix) :] for line in lines[2:] if line.startswith(prefix)]
+        if own:
+            header = [lines[0], f"subscriber initial {initial}, per value {per_value}, of {name}"]
+            found += [f"{name}: {v}" for v in violations(header + own)]
+    return found
+
+
 def finished_moved(ours, theirs):
-    """The logs agree but for where (or whether) `finished` comes."""
-    return [line for line in ours if line != "finished"] == [line for line in theirs if line != "finished"]
+    """The logs agree but for where (or whether) `finished` comes (to the pipeline's subscriber or another)."""
+    return [line for line in ours if not line.endswith("finished")] == [
+        line for line in theirs if not line.endswith("finished")
+    ]
+
+
+def interleaving_only(ours, theirs, drop_finished=False):
+    """Each subscriber's log (the other subscribers' `~ otherN` lines, and the rest, each with the script's `>` lines)
+    is the same in both: only the order between subscribers within one step of the script differs. With
+    drop_finished, `finished` lines are left out (see the prefix rule below)."""
+
+    def split(lines):
+        groups = {}
+        names = {m.group(1) for line in lines for m in [re.match(r"~ (other\d+) ", line)] if m}
+        for line in lines:
+            if drop_finished and line.endswith("finished"):
+                continue
+            match = re.match(r"~ (other\d+) ", line)
+            for name in names | {""} if line.startswith(">") else [match.group(1) if match else ""]:
+                groups.setdefault(name, []).append(line)
+        return groups
+
+    return split(ours) == split(theirs)
 
 
 def explained(pipeline, ours, theirs):
     """Why a difference is not Untangle's, when a rule of thumb can tell; None otherwise."""
     subjects = re.findall(r"subject\d", pipeline)
-    if len(subjects) != len(set(subjects)) or re.search(r"\{subject\d", pipeline):
+    if len(subjects) != len(set(subjects)) or re.search(r"(?<!Deferred)\{subject\d", pipeline):
         # Apple's subjects (and OpenCombine's) keep their subscribers in a Set: the order in which several
         # subscribers of one subject receive a value is unspecified there, and changes with the objects'
         # addresses; Untangle's is the order of subscription.
         return "a subject with several subscribers: their order is unspecified in Combine"
+    if re.search(r"\.(share\(\)|multicast\()", pipeline) and interleaving_only(
+        ours, theirs, drop_finished=bool(re.search(r"\.(prefix\(\d|output\()", pipeline))
+    ):
+        # share() and multicast(subject:) deliver through a subject: the order in which the other subscriber and
+        # the pipeline's see one value is unspecified in Combine (as above); each one's own log is the same (but for
+        # where `finished` comes when the prefix rule below applies too).
+        return "share()/multicast: only the order between its subscribers differs"
     if re.search(r"\.(prefix\(\d|output\()", pipeline) and finished_moved(ours, theirs):
         # OpenCombine finishes prefix(n)/output(at:)/output(in:) on the upstream signal after the last index;
         # Untangle finishes right after the last index's value (what Combine does: `timer.prefix(3)` completes
@@ -121,10 +168,10 @@ def main():
         show = int(args[i + 1])
         del args[i : i + 2]
     ours, theirs = blocks(args[0]), blocks(args[1])
-    ours_broken = {seed: violations(lines) for seed, lines in ours.items()}
+    ours_broken = {seed: all_violations(lines) for seed, lines in ours.items()}
     ours_broken = {seed: v for seed, v in ours_broken.items() if v}
     differing = [seed for seed in sorted(ours) if ours[seed] != theirs.get(seed)]
-    theirs_only = [seed for seed in differing if seed not in ours_broken and violations(theirs[seed])]
+    theirs_only = [seed for seed in differing if seed not in ours_broken and all_violations(theirs[seed])]
     rest = [seed for seed in differing if seed not in ours_broken and seed not in theirs_only]
     ruled = {seed: explained(ours[seed][0], ours[seed][2:], theirs[seed][2:]) for seed in rest}
     ruled = {seed: reason for seed, reason in ruled.items() if reason}

@@ -52,34 +52,165 @@ enum PipelineError: Error, Equatable, CustomStringConvertible {
 
 typealias Stream = AnyPublisher<Int, PipelineError>
 
-/// The subjects a pipeline reads from; the script sends to them by index.
+extension Publisher where Output == Int {
+    /// A `try` operator's stream with the pipelines' failure type again (what the closure threw, or `.fallback`).
+    func typedFailure() -> Stream {
+        mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher()
+    }
+}
+
+/// The subjects a pipeline reads from; the script sends to them by index (0 to 2: passthrough subjects, 3: the
+/// current-value subject). Also holds the other subscribers of shared publishers.
 final class World {
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, PipelineError>() }
+    let current: CurrentValueSubject<Int, PipelineError>
     var log: [String] = []
+    var others: [ScriptedSubscriber] = []
+    /// The promises of the pending futures, which the script fulfils by index.
+    var promises: [(Result<Int, PipelineError>) -> Void] = []
+    /// How to connect each `multicast(subject:)` the script connects by hand, and its connection while connected.
+    var connectables: [(connect: () -> Cancellable, connection: Cancellable?)] = []
+
+    init(currentValue: Int) {
+        current = CurrentValueSubject(currentValue)
+    }
+
+    /// Sends to the subject at `index` (3: the current-value subject).
+    func send(_ value: Int, to index: Int) {
+        if index == 3 { current.send(value) } else { subjects[index].send(value) }
+    }
+
+    func send(completion: Subscribers.Completion<PipelineError>, to index: Int) {
+        if index == 3 { current.send(completion: completion) } else { subjects[index].send(completion: completion) }
+    }
 }
 
 /// Builds a random pipeline over `world`'s subjects and describes it.
 struct PipelineBuilder {
     var generator: Generator
     let world: World
+    var demandLabel = 0
 
     mutating func source() -> (Stream, String) {
-        switch generator.below(8) {
+        switch generator.below(20) {
         case 0, 1, 2, 3:
             let index = generator.below(world.subjects.count)
             return (world.subjects[index].eraseToAnyPublisher(), "subject\(index)")
-        case 4:
+        case 4, 5:
+            return (world.current.eraseToAnyPublisher(), "subject3(current)")
+        case 6:
             let values = (0..<generator.below(5)).map { _ in generator.below(6) }
             return (
                 values.publisher.setFailureType(to: PipelineError.self).eraseToAnyPublisher(), "\(values).publisher"
             )
-        case 5:
+        case 7:
+            return sequenceOperator()
+        case 8:
             let value = generator.below(6)
             return (Just(value).setFailureType(to: PipelineError.self).eraseToAnyPublisher(), "Just(\(value))")
-        case 6:
+        case 9:
             return (Empty<Int, PipelineError>().eraseToAnyPublisher(), "Empty")
-        default:
+        case 10:
             return (Fail<Int, PipelineError>(error: .sent).eraseToAnyPublisher(), "Fail(.sent)")
+        case 11:
+            let (inner, innerText) = source()
+            return (Deferred { inner }.eraseToAnyPublisher(), "Deferred{\(innerText)}")
+        case 12:
+            // A future resolved while it is created: every subscriber gets the stored result.
+            let value = generator.below(6)
+            let fails = generator.chance(30)
+            let future = Future<Int, PipelineError> { promise in
+                promise(fails ? .failure(.thrown(value)) : .success(value))
+            }
+            return (future.eraseToAnyPublisher(), fails ? "Future(failure \(value))" : "Future(\(value))")
+        case 13:
+            let values = (0..<generator.below(4)).map { _ in generator.below(6) }
+            let fails = generator.chance(40)
+            return (
+                Record(output: values, completion: fails ? .failure(.sent) : .finished).eraseToAnyPublisher(),
+                "Record(\(values), \(fails ? "failure" : "finished"))"
+            )
+        case 14:
+            let value: Int? = generator.chance(60) ? generator.below(6) : nil
+            return (
+                value.publisher.setFailureType(to: PipelineError.self).eraseToAnyPublisher(),
+                "Optional(\(value.map(String.init) ?? "nil")).publisher"
+            )
+        case 15:
+            let value = generator.below(6)
+            let result: Result<Int, PipelineError> = generator.chance(30) ? .failure(.thrown(value)) : .success(value)
+            return (result.publisher.eraseToAnyPublisher(), "Result(\(result)).publisher")
+        case 16, 17:
+            return shared()
+        case 18:
+            // A future the script resolves (or never does).
+            let world = self.world
+            let number = world.promises.count
+            return (
+                Future<Int, PipelineError> { world.promises.append($0) }.eraseToAnyPublisher(),
+                "Future(pending #\(number))"
+            )
+        default:
+            // A multicast the script connects and disconnects by hand.
+            let (upstream, upstreamText) = pipeline(depth: 1)
+            let connectable = upstream.multicast(subject: PassthroughSubject())
+            let number = world.connectables.count
+            world.connectables.append((connect: { connectable.connect() }, connection: nil))
+            return (connectable.eraseToAnyPublisher(), "\(upstreamText).multicast(PassthroughSubject)#\(number)")
+        }
+    }
+
+    /// `share()` or `multicast(subject:).autoconnect()` over a short pipeline, with another subscriber (its log lines
+    /// start with `~ otherN`) subscribed before the pipeline's own subscriber; it may ask for a limited demand and
+    /// cancel at a value.
+    mutating func shared() -> (Stream, String) {
+        let (upstream, upstreamText) = pipeline(depth: 1)
+        let published: Stream
+        let text: String
+        if generator.chance(50) {
+            published = upstream.share().eraseToAnyPublisher()
+            text = "\(upstreamText).share()"
+        } else {
+            published = upstream.multicast(subject: PassthroughSubject()).autoconnect().eraseToAnyPublisher()
+            text = "\(upstreamText).multicast(PassthroughSubject).autoconnect()"
+        }
+        let demands: [Subscribers.Demand] = [.max(1), .max(2), .unlimited]
+        let other = ScriptedSubscriber(
+            world: world, label: "~ other\(world.others.count + 1) ", initial: demands[generator.below(demands.count)],
+            perValue: generator.chance(50) ? .none : .max(1), cancelAtValue: generator.chance(30) ? 1 : nil)
+        world.others.append(other)
+        published.subscribe(other)
+        return (published, "\(text)[other\(world.others.count): \(other.describe)]")
+    }
+
+    /// An operator applied to a sequence publisher before it is erased: Publishers.Sequence's own overloads.
+    mutating func sequenceOperator() -> (Stream, String) {
+        let values = (0..<generator.below(5)).map { _ in generator.below(6) }
+        let sequence = values.publisher
+        let k = generator.below(3) + 1
+        let v = generator.below(6)
+        let text = "\(values).publisher"
+        func erased<P: Publisher>(_ publisher: P, _ name: String) -> (Stream, String)
+        where P.Output == Int, P.Failure == Never {
+            (publisher.setFailureType(to: PipelineError.self).eraseToAnyPublisher(), text + name + "(sequence)")
+        }
+        switch generator.below(16) {
+        case 0: return erased(sequence.map { $0 + 1 }, ".map{x+1}")
+        case 1: return erased(sequence.filter { $0 % 2 == 0 }, ".filter{even}")
+        case 2: return erased(sequence.compactMap { $0 == v ? nil : $0 }, ".compactMap{!=\(v)}")
+        case 3: return erased(sequence.dropFirst(k), ".dropFirst(\(k))")
+        case 4: return erased(sequence.prefix(k), ".prefix(\(k))")
+        case 5: return erased(sequence.removeDuplicates(), ".removeDuplicates()")
+        case 6: return erased(sequence.first(), ".first()")
+        case 7: return erased(sequence.last(), ".last()")
+        case 8: return erased(sequence.min(), ".min()")
+        case 9: return erased(sequence.count(), ".count()")
+        case 10: return erased(sequence.contains(v).map { $0 ? 1 : 0 }, ".contains(\(v))")
+        case 11: return erased(sequence.reduce(0, +), ".reduce(0,+)")
+        case 12: return erased(sequence.scan(0, +), ".scan(0,+)")
+        case 13: return erased(sequence.output(at: k - 1), ".output(at:\(k - 1))")
+        case 14: return erased(sequence.append(v, v), ".append(\(v),\(v))")
+        default: return erased(sequence.prepend([v]), ".prepend([\(v)])")
         }
     }
 
@@ -96,7 +227,7 @@ struct PipelineBuilder {
     mutating func apply(to upstream: Stream, _ text: String, depth: Int) -> (Stream, String) {
         let k = generator.below(4) + 1
         let v = generator.below(6)
-        switch generator.below(40) {
+        switch generator.below(60) {
         case 0: return (upstream.map { $0 * 2 + 1 }.eraseToAnyPublisher(), text + ".map{2x+1}")
         case 1: return (upstream.filter { $0 % 2 == 0 }.eraseToAnyPublisher(), text + ".filter{even}")
         case 2:
@@ -136,7 +267,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value + 10
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryMap{throw at \(v)}"
             )
         case 24:
@@ -145,7 +276,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return value != 1
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryFilter{throw at \(v)}"
             )
         case 25: return (upstream.output(at: k - 1).eraseToAnyPublisher(), text + ".output(at:\(k - 1))")
@@ -201,7 +332,7 @@ struct PipelineBuilder {
                     if value == v { throw PipelineError.thrown(value) }
                     return sum + value
                 }
-                .mapError { $0 as? PipelineError ?? .fallback }.eraseToAnyPublisher(),
+                .typedFailure(),
                 text + ".tryScan{throw at \(v)}"
             )
         case 38:
@@ -209,9 +340,146 @@ struct PipelineBuilder {
                 upstream.replaceError(with: 3).setFailureType(to: PipelineError.self).eraseToAnyPublisher(),
                 text + ".replaceError(3).setFailureType"
             )
-        default:
+        case 39:
             return (
                 upstream.mapError { _ in PipelineError.fallback }.eraseToAnyPublisher(), text + ".mapError{fallback}"
+            )
+        case 40, 41, 42:
+            // What the operators after this point ask of what comes before it.
+            demandLabel += 1
+            let label = demandLabel
+            let world = self.world
+            return (
+                upstream.handleEvents(receiveRequest: { world.log.append("~ asks #\(label) \(demandText($0))") })
+                    .eraseToAnyPublisher(),
+                text + ".logRequests#\(label)"
+            )
+        case 43:
+            if k % 2 == 0 {
+                return (
+                    upstream.tryCatch { _ -> Stream in throw PipelineError.thrown(k) }
+                        .typedFailure(),
+                    text + ".tryCatch{throw}"
+                )
+            }
+            let (other, otherText) = pipeline(depth: depth)
+            return (
+                upstream.tryCatch { _ in other }.typedFailure(),
+                text + ".tryCatch{\(otherText)}"
+            )
+        case 44:
+            return (
+                upstream.tryDrop { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value % 2 == 0
+                }
+                .typedFailure(),
+                text + ".tryDrop{even, throw at \(v)}"
+            )
+        case 45:
+            return (
+                upstream.tryPrefix { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value != 1
+                }
+                .typedFailure(),
+                text + ".tryPrefix{!=1, throw at \(v)}"
+            )
+        case 46:
+            return (
+                upstream.tryReduce(0) { sum, value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return sum + value
+                }
+                .typedFailure(),
+                text + ".tryReduce{throw at \(v)}"
+            )
+        case 47:
+            return (
+                upstream.tryCompactMap { value -> Int? in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value == 1 ? nil : value
+                }
+                .typedFailure(),
+                text + ".tryCompactMap{nil at 1, throw at \(v)}"
+            )
+        case 48:
+            return (
+                upstream.tryRemoveDuplicates { previous, value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return previous == value
+                }
+                .typedFailure(),
+                text + ".tryRemoveDuplicates{throw at \(v)}"
+            )
+        case 49:
+            return (
+                upstream.tryFirst { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value > k
+                }
+                .typedFailure(),
+                text + ".tryFirst{>\(k), throw at \(v)}"
+            )
+        case 50:
+            return (
+                upstream.tryLast { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value > k
+                }
+                .typedFailure(),
+                text + ".tryLast{>\(k), throw at \(v)}"
+            )
+        case 51:
+            return (
+                upstream.tryContains { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value == k
+                }
+                .map { $0 ? 1 : 0 }.typedFailure(),
+                text + ".tryContains{==\(k), throw at \(v)}"
+            )
+        case 52:
+            return (
+                upstream.tryAllSatisfy { value in
+                    if value == v { throw PipelineError.thrown(value) }
+                    return value < 5
+                }
+                .map { $0 ? 1 : 0 }.typedFailure(),
+                text + ".tryAllSatisfy{<5, throw at \(v)}"
+            )
+        case 53:
+            return (
+                upstream.map { $0 == v ? nil : $0 }.replaceNil(with: 8).eraseToAnyPublisher(),
+                text + ".map{nil at \(v)}.replaceNil(8)"
+            )
+        case 54:
+            let values = (0..<k).map { _ in generator.below(6) }
+            return (upstream.append(values).eraseToAnyPublisher(), text + ".append(\(values))")
+        case 55:
+            let values = (0..<k).map { _ in generator.below(6) }
+            return (upstream.prepend(values).eraseToAnyPublisher(), text + ".prepend(\(values))")
+        case 56:
+            return (
+                upstream.tryMax { first, second in
+                    if second == v { throw PipelineError.thrown(second) }
+                    return first < second
+                }
+                .typedFailure(),
+                text + ".tryMax{throw at \(v)}"
+            )
+        case 57:
+            let inner = innerMaker()
+            let limit: Subscribers.Demand = generator.chance(50) ? .unlimited : .max(k)
+            return (
+                upstream.flatMap(maxPublishers: limit) { inner.make($0) }.eraseToAnyPublisher(),
+                text + ".flatMap(max: \(limit)){\(inner.text)}"
+            )
+        default:
+            let inner = innerMaker()
+            return (
+                upstream.map { inner.make($0) }.switchToLatest().eraseToAnyPublisher(),
+                text + ".map{\(inner.text)}.switchToLatest()"
             )
         }
     }
@@ -224,7 +492,15 @@ struct PipelineBuilder {
 
     mutating func innerMaker() -> InnerMaker {
         let world = self.world
-        switch generator.below(4) {
+        switch generator.below(7) {
+        case 4:
+            return InnerMaker(text: "[x].publisher.append(Fail)") {
+                Just($0).setFailureType(to: PipelineError.self).append(Fail(error: .thrown($0))).eraseToAnyPublisher()
+            }
+        case 5:
+            return InnerMaker(text: "subject3(current).map{x*100+$0}") { x in
+                world.current.map { x * 100 + $0 }.eraseToAnyPublisher()
+            }
         case 0:
             return InnerMaker(text: "Just(x)") { Just($0).setFailureType(to: PipelineError.self).eraseToAnyPublisher() }
         case 1:
@@ -258,27 +534,41 @@ extension Publishers.BufferingStrategy {
 }
 
 /// A subscriber whose demand follows the script: what it asks for at subscription, after each value, and when it
-/// cancels from inside a delivery. It logs every signal it receives.
+/// cancels or sends to a subject (reentrantly) from inside a delivery. It logs every signal it receives, each line
+/// after `label` (empty for the pipeline's own subscriber, `~ otherN ` for another subscriber of a shared publisher).
 final class ScriptedSubscriber: Subscriber {
     typealias Input = Int
     typealias Failure = PipelineError
 
     let world: World
+    let label: String
     let initial: Subscribers.Demand
     let perValue: Subscribers.Demand
     let cancelAtValue: Int?
+    /// At which value it sends what to which subject (3: the current-value subject).
+    let sendAtValue: (at: Int, subject: Int, value: Int)?
     var subscription: Subscription?
     var values = 0
 
-    init(world: World, initial: Subscribers.Demand, perValue: Subscribers.Demand, cancelAtValue: Int?) {
+    init(
+        world: World, label: String = "", initial: Subscribers.Demand, perValue: Subscribers.Demand,
+        cancelAtValue: Int?, sendAtValue: (at: Int, subject: Int, value: Int)? = nil
+    ) {
         self.world = world
+        self.label = label
         self.initial = initial
         self.perValue = perValue
         self.cancelAtValue = cancelAtValue
+        self.sendAtValue = sendAtValue
+    }
+
+    var describe: String {
+        "initial \(demandText(initial)), per value \(demandText(perValue)), cancels at value "
+            + (cancelAtValue.map(String.init) ?? "never")
     }
 
     func receive(subscription: Subscription) {
-        world.log.append("subscription")
+        world.log.append(label + "subscription")
         self.subscription = subscription
         if initial > .none {
             subscription.request(initial)
@@ -286,10 +576,14 @@ final class ScriptedSubscriber: Subscriber {
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-        world.log.append("value \(input)")
+        world.log.append(label + "value \(input)")
         values += 1
+        if let send = sendAtValue, send.at == values {
+            world.log.append("~ (sends \(send.value) to subject\(send.subject) in receive)")
+            world.send(send.value, to: send.subject)
+        }
         if values == cancelAtValue {
-            world.log.append("(cancels in receive)")
+            world.log.append(label + "(cancels in receive)")
             subscription?.cancel()
             return .none
         }
@@ -298,8 +592,8 @@ final class ScriptedSubscriber: Subscriber {
 
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
-        case .finished: world.log.append("finished")
-        case .failure(let error): world.log.append("failure \(error)")
+        case .finished: world.log.append(label + "finished")
+        case .failure(let error): world.log.append(label + "failure \(error)")
         }
     }
 }
@@ -311,7 +605,7 @@ func demandText(_ demand: Subscribers.Demand) -> String {
 /// Builds seed's pipeline and script, runs it, and returns the log.
 func run(seed: UInt64) -> [String] {
     var generator = Generator(state: seed)
-    let world = World()
+    let world = World(currentValue: generator.below(6))
     var builder = PipelineBuilder(generator: generator, world: world)
     let (stream, text) = builder.pipeline(depth: 3)
     generator = builder.generator
@@ -319,33 +613,57 @@ func run(seed: UInt64) -> [String] {
     let initial = demands[generator.below(demands.count)]
     let perValue: Subscribers.Demand = generator.chance(50) ? .none : .max(1)
     let cancelAtValue = generator.chance(20) ? generator.below(3) + 1 : nil
-    world.log.append("pipeline \(text)")
-    world.log.append(
-        "subscriber initial \(demandText(initial)), per value \(demandText(perValue)), cancels at value "
-            + (cancelAtValue.map(String.init) ?? "never"))
+    let sendAtValue =
+        generator.chance(15)
+        ? (at: generator.below(3) + 1, subject: generator.below(4), value: generator.below(6)) : nil
     let subscriber = ScriptedSubscriber(
-        world: world, initial: initial, perValue: perValue, cancelAtValue: cancelAtValue)
+        world: world, initial: initial, perValue: perValue, cancelAtValue: cancelAtValue, sendAtValue: sendAtValue)
+    // The header comes first, before what other subscribers of a shared publisher saw while the pipeline was built.
+    world.log.insert(
+        contentsOf: [
+            "pipeline \(text)",
+            "subscriber \(subscriber.describe)"
+                + (sendAtValue.map { ", sends \($0.value) to subject\($0.subject) at value \($0.at)" } ?? ""),
+        ], at: 0)
     stream.subscribe(subscriber)
     for _ in 0..<generator.below(14) {
-        let index = generator.below(world.subjects.count)
-        switch generator.below(12) {
+        let index = generator.below(world.subjects.count + 1)
+        switch generator.below(14) {
         case 0...6:
             let value = generator.below(6)
             world.log.append("> subject\(index).send(\(value))")
-            world.subjects[index].send(value)
+            world.send(value, to: index)
         case 7:
             world.log.append("> subject\(index).send(completion: .finished)")
-            world.subjects[index].send(completion: .finished)
+            world.send(completion: .finished, to: index)
         case 8:
             world.log.append("> subject\(index).send(completion: .failure(.sent))")
-            world.subjects[index].send(completion: .failure(.sent))
+            world.send(completion: .failure(.sent), to: index)
         case 9, 10:
             let demand = generator.below(3) + 1
             world.log.append("> request(.max(\(demand)))")
             subscriber.subscription?.request(.max(demand))
-        default:
+        case 11:
             world.log.append("> cancel()")
             subscriber.subscription?.cancel()
+        case 12:
+            let value = generator.below(6)
+            let fails = generator.chance(30)
+            guard !world.promises.isEmpty else { continue }
+            let number = generator.below(world.promises.count)
+            world.log.append("> promise #\(number)(\(fails ? ".failure(.thrown(\(value)))" : ".success(\(value))"))")
+            world.promises[number](fails ? .failure(.thrown(value)) : .success(value))
+        default:
+            guard !world.connectables.isEmpty else { continue }
+            let number = generator.below(world.connectables.count)
+            if let connection = world.connectables[number].connection {
+                world.log.append("> disconnect #\(number)")
+                world.connectables[number].connection = nil
+                connection.cancel()
+            } else {
+                world.log.append("> connect #\(number)")
+                world.connectables[number].connection = world.connectables[number].connect()
+            }
         }
     }
     return world.log
