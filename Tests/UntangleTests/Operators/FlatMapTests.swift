@@ -465,6 +465,7 @@ final class FlatMapConcurrencyTests: XCTestCase {
         XCTAssertEqual(perInner, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, Array(0..<500)) }))
     }
 
+    // cx-org/CombineX 9869de4: inners sending from several threads got more values through than the subscriber requested.
     func testNeverMoreThanRequestedUnderConcurrentSendsAndRequests() {
         let upstream = PassthroughSubject<Int, Never>()
         let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
