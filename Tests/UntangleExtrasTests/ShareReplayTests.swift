@@ -346,3 +346,23 @@ extension ShareReplayTests {
         XCTAssertNil(weakSource)
     }
 }
+
+extension ShareReplayConcurrencyTests {
+    // ReactiveX/RxSwift 5960b8dd and 6e1ad1a8 (issue 2718): concurrent first subscribers to share(replay:) each
+    // connected the source (or deadlocked); one connection is made, and every subscriber gets the values.
+    func testConcurrentFirstSubscribersConnectOnce() {
+        for replay in [0, 1] {
+            for _ in 0..<50 {
+                let source = ManualPublisher<Int, Never>(recordsSubscriptions: true)
+                let shared = source.share(replay: replay)
+                let recorders = (0..<8).map { _ in Recorder<Int, Never>() }
+                runConcurrently(threads: 8) { thread in shared.subscribe(recorders[thread]) }
+                XCTAssertEqual(source.subscriptions, 1, "replay \(replay): connected exactly once")
+                source.send(7)
+                for recorder in recorders { XCTAssertEqual(recorder.values, [7]) }
+                runConcurrently(threads: 8) { thread in recorders[thread].cancel() }
+                XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel], "torn down once")
+            }
+        }
+    }
+}

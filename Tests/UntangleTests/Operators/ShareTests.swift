@@ -414,6 +414,7 @@ final class ShareConcurrencyTests: XCTestCase {
         }
     }
 
+    // ReactiveX/RxSwift 5960b8dd (issue 2718): concurrent first subscribers to a shared publisher each connected it.
     func testEightConcurrentFirstSubscribersToShareConnectUpstreamExactlyOnce() {
         assertEightConcurrentFirstSubscribersConnectOnce { $0.share() }
     }
