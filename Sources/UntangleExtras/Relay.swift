@@ -36,6 +36,25 @@ extension Relay {
         publisher.subscribe(forwarder)
         return AnyCancellable(forwarder)
     }
+
+    /// Forwards every value of this relay to `relay` (the direction of `publisher.subscribe(relay)` and of RxSwift's
+    /// `bind(to:)`).
+    ///
+    /// ```swift
+    /// let connection = input.subscribe(output)   // input.accept(1) reaches output's subscribers
+    /// ```
+    ///
+    /// **Demand:** requests `.unlimited` from this relay.
+    /// **Thread safety:** the returned cancellable may be cancelled from any thread; cancelling stops the
+    /// forwarding and releases `relay`.
+    //
+    // Without this overload `input.subscribe(output)` would pick the one above (the more specific protocol's
+    // extension) and forward the other way, from `output` into `input` (CombineExt shipped that bug, efa607b).
+    public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
+        let forwarder = RelayForwarder(relay: relay)
+        subscribe(forwarder)
+        return AnyCancellable(forwarder)
+    }
 }
 
 extension Publisher where Failure == Never {

@@ -605,3 +605,30 @@ private final class ChainSubscriber: Subscriber, @unchecked Sendable {
         producer = nil
     }
 }
+
+// Scenarios of bugs other implementations shipped and later fixed.
+extension CreateTests {
+    // ReactiveX/RxSwift 214f7ffc (issue 2533): what a publisher's producer captured stayed alive for as long as a
+    // subscription did, once the producer had run; here it is released with the publisher, the subscription keeps
+    // only the teardown the producer returned.
+    func testALiveSubscriptionKeepsOnlyTheTeardownNotTheProducer() {
+        weak var weakCaptured: Token?
+        let teardowns = Counter()
+        let recorder = Recorder<Int, Never>()
+        do {
+            let captured = Token(1)
+            weakCaptured = captured
+            AnyPublisher<Int, Never>.create { subscriber in
+                _ = captured
+                subscriber.send(1)
+                return AnyCancellable { teardowns.add(1) }
+            }
+            .subscribe(recorder)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Create"), .value(1)])
+        XCTAssertNil(
+            weakCaptured, "released once the producer ran and the publisher went, while the subscription lives on")
+        recorder.cancel()
+        XCTAssertEqual(teardowns.value, 1)
+    }
+}

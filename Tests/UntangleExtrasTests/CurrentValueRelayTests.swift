@@ -129,3 +129,43 @@ final class CurrentValueRelayConcurrencyTests: XCTestCase {
         cancellable.cancel()
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension CurrentValueRelayTests {
+    // CombineCommunity/CombineExt efa607b (pull request 54): a CurrentValueRelay subscribed to another relay did not
+    // forward the values accepted later.
+    func testARelaySubscribedToAnotherForwardsItsValueAndLaterOnesWithoutACompletion() {
+        let input = CurrentValueRelay<String>("initial")
+        let output = CurrentValueRelay<String>("none")
+        let connection = input.subscribe(output)
+        let recorder = Recorder<String, Never>()
+        output.subscribe(recorder)
+        input.accept("1")
+        input.accept("2")
+        XCTAssertEqual(
+            recorder.events, [.subscription("CurrentValueSubject"), .value("initial"), .value("1"), .value("2")])
+        XCTAssertEqual(input.value, "2", "the input is not fed from the output")
+        withExtendedLifetime(connection) {}
+    }
+
+    // CombineCommunity/CombineExt 0addd96 and 85aae44 (pull request 137): a relay's value leaked when the relay went
+    // away before the cancellables of its subscribers (and when a withLatestFrom chained two relays).
+    func testTheValueIsReleasedWhenTheRelayGoesBeforeItsSubscribers() {
+        weak var weakValue: Token?
+        weak var weakOtherValue: Token?
+        var cancellables = Set<AnyCancellable>()
+        do {
+            let value = Token(1)
+            let otherValue = Token(2)
+            weakValue = value
+            weakOtherValue = otherValue
+            let relay = CurrentValueRelay(value)
+            let other = CurrentValueRelay(otherValue)
+            relay.sink { _ in }.store(in: &cancellables)
+            relay.withLatestFrom(other).sink { _ in }.store(in: &cancellables)
+        }
+        cancellables = []
+        XCTAssertNil(weakValue)
+        XCTAssertNil(weakOtherValue)
+    }
+}

@@ -69,6 +69,7 @@ final class MaterializeTests: XCTestCase {
         XCTAssertEqual(upstream.demand, .max(2), "the upstream owes the two values the subscriber asked for")
     }
 
+    // CombineCommunity/CombineExt 547d11a: cancelling a materialized stream did not cancel its upstream.
     func testCancelCancelsUpstreamOnceAndReleasesTheSubscriber() {
         let upstream = ManualPublisher<Int, TestError>()
         weak var weakRecorder: Recorder<E, Never>?

@@ -162,3 +162,23 @@ final class PassthroughRelayConcurrencyTests: XCTestCase {
         cancellable.cancel()
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension PassthroughRelayTests {
+    // CombineCommunity/CombineExt efa607b (pull request 54): `input.subscribe(output)` between two relays forwarded
+    // nothing from input to output (it picked the overload that subscribes the receiver to its argument).
+    func testARelaySubscribedToAnotherRelayForwardsTheValuesItAccepts() {
+        let input = PassthroughRelay<String>()
+        let output = PassthroughRelay<String>()
+        let connection = input.subscribe(output)
+        let recorder = Recorder<String, Never>()
+        output.subscribe(recorder)
+        input.accept("1")
+        input.accept("2")
+        output.accept("3")
+        XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .value("1"), .value("2"), .value("3")])
+        connection.cancel()
+        input.accept("4")
+        XCTAssertEqual(recorder.values, ["1", "2", "3"])
+    }
+}

@@ -431,3 +431,20 @@ private final class ReleasedValue {
         onRelease("\(id) " + (CalloutCheck.heldByCurrentThread == 0 ? "outside locks" : "under a lock"))
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension ReplaySubjectTests {
+    // CombineCommunity/CombineExt 5bd0d0f (pull request 28): one subscriber subscribed twice (through two chains) to
+    // a finished ReplaySubject got the replay only once.
+    func testOneSubscriberSubscribedTwiceGetsTheReplayAndTheCompletionTwice() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        let recorder = Recorder<String, Never>(initialDemand: .max(1))
+        subject.map { "a\($0)" }.subscribe(recorder)
+        subject.map { "b\($0)" }.subscribe(recorder)
+        XCTAssertEqual(recorder.values, ["a2", "b2"])
+        XCTAssertEqual(recorder.completions, [.finished, .finished])
+    }
+}

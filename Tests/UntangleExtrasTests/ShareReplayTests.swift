@@ -314,3 +314,55 @@ private final class LockedRecorders: @unchecked Sendable {
         return items
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension ShareReplayTests {
+    // CombineCommunity/CombineExt 98ff2ad: zipping a shared synchronous publisher with itself lost the second
+    // side's value (it subscribed after the first side had finished the shared connection).
+    func testZippingASharedJustWithItselfPairsAndFinishes() {
+        let shared = Just(1).eraseToAnyPublisher().share(replay: 1)
+        let recorder = Recorder<String, Never>()
+        shared.zip(shared).map { "\($0)-\($1)" }.subscribe(recorder)
+        XCTAssertEqual(recorder.values, ["1-1"])
+        XCTAssertEqual(recorder.completions, [.finished])
+    }
+
+    // CombineCommunity/CombineExt 730d272 (pull request 86): share(replay:) kept a class-based source alive after
+    // it finished and every subscriber and the shared publisher were gone.
+    func testTheSourceIsReleasedOnceTheSharedStreamEndedAndIsGone() {
+        weak var weakSource: PassthroughSubject<Int, Never>?
+        let recorder = Recorder<Int, Never>()
+        do {
+            let source = PassthroughSubject<Int, Never>()
+            weakSource = source
+            let shared = source.share(replay: 1)
+            shared.subscribe(recorder)
+            source.send(1)
+            source.send(completion: .finished)
+        }
+        recorder.cancel()
+        XCTAssertEqual(recorder.values, [1])
+        XCTAssertEqual(recorder.completions, [.finished])
+        XCTAssertNil(weakSource)
+    }
+}
+
+extension ShareReplayConcurrencyTests {
+    // ReactiveX/RxSwift 5960b8dd and 6e1ad1a8 (issue 2718): concurrent first subscribers to share(replay:) each
+    // connected the source (or deadlocked); one connection is made, and every subscriber gets the values.
+    func testConcurrentFirstSubscribersConnectOnce() {
+        for replay in [0, 1] {
+            for _ in 0..<50 {
+                let source = ManualPublisher<Int, Never>(recordsSubscriptions: true)
+                let shared = source.share(replay: replay)
+                let recorders = (0..<8).map { _ in Recorder<Int, Never>() }
+                runConcurrently(threads: 8) { thread in shared.subscribe(recorders[thread]) }
+                XCTAssertEqual(source.subscriptions, 1, "replay \(replay): connected exactly once")
+                source.send(7)
+                for recorder in recorders { XCTAssertEqual(recorder.values, [7]) }
+                runConcurrently(threads: 8) { thread in recorders[thread].cancel() }
+                XCTAssertEqual(source.history, [.subscribed, .request(.unlimited), .cancel], "torn down once")
+            }
+        }
+    }
+}

@@ -158,6 +158,7 @@ final class WithLatestFromTests: XCTestCase {
 }
 
 final class WithLatestFromConcurrencyTests: XCTestCase {
+    // CombineCommunity/CombineExt 43b7ceb: the latest other value was read and written from two threads without a lock.
     func testEveryUpstreamValueAfterTheOtherIsSetIsDelivered() {
         let upstream = PassthroughSubject<Int, Never>()
         let other = CurrentValueSubject<Int, Never>(-1)
@@ -211,5 +212,53 @@ final class WithLatestFromConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(count.value, 2_000)
         withExtendedLifetime(cancellable) {}
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension WithLatestFromTests {
+    // CombineCommunity/CombineExt 36e8564 and 4954960 (issue 140): withLatestFrom kept both publishers (and the
+    // subscriber) alive after the subscription was cancelled, with or without a result selector.
+    func testCancelledSubscriptionKeepsNeitherPublisherAlive() {
+        weak var weakUpstream: PassthroughSubject<Int, Never>?
+        weak var weakOther: PassthroughSubject<String, Never>?
+        var results: [String] = []
+        var withSelector: AnyCancellable?
+        var withoutSelector: AnyCancellable?
+        do {
+            let upstream = PassthroughSubject<Int, Never>()
+            let other = PassthroughSubject<String, Never>()
+            weakUpstream = upstream
+            weakOther = other
+            withSelector = upstream.withLatestFrom(other) { "\($0)\($1)" }.sink { results.append($0) }
+            withoutSelector = upstream.withLatestFrom(other).sink { results.append($0) }
+            upstream.send(1)
+            other.send("a")
+            upstream.send(2)
+        }
+        XCTAssertEqual(results, ["2a", "a"])
+        withSelector?.cancel()
+        withoutSelector = nil
+        XCTAssertNil(weakUpstream)
+        XCTAssertNil(weakOther)
+        withExtendedLifetime(withSelector) {}
+    }
+
+    // CombineCommunity/CombineExt 4954960 (issue 140): the other publisher stayed alive when the upstream finished
+    // first (a Just) and the other never completed.
+    func testAFinishedUpstreamDoesNotKeepTheOtherPublisherAlive() {
+        weak var weakOther: PassthroughSubject<String, Never>?
+        let recorder = Recorder<String, Never>()
+        do {
+            let other = PassthroughSubject<String, Never>()
+            weakOther = other
+            let upstream = ManualPublisher<Int, Never>()
+            upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)
+            other.send("foo")
+            upstream.send(1)
+            upstream.finish()
+        }
+        XCTAssertEqual(recorder.events, [.subscription("WithLatestFrom"), .value("1foo"), .completion(.finished)])
+        XCTAssertNil(weakOther)
     }
 }

@@ -2,6 +2,7 @@ import Untangle
 import XCTest
 
 final class AnyCancellableTests: XCTestCase {
+    // OpenCombine/OpenCombine 9da9004: a second cancel() ran the closure again.
     func testCancelRunsTheClosureOnce() {
         let calls = Counter()
         let cancellable = AnyCancellable { calls.increment() }

@@ -123,6 +123,7 @@ final class AssignTests: XCTestCase {
     }
 
     // Regression: a value that arrives before the subscription was assigned (Combine ignores it).
+    // cx-org/CombineX 476cfa4: Assign assigned values an upstream sent before any subscription.
     func testAValueBeforeTheSubscriptionIsIgnored() {
         let target = Target()
         let assign = Subscribers.Assign(object: target, keyPath: \Target.text)
@@ -149,5 +150,36 @@ final class AssignTests: XCTestCase {
         XCTAssertEqual(target.text, "after")
         upstream.send(completion: .finished)
         XCTAssertNil(assign.object)
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension AssignTests {
+    // OpenCombine/OpenCombine 925bee4: an upstream that finishes from inside cancel() reentered Assign while it
+    // was cancelling.
+    func testCompletionSentFromInsideCancelIsHarmless() {
+        let target = Target()
+        let upstream = ReentrantUpstream<String, Never>(onCancel: { $0.finish() })
+        let cancellable = upstream.assign(to: \.observed, on: target)
+        upstream.send("a")
+        cancellable.cancel()
+        upstream.send("b")
+        XCTAssertEqual(target.history, ["a"])
+        XCTAssertEqual(upstream.log, ["request(unlimited)", "cancel"])
+    }
+
+    // cx-org/CombineX 939692f: an Assign that had finished took a second subscription and assigned its values.
+    func testAFinishedAssignDoesNotAssignFromASecondUpstream() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.observed)
+        let first = PassthroughSubject<String, Never>()
+        let second = ManualPublisher<String, Never>()
+        first.subscribe(assign)
+        first.send("a")
+        first.send(completion: .finished)
+        second.subscribe(assign)
+        second.send("b")
+        XCTAssertEqual(target.history, ["a"])
+        XCTAssertEqual(second.history, [.cancel])
     }
 }

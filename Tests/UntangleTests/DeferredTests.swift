@@ -58,3 +58,24 @@ final class DeferredTests: XCTestCase {
         assertSubscriptionReleasesSubscriber(Deferred { [1, 2].publisher })
     }
 }
+
+// Scenarios of bugs other implementations shipped and later fixed.
+extension DeferredTests {
+    // ReactiveX/RxSwift 214f7ffc (issue 2533): a subscription to a deferred publisher kept the factory closure (and
+    // what it captured) alive after the factory had run.
+    func testALiveSubscriptionDoesNotKeepTheFactoryOrWhatItCaptured() {
+        weak var weakCaptured: Token?
+        let recorder = Recorder<Int, Never>()
+        do {
+            let captured = Token(1)
+            weakCaptured = captured
+            Deferred { () -> Empty<Int, Never> in
+                _ = captured
+                return Empty(completeImmediately: false)
+            }
+            .subscribe(recorder)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Empty")])
+        XCTAssertNil(weakCaptured, "released once the factory ran, while the subscription lives on")
+    }
+}

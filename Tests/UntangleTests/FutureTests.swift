@@ -95,6 +95,7 @@ final class FutureTests: XCTestCase {
         XCTAssertEqual(after.events, before.events)
     }
 
+    // OpenCombine/OpenCombine f04053e: a Future resolved after the subscription delivered without waiting for demand.
     func testValueWaitsForDemandWhenResolvedAfterSubscription() {
         let box = PromiseBox<Int, TestError>()
         let future = box.makeFuture()
@@ -330,6 +331,44 @@ final class FutureConcurrencyTests: XCTestCase {
                 events == [.subscription("Future")] || events == [.subscription("Future"), .value(42)]
                     || events == [.subscription("Future"), .value(42), .completion(.finished)],
                 "\(events)")
+        }
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension FutureTests {
+    // OpenCombine/OpenCombine f04053e: a Future's subscription kept the subscriber, and the subscriber the future,
+    // after the stream ended (by a cancel, a value or a failure).
+    func testNothingIsKeptAliveOnceTheStreamEndsWhateverEndedIt() {
+        typealias Ending = (String, (PromiseBox<Int, TestError>, Recorder<Int, TestError>) -> Void, Events)
+        let endings: [Ending] = [
+            ("cancel", { _, recorder in recorder.cancel() }, [.subscription("Future")]),
+            (
+                "success", { box, _ in box.fulfil(.success(1)) },
+                [.subscription("Future"), .value(1), .completion(.finished)]
+            ),
+            (
+                "failure", { box, _ in box.fulfil(.failure(TestError(2))) },
+                [.subscription("Future"), .completion(.failure(TestError(2)))]
+            ),
+        ]
+        for (name, end, expected) in endings {
+            weak var weakFuture: Future<Int, TestError>?
+            weak var weakRecorder: Recorder<Int, TestError>?
+            var events: [Event<Int, TestError>] = []
+            do {
+                let box = PromiseBox<Int, TestError>()
+                let future = box.makeFuture()
+                let recorder = Recorder<Int, TestError>()
+                weakFuture = future
+                weakRecorder = recorder
+                future.subscribe(recorder)
+                end(box, recorder)
+                events = recorder.events
+            }
+            XCTAssertEqual(events, expected, name)
+            XCTAssertNil(weakRecorder, "\(name): the subscriber was kept")
+            XCTAssertNil(weakFuture, "\(name): the future was kept")
         }
     }
 }

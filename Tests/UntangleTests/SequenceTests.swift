@@ -94,6 +94,7 @@ final class SequenceTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("[1, 2, 3]")])
     }
 
+    // OpenCombine/OpenCombine bdd703a: a cancel() from inside receive(_:) did not stop the sequence.
     func testCancelInsideReceiveStopsDeliveryAtOnce() {
         let recorder = Recorder<Int, Never>(
             initialDemand: .unlimited,
@@ -143,6 +144,7 @@ final class SequenceTests: XCTestCase {
 
     // MARK: Reentrancy
 
+    // cx-org/CombineX 363ec47: a request from inside receive(_:) started a second, overlapping delivery.
     func testReentrantRequestFromReceiveDeliversOneValueAtATimeWithoutNesting() {
         let gauge = OverlapGauge()
         let recorder = Recorder<Int, Never>(
@@ -204,6 +206,7 @@ final class SequenceTests: XCTestCase {
         XCTAssertEqual(locksHeld.withLock { $0 }, [0, 0, 0])
     }
 
+    // OpenCombine/OpenCombine 816426b: the iterator was advanced twice per element, skipping elements.
     func testASingleElementIsFetchedAheadAtMost() {
         // The element after the one delivered is fetched ahead (so `.finished` can follow the last one at once), but
         // no further: with demand 1, at most two elements are pulled from the iterator.

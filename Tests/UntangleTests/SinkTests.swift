@@ -370,3 +370,55 @@ private final class HeldSubscription: Subscription {
     func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("request \(demand)") } }
     func cancel() { log.withLock { $0.append("cancel") } }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension SinkTests {
+    // OpenCombine/OpenCombine adcee8c (issue 208): an upstream that finishes from inside cancel() reached the sink's
+    // closures after the cancel (and reentered the sink's lock).
+    func testCompletionSentFromInsideCancelDoesNotReachTheClosures() {
+        let upstream = ReentrantUpstream<Int, Never>(onCancel: { $0.finish() })
+        let seen = LockedBox<[String]>([])
+        let cancellable = upstream.sink(
+            receiveCompletion: { completion in seen.withLock { $0.append("\(completion)") } },
+            receiveValue: { value in seen.withLock { $0.append("\(value)") } })
+        upstream.send(1)
+        cancellable.cancel()
+        upstream.send(2)
+        XCTAssertEqual(seen.withLock { $0 }, ["1"])
+        XCTAssertEqual(upstream.log, ["request(unlimited)", "cancel"])
+    }
+
+    // cx-org/CombineX 939692f: a sink that had finished took a second subscription and received its values.
+    func testAFinishedSinkCancelsASecondSubscriptionAndGetsNothingFromIt() {
+        let first = PassthroughSubject<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        let seen = LockedBox<[String]>([])
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { completion in seen.withLock { $0.append("\(completion)") } },
+            receiveValue: { value in seen.withLock { $0.append("\(value)") } })
+        first.subscribe(sink)
+        first.send(1)
+        first.send(completion: .finished)
+        second.subscribe(sink)
+        second.send(2)
+        second.finish()
+        XCTAssertEqual(seen.withLock { $0 }, ["1", "finished"])
+        XCTAssertEqual(second.history, [.cancel])
+    }
+
+    // cx-org/CombineX a190a70: a sink ignored what an upstream sent before any subscription. Combine's sink delivers
+    // it (a value after the completion does not: CombineX expected one there, which the contract rules out).
+    func testValuesAndACompletionSentBeforeAnySubscriptionReachTheClosures() throws {
+        let upstream = CapturingPublisher<Int, Never>()
+        let seen = LockedBox<[String]>([])
+        let cancellable = upstream.sink(
+            receiveCompletion: { completion in seen.withLock { $0.append("\(completion)") } },
+            receiveValue: { value in seen.withLock { $0.append("\(value)") } })
+        let subscriber = try XCTUnwrap(upstream.erasedSubscriber)
+        XCTAssertEqual(subscriber.receive(1), .none)
+        subscriber.receive(completion: .finished)
+        _ = subscriber.receive(2)
+        XCTAssertEqual(seen.withLock { $0 }, ["1", "finished"])
+        withExtendedLifetime(cancellable) {}
+    }
+}

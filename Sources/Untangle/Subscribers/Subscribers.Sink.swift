@@ -192,9 +192,16 @@ extension Subscribers {
         }
 
         /// Releases the subscription, calls `receiveCompletion`, then releases both closures. A completion that
-        /// arrives from inside `receiveCompletion`, or from the release of what the closures captured, is ignored.
+        /// arrives after `cancel()` (also from inside the upstream's `cancel()`), from inside `receiveCompletion`, or
+        /// from the release of what the closures captured, is ignored.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            SinkUpstream.release(upstream.exchange(SinkUpstream.terminal))
+            // `terminal` means a cancel() or a completion came first. After a completion the closures are no-ops
+            // already; after a cancel() they are kept (see `closures`), so they must not be called: Combine's sink
+            // drops its closures at cancel(), and an upstream that finishes from inside its own cancel() (or late)
+            // reaches nothing.
+            let previous = upstream.exchange(SinkUpstream.terminal)
+            guard previous != SinkUpstream.terminal else { return }
+            SinkUpstream.release(previous)
             // The closures are taken out before the call (as in Combine): a completion sent from inside
             // `receiveCompletion` finds the no-ops. They are released after the call, when the sink no longer touches
             // `closures`: their release may run user code that completes this sink again (an object the closures

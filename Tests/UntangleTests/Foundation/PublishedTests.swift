@@ -88,3 +88,26 @@ final class PublishedTests: XCTestCase {
         XCTAssertEqual(weather.temperature, 12.5)
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension PublishedTests {
+    // cx-org/CombineX 5588e87 (issue 10): subscribing to a @Published property from inside one of its own
+    // subscribers' receive (an object built when a value arrives) was a simultaneous access to the property.
+    func testSubscribingFromInsideAReceiveOfTheSamePropertyGetsTheNewValueOnce() {
+        let weather = Weather(temperature: 0)
+        let outer = Recorder<Double, Never>()
+        let nested = Recorder<Double, Never>()
+        let subscribeNested = Recorder<Double, Never>(onValue: { _, value in
+            if value == 1 { weather.$temperature.subscribe(nested) }
+            return .none
+        })
+        weather.$temperature.subscribe(outer)
+        weather.$temperature.subscribe(subscribeNested)
+        weather.temperature = 1
+        weather.temperature = 2
+        XCTAssertEqual(outer.values, [0, 1, 2])
+        XCTAssertEqual(subscribeNested.values, [0, 1, 2])
+        XCTAssertEqual(nested.values, [1, 2])
+        XCTAssertEqual(weather.temperature, 2)
+    }
+}

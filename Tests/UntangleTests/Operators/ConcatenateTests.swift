@@ -92,6 +92,7 @@ final class ConcatenateTests: XCTestCase {
         XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
     }
 
+    // OpenCombine/OpenCombine 3d3adb5: the inner subscription kept the suffix publisher after cancel.
     func testCancelReleasesTheSuffixPublisher() {
         weak var weakSuffix: CapturingPublisher<Int, Never>?
         let recorder = Recorder<Int, Never>(initialDemand: nil)
@@ -259,5 +260,40 @@ final class ConcatenateConcurrencyTests: XCTestCase {
             }
         }
         XCTAssertEqual(received.withLock { $0 }, 1_000)
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension ConcatenateTests {
+    // OpenCombine/OpenCombine 3d3adb5: a suffix that finishes from inside its own cancel() reached the subscriber
+    // after the cancel.
+    func testCompletionSentWhileCancellingTheSuffixIsNotDelivered() {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = ReentrantUpstream<Int, Never>(onCancel: { $0.finish() })
+        let recorder = Recorder<Int, Never>()
+        prefix.append(suffix).subscribe(recorder)
+        prefix.send(1)
+        prefix.finish()
+        suffix.send(2)
+        recorder.cancel()
+        XCTAssertEqual(recorder.events, [.subscription("Concatenate"), .value(1), .value(2)])
+        XCTAssertEqual(suffix.log, ["request(unlimited)", "cancel"])
+    }
+
+    // cx-org/CombineX e881b00: when the prefix finished with the subscriber's demand used up, the suffix was asked
+    // for zero demand.
+    func testSuffixIsNotAskedForZeroDemandWhenThePrefixUsedItAll() {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        prefix.append(suffix).subscribe(recorder)
+        prefix.send(1)
+        prefix.finish()
+        XCTAssertEqual(suffix.subscriptions, 1)
+        XCTAssertEqual(suffix.history, [], "no request(.none)")
+        recorder.request(.max(1))
+        suffix.send(2)
+        XCTAssertEqual(suffix.history, [.request(.max(1))])
+        XCTAssertEqual(recorder.events, [.subscription("Concatenate"), .value(1), .value(2)])
     }
 }

@@ -179,3 +179,21 @@ extension XCTestCase {
         cancellable.cancel()
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension DebounceTests {
+    // cx-org/CombineX f0501b7: once due, the last value was sent again at every later tick of the scheduler.
+    func testADueValueIsSentOnceNotAgainAtLaterTicks() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(clock: scheduler)
+        subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
+        subject.send(1)
+        for _ in 0..<10 { scheduler.advance(by: .seconds(1)) }
+        subject.send(2)
+        scheduler.advance(by: .seconds(10))
+        XCTAssertEqual(
+            recorder.timedEvents,
+            [Timed(0, .subscription("Debounce")), Timed(1000, .value(1)), Timed(11_000, .value(2))])
+    }
+}

@@ -366,3 +366,25 @@ final class CodingTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited), .cancel])
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension PrintTests {
+    // OpenCombine/OpenCombine 55bdbba: print passed a second subscription on to its subscriber instead of
+    // cancelling it.
+    func testASecondSubscriptionIsCancelledAndNotPassedOn() throws {
+        let collector = LineCollector()
+        let upstream = CapturingPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        upstream.print(to: CollectorStream(collector: collector)).subscribe(recorder)
+        let first = LoggingSubscription()
+        let second = LoggingSubscription()
+        let subscriber = try XCTUnwrap(upstream.erasedSubscriber)
+        subscriber.receive(subscription: first)
+        subscriber.receive(subscription: second)
+        XCTAssertEqual(first.log, ["request(unlimited)"])
+        XCTAssertEqual(second.log, ["cancel"])
+        XCTAssertEqual(recorder.events.count, 1, "one subscription reached the subscriber")
+        recorder.cancel()
+        XCTAssertEqual(first.log, ["request(unlimited)", "cancel"])
+    }
+}

@@ -465,6 +465,7 @@ final class FlatMapConcurrencyTests: XCTestCase {
         XCTAssertEqual(perInner, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, Array(0..<500)) }))
     }
 
+    // cx-org/CombineX 9869de4: inners sending from several threads got more values through than the subscriber requested.
     func testNeverMoreThanRequestedUnderConcurrentSendsAndRequests() {
         let upstream = PassthroughSubject<Int, Never>()
         let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
@@ -593,5 +594,25 @@ final class FlatMapConcurrencyTests: XCTestCase {
             .flatMap { Just($0).setFailureType(to: TestError.self) }.subscribe(recorder)
         XCTAssertEqual(record.releases, [.outsideLocks])
         XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .completion(.failure(TestError()))])
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension FlatMapTests {
+    // OpenCombine/OpenCombine 5436868: an upstream failing again from inside a child's cancel() (which the first
+    // failure caused) reentered flatMap's lock; Apple's Combine stops the program there. Untangle delivers the
+    // first failure once and ignores the rest.
+    func testUpstreamFailingAgainWhileAChildIsCancelledDeliversOneFailure() {
+        let upstream = ManualPublisher<ReentrantUpstream<Int, TestError>, TestError>()
+        let child = ReentrantUpstream<Int, TestError>(onCancel: { _ in
+            upstream.send(completion: .failure(TestError(2)))
+        })
+        let recorder = Recorder<Int, TestError>()
+        upstream.flatMap { $0 }.subscribe(recorder)
+        upstream.send(child)
+        child.send(1)
+        upstream.send(completion: .failure(TestError(1)))
+        XCTAssertEqual(recorder.events, [.subscription("FlatMap"), .value(1), .completion(.failure(TestError(1)))])
+        XCTAssertEqual(child.log, ["request(unlimited)", "cancel"])
     }
 }

@@ -62,3 +62,20 @@ final class ReplaceErrorTests: XCTestCase {
         XCTAssertEqual(upstream.history, [.request(.unlimited)])
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension ReplaceErrorTests {
+    // OpenCombine/OpenCombine b5e31a4 (test 8b685f7): with an upstream that hands over its subscription late, the
+    // demand the subscriber requested was lost. (Apple's Combine has since moved the subscriber's subscription to
+    // when the upstream's arrives, as Untangle does; the demand requested then must reach the upstream.)
+    func testDemandRequestedWhenALateUpstreamSubscriptionArrivesReachesIt() throws {
+        let upstream = CapturingPublisher<Int, TestError>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(10))
+        upstream.replaceError(with: 0).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [])
+        let subscription = LoggingSubscription()
+        try XCTUnwrap(upstream.erasedSubscriber).receive(subscription: subscription)
+        XCTAssertEqual(subscription.log, ["request(max(10))"])
+        XCTAssertEqual(recorder.events, [.subscription("ReplaceError")])
+    }
+}

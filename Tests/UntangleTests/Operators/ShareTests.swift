@@ -414,6 +414,7 @@ final class ShareConcurrencyTests: XCTestCase {
         }
     }
 
+    // ReactiveX/RxSwift 5960b8dd (issue 2718): concurrent first subscribers to a shared publisher each connected it.
     func testEightConcurrentFirstSubscribersToShareConnectUpstreamExactlyOnce() {
         assertEightConcurrentFirstSubscribersConnectOnce { $0.share() }
     }
@@ -509,5 +510,63 @@ final class ShareConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(received.withLock { $0 }, 2_000)
         cancellable.cancel()
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension MulticastTests {
+    // OpenCombine/OpenCombine 8cf71e0: the subject's subscriber in a connection accepted a second subscription
+    // instead of cancelling it.
+    func testTheConnectionCancelsASecondUpstreamSubscription() throws {
+        let upstream = CapturingPublisher<Int, Never>()
+        let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
+        let recorder = Recorder<Int, Never>()
+        multicast.subscribe(recorder)
+        let connection = multicast.connect()
+        let first = LoggingSubscription()
+        let second = LoggingSubscription()
+        let subscriber = try XCTUnwrap(upstream.erasedSubscriber)
+        subscriber.receive(subscription: first)
+        subscriber.receive(subscription: second)
+        XCTAssertEqual(second.log, ["cancel"])
+        XCTAssertEqual(subscriber.receive(1), .none)
+        connection.cancel()
+        XCTAssertEqual(first.log, ["request(unlimited)", "cancel"])
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1)])
+    }
+
+    // OpenCombine/OpenCombine cb99f8b (issue 186): a connection kept its subject alive, and cancelling it after the
+    // subject went away took a lock twice.
+    func testCancellingAConnectionAfterItsSubjectWentAwayIsHarmless() {
+        let upstream = ManualPublisher<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let connection: Cancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = upstream.multicast(subject: subject).connect()
+        }
+        XCTAssertNil(weakSubject, "the connection does not keep the subject")
+        XCTAssertEqual(upstream.history, [.cancel], "no subscriber asked; the subject's end cancelled the upstream")
+        connection.cancel()
+        XCTAssertEqual(upstream.history, [.cancel], "cancel() after the subject went away does nothing more")
+    }
+}
+
+extension AutoconnectTests {
+    // cx-org/CombineX 0109631 and 328c88e: autoconnect kept its connection (and the values flowing) after the only
+    // subscriber cancelled.
+    func testTheLastSubscribersCancelEndsTheConnection() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.makeConnectable().autoconnect().subscribe(recorder)
+        subject.send(1)
+        recorder.cancel()
+        subject.send(2)
+        XCTAssertEqual(recorder.events, [.subscription("Multicast"), .value(1)])
+        let probe = Recorder<Int, Never>()
+        subject.subscribe(probe)
+        subject.send(3)
+        XCTAssertEqual(probe.values, [3], "the subject has no other subscriber left to fail it")
     }
 }

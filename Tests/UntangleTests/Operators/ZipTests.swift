@@ -383,3 +383,36 @@ final class ZipConcurrencyTests: XCTestCase {
         }
     }
 }
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension ZipTests {
+    // cx-org/CombineX 8515049: zip finished as soon as one upstream finished, dropping its values still waiting
+    // for a partner.
+    func testAFinishedUpstreamsWaitingValuesAreStillPaired() {
+        let left = PassthroughSubject<String, TestError>()
+        let right = PassthroughSubject<String, TestError>()
+        let recorder = Recorder<String, TestError>()
+        left.zip(right, +).subscribe(recorder)
+        left.send("0")
+        left.send("1")
+        right.send("a")
+        left.send(completion: .finished)
+        right.send("b")
+        right.send("c")
+        XCTAssertEqual(recorder.events, [.subscription("Zip"), .value("0a"), .value("1b"), .completion(.finished)])
+    }
+
+    // cx-org/CombineX 9352fc6: demand of one returned from receive while both upstreams send synchronously lost
+    // tuples.
+    func testDemandOfOneReturnedFromReceiveKeepsEveryTuple() {
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1), onValue: { _, _ in .max(1) })
+        left.zip(right) { $0 * 10 + $1 }.subscribe(recorder)
+        for index in 0..<4 {
+            left.send(index)
+            right.send(index)
+        }
+        XCTAssertEqual(recorder.values, [0, 11, 22, 33])
+    }
+}

@@ -113,6 +113,8 @@ final class DispatchQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(Stride.seconds(-1e300).magnitude, .min)
     }
 
+    // OpenCombine/OpenCombine f8e6e66 and cx-org/CombineX c8d95ba (issue 44): a stride made from a large
+    // DispatchTimeInterval (or Stride.seconds(Int.max)) overflowed instead of clamping.
     func testStrideConversionsFromDispatchTimeInterval() {
         XCTAssertEqual(Stride(.seconds(2)), .seconds(2))
         XCTAssertEqual(Stride(.milliseconds(3)).magnitude, 3_000_000)
@@ -140,6 +142,7 @@ final class DispatchQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(Stride.zero, .nanoseconds(0))
     }
 
+    // OpenCombine/OpenCombine 98f6b6b: advancing or measuring a DispatchQueue time far into the future overflowed.
     func testTimeDistanceAdvanceHashAndCodable() throws {
         let a = Time(DispatchTime(uptimeNanoseconds: 10_000))
         let b = Time(DispatchTime(uptimeNanoseconds: 10_431))

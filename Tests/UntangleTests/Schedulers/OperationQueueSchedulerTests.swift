@@ -89,6 +89,7 @@ final class OperationQueueSchedulerTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(Stride.self, from: data), -2.5)
     }
 
+    // cx-org/CombineX 973cc9b: OperationQueue's distance(to:) had its sign reversed.
     func testTimeIsADate() throws {
         let a = Time(Date(timeIntervalSinceReferenceDate: 1000))
         let b = a.advanced(by: .milliseconds(250))

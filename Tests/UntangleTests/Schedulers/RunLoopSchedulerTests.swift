@@ -83,6 +83,7 @@ final class RunLoopSchedulerTests: XCTestCase {
         XCTAssertEqual(count.withLock { $0 }, settled.withLock { $0 }, "no run after cancel() returned")
     }
 
+    // cx-org/CombineX 973cc9b: RunLoop's distance(to:) had its sign reversed.
     func testStrideIsSecondsAndTimeIsADate() throws {
         XCTAssertEqual((2 as Stride).magnitude, 2)
         XCTAssertEqual(Stride.milliseconds(250).timeInterval, 0.25)

@@ -14,6 +14,7 @@ final class CurrentValueSubjectTests: XCTestCase {
     }
 
     // As in Combine: after a completion the setter still changes the value (nothing is sent); send(_:) does not.
+    // OpenCombine/OpenCombine c9e7293: after the completion, send(_:) changed the value (and the setter did not).
     func testValueSetterChangesTheValueAfterCompletionButSendDoesNot() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let recorder = Recorder<Int, Never>()
@@ -251,5 +252,31 @@ final class CurrentValueSubjectConcurrencyTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(recorder.values.count, 1_000, "never more values than requested")
         XCTAssertGreaterThan(recorder.values.count, 0)
+    }
+}
+
+// Scenarios of bugs other Combine implementations shipped and later fixed.
+extension CurrentValueSubjectTests {
+    // cx-org/CombineX d59df7b: CurrentValueSubject resent values after its completion, sent values before they
+    // were requested, and did not give a late subscriber the completion.
+    func testNothingAfterTheCompletionAndALateSubscriberGetsOnlyTheCompletion() {
+        let subject = CurrentValueSubject<Int, TestError>(0)
+        let waiting = Recorder<Int, TestError>(initialDemand: nil)
+        let eager = Recorder<Int, TestError>()
+        subject.subscribe(waiting)
+        subject.subscribe(eager)
+        subject.send(1)
+        subject.send(completion: .failure(TestError(3)))
+        subject.send(2)
+        subject.send(completion: .finished)
+        let late = Recorder<Int, TestError>()
+        subject.subscribe(late)
+        XCTAssertEqual(
+            waiting.events, [.subscription("CurrentValueSubject"), .completion(.failure(TestError(3)))],
+            "the completion needs no demand; no value came before a request")
+        XCTAssertEqual(
+            eager.events,
+            [.subscription("CurrentValueSubject"), .value(0), .value(1), .completion(.failure(TestError(3)))])
+        XCTAssertEqual(late.events, [.subscription("Empty"), .completion(.failure(TestError(3)))])
     }
 }
