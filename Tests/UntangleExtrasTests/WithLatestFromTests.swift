@@ -238,6 +238,7 @@ extension WithLatestFromTests {
         }
         XCTAssertEqual(results, ["2a", "a"])
         withSelector?.cancel()
+        XCTAssertNotNil(withoutSelector, "still subscribed until its cancellable goes")
         withoutSelector = nil
         XCTAssertNil(weakUpstream)
         XCTAssertNil(weakOther)
