@@ -16,6 +16,7 @@ trap 'rm -rf "$out"' EXIT
 # Deterministic hashing: OpenCombine keeps a subject's subscribers in a Set (as Apple does), whose order would
 # otherwise change from one run to the next.
 export SWIFT_DETERMINISTIC_HASHING=1
+export OUT="$out"
 
 # Untangle must run every seed: a stop is a failure.
 "$bin/diff-untangle" "$first" "$count" >"$out/untangle.log"
@@ -26,7 +27,8 @@ export SWIFT_DETERMINISTIC_HASHING=1
 next="$first"
 end=$((first + count))
 while [ "$next" -lt "$end" ]; do
-    if ("$bin/diff-opencombine" "$next" $((end - next)) >"$out/chunk.log") 2>/dev/null; then
+    # A child bash waits for the program, so that its report of the stop goes to /dev/null, not into the log.
+    if bash -c '"$0" "$@" >"$OUT/chunk.log"' "$bin/diff-opencombine" "$next" $((end - next)) 2>/dev/null; then
         cat "$out/chunk.log" >>"$out/opencombine.log"
         break
     fi
