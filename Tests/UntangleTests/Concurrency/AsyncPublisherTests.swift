@@ -1,5 +1,5 @@
 import Foundation
-import Untangle
+@testable import Untangle
 import UntangleSync
 import XCTest
 
@@ -61,8 +61,11 @@ final class AsyncPublisherTests: XCTestCase {
     }
 
     // Regression: a second `next()` waiting at the same time (a copy of the iterator used from another task) stopped
-    // the program; as in Combine, both wait, each with its own request, and are answered in the order they asked.
-    func testNextCallsWaitingTogetherAreAnsweredInTheOrderTheyAsked() async {
+    // the program; as in Combine, both wait, each with its own request, and are answered in the order they parked.
+    // A call requests before it parks (Combine parks first), so the test lets the first call park before the second
+    // starts: otherwise the second may park first and be answered first (a CI run saw `[2, 1]`), an order no program
+    // can rely on between two racing tasks anyway.
+    func testNextCallsWaitingTogetherAreAnsweredInTheOrderTheyParked() async {
         let probe = AsyncProbePublisher<Int, Never>()
         var events = probe.events.makeAsyncIterator()
         let iterator = SharedIterator(probe.values.makeAsyncIterator())
@@ -72,6 +75,7 @@ final class AsyncPublisherTests: XCTestCase {
         }
         let firstRequest = await events.next()
         XCTAssertEqual(firstRequest, .request(.max(1)))
+        while iterator.parkedCalls < 1 { await Task.yield() }
         let second = Task {
             var copy = iterator.iterator
             return await copy.next()
@@ -289,4 +293,6 @@ private func valuesOfAPublisherNotSubscribedYet() async -> (
 private final class SharedIterator<P: Publisher>: @unchecked Sendable where P.Failure == Never {
     let iterator: AsyncPublisher<P>.Iterator
     init(_ iterator: AsyncPublisher<P>.Iterator) { self.iterator = iterator }
+    /// The `next()` calls parked in the shared subscriber, waiting for a value.
+    var parkedCalls: Int { iterator.owner.subscriber.state.withCriticalSection { $0.waiting.count } }
 }
