@@ -1,7 +1,8 @@
 import Foundation
-@testable import Untangle
 import UntangleSync
 import XCTest
+
+@testable import Untangle
 
 final class AsyncPublisherTests: XCTestCase {
     func testIteratesEveryValueThenEndsWhenThePublisherFinishes() async {

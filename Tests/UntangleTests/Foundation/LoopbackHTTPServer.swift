@@ -81,14 +81,20 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return true
     }
 
+    // Descriptor numbers are reused as soon as they are closed, and the next test's server is made at once: a
+    // descriptor this server closed could name the next server's socket while this server's threads still use the
+    // number. So `stop()` only shuts sockets down (which wakes the threads blocked on them) and never closes one; each
+    // socket is closed by the thread that uses it, when it is done: the listener by the accept loop once `accept`
+    // fails, a connection by its thread after taking it out of `connections` under the lock. `stop()` shuts the open
+    // connections down under that same lock, so it never reaches a number that was closed. (A CI run lost a request:
+    // the previous test's accept loop, stopped but not yet blocked in `accept`, accepted on the reused number and
+    // closed the connection.)
     func stop() {
-        let open = state.withLock { state -> Set<Int32> in
+        state.withLock { state in
             state.stopped = true
-            return state.connections
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     private func signal() {
@@ -97,9 +103,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 {
+                // A connection the client gave up before it was accepted, or a signal: keep listening.
+                if errno == ECONNABORTED || errno == EINTR, !state.withLock({ $0.stopped }) { continue }
+                return
+            }
             let accepted = state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
                 state.connections.insert(connection)
@@ -115,8 +126,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         defer {
-            close(connection)
             _ = state.withLock { $0.connections.remove(connection) }
+            close(connection)
         }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
