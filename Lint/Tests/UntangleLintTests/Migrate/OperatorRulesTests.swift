@@ -104,6 +104,27 @@ final class OperatorRulesTests: XCTestCase {
             to: untangledFile("let third = (1..<1 + 6).publisher.dropFirst(2).first()\n"))
     }
 
+    func testRetryWhenWithAHandlerGivenByNameGetsAnErrorStreamThatCanFail() {
+        // `func handler(_ errors: Observable<Error>) -> Observable<Int>` takes `AnyPublisher<Error, Error>` once
+        // migrated; UntangleExtras' retry(when:) hands a stream that cannot fail (parity program RetryWhen). A closure
+        // literal takes what it is given.
+        assertMigrates(
+            rxFile(
+                """
+                let a = source.retry(when: handler)
+                let b = source.retryWhen(self.handler)
+                let c = source.retry(when: { errors in errors.take(2) })
+
+                """),
+            to: untangledFile(
+                """
+                let a = source.retry(when: { handler($0.setFailureType(to: Error.self).eraseToAnyPublisher()) })
+                let b = source.retry(when: { self.handler($0.setFailureType(to: Error.self).eraseToAnyPublisher()) })
+                let c = source.retry(when: { errors in errors.prefix(2) })
+
+                """))
+    }
+
     func testRetryCountsTheFirstAttempt() {
         assertMigrates(
             rxFile("let a = api.load().retry(3)\nlet b = api.load().retry(times)\nlet c = api.load().retry()\n"),

@@ -136,7 +136,18 @@ final class OperatorRules: MigrationRule {
             let count = first!.trimmedDescription
             let retries = Int(count).map { String(max(0, $0 - 1)) } ?? "\(CreationRules.operand(first!)) - 1"
             renamed("retry", [(nil, parseExpression(retries))])
-        case ("retryWhen", [""]): renamed("retry", [("when", first!)])
+        case ("retryWhen", [""]), ("retry", ["when"]):
+            guard !isClosure(first!) else {
+                if name == "retry" { return nil }
+                renamed("retry", [("when", first!)])
+                break
+            }
+            // A handler given by name was declared taking `Observable<Error>` (now `AnyPublisher<Error, Error>`);
+            // UntangleExtras' error stream cannot fail (`AnyPublisher<Failure, Never>`).
+            let handler = first!.trimmedDescription
+            renamed(
+                "retry",
+                [("when", parseExpression("{ \(handler)($0.setFailureType(to: Error.self).eraseToAnyPublisher()) }"))])
         case ("map", [""]), ("filter", [""]), ("compactMap", [""]):
             // Only on an RxSwift chain: an array's throwing `map` stays an array's.
             guard
