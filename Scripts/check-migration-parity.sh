@@ -4,7 +4,8 @@
 # Untangle in Swift 5 language mode (Examples/MigrationParity/Package.swift) and run; each output must equal the one
 # the RxSwift program prints (Examples/MigrationParity/Expected, reasoned from RxSwift's documented semantics and
 # source, see the README there). Also checks that the migration leaves no spot in these programs, that every
-# rewritten file parses, and that a second run changes nothing.
+# rewritten file parses, and that a second run changes nothing. The programs in Examples/MigrationParity/Differences
+# show differences the migration cannot remove (the README says why); they are not run here.
 # Own build folder (Examples/MigrationParity/.build-parity), so it never disturbs the root package's builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,8 +35,9 @@ if [ -n "$second" ]; then
 fi
 
 echo "== building the migrated programs (Swift 5 language mode)"
-swift build --package-path "$parity" --scratch-path "$scratch"
-bin="$(swift build --package-path "$parity" --scratch-path "$scratch" --show-bin-path)"
+# The manifest lists RxSwift/'s files when it is evaluated: a cached evaluation would miss a program added since.
+swift build --package-path "$parity" --scratch-path "$scratch" --manifest-cache none
+bin="$(swift build --package-path "$parity" --scratch-path "$scratch" --manifest-cache none --show-bin-path)"
 
 failed=0
 for program in "$parity"/RxSwift/*.swift; do

@@ -223,6 +223,10 @@ package struct MigrationFacts: Sendable {
                 case "just", "of", "from", "range", "interval", "timer", "repeatElement": return .never
                 case "combineLatest", "zip", "merge", "concat":
                     return Self.union(call.arguments.map { failure(of: $0.expression) })
+                case "deferred":
+                    // `Deferred { ... }` fails as the publishers its closure returns do.
+                    let returned = call.closures.first.map(Self.returnedExpressions) ?? []
+                    return returned.isEmpty ? .error : Self.union(returned.map { failure(of: $0) })
                 default: return .error
                 }
             }
@@ -264,6 +268,17 @@ package struct MigrationFacts: Sendable {
             return .unknown
         }
         return .unknown
+    }
+
+    /// What a closure returns: its single expression, or the operands of its `return`s (outside nested closures and
+    /// functions).
+    static func returnedExpressions(of closure: ClosureExprSyntax) -> [ExprSyntax] {
+        if closure.statements.count == 1, let expression = closure.statements.first?.item.as(ExprSyntax.self) {
+            return [expression]
+        }
+        let finder = ReturnFinder(viewMode: .sourceAccurate)
+        finder.walk(closure.statements)
+        return finder.returned
     }
 
     /// `x` for `x`, `self.x`, `model.x`.
@@ -335,6 +350,18 @@ extension ClosureExprSyntax {
         let finder = ThrowingTryFinder(viewMode: .sourceAccurate)
         finder.walk(statements)
         return finder.found
+    }
+}
+
+private final class ReturnFinder: SyntaxVisitor {
+    var returned: [ExprSyntax] = []
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        if let expression = node.expression { returned.append(expression) }
+        return .skipChildren
     }
 }
 

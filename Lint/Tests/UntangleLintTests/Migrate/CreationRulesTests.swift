@@ -140,4 +140,54 @@ final class CreationRulesTests: XCTestCase {
             rxFile("let both = Driver.combineLatest(a, b) { $0 + $1 }\n"),
             to: untangledFile("let both = Publishers.CombineLatest(a, b).map { $0 + $1 }.asDriver()\n"))
     }
+
+    func testADeferredFailsAsWhatItsClosureReturns() {
+        // `Observable.deferred { ...; return Observable.from(xs) }` becomes a Deferred that cannot fail: returned
+        // as an Observable, it needs setFailureType (parity program Combining).
+        assertMigrates(
+            rxFile(
+                """
+                func source(_ values: [Int]) -> Observable<Int> {
+                    return Observable.deferred {
+                        print("subscribed")
+                        return Observable.from(values)
+                    }
+                }
+
+                """),
+            to: untangledFile(
+                """
+                func source(_ values: [Int]) -> AnyPublisher<Int, Error> {
+                    return Deferred {
+                        print("subscribed")
+                        return values.publisher
+                    }.setFailureType(to: Error.self).eraseToAnyPublisher()
+                }
+
+                """))
+    }
+
+    func testCombinersOfAnArrayOfSources() {
+        // RxSwift's array forms (parity program Combining): combineLatest and zip publish arrays (UntangleExtras'
+        // collection operators), a selector gets the array; merge is MergeMany; concat runs one source at a time.
+        assertMigrates(
+            rxFile(
+                """
+                let all = Observable.combineLatest(requests)
+                let sum = Observable.combineLatest(requests) { $0.reduce(0, +) }
+                let pages = Observable.zip([first, second], resultSelector: join)
+                let merged = Observable.merge([first, second])
+                let ordered = Observable.concat(requests)
+
+                """),
+            to: untangledFile(
+                """
+                let all = requests.combineLatest()
+                let sum = requests.combineLatest().map { $0.reduce(0, +) }
+                let pages = [first, second].zip().map(join)
+                let merged = Publishers.MergeMany([first, second])
+                let ordered = requests.publisher.flatMap(maxPublishers: .max(1)) { $0 }
+
+                """))
+    }
 }

@@ -98,4 +98,23 @@ final class DisposalRulesTests: XCTestCase {
             rxFile("let both = Disposables.create([first, second])\n"),
             to: untangledFile("let both = AnyCancellable(CompositeCancellable([first, second]))\n"))
     }
+
+    func testIsDisposedOfACompositeOrSerialDisposableIsIsCancelled() {
+        // Parity program Disposables.
+        assertMigrates(
+            rxFile(
+                """
+                let composite = CompositeDisposable()
+                let serial = SerialDisposable()
+                print(composite.isDisposed, serial.isDisposed, other.isDisposed)
+
+                """),
+            to: untangledFile(
+                """
+                let composite = CompositeCancellable()
+                let serial = SerialCancellable()
+                print(composite.isCancelled, serial.isCancelled, other.isDisposed)
+
+                """))
+    }
 }

@@ -41,7 +41,8 @@ final class OperatorRulesTests: XCTestCase {
                     .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
                     .delay(for: .seconds(1), scheduler: scheduler)
                     .scan(0, +)
-                    .output(at: 2)
+                    .dropFirst(2)
+                    .first()
                     .collect()
                     .replaceError(with: [])
                     .print("result")
@@ -50,6 +51,80 @@ final class OperatorRulesTests: XCTestCase {
     }
 
     // Regression (issue 30): `retry(3)` kept as `retry(3)` makes four attempts; RxSwift's counts the first.
+    func testConnectableOperatorsBecomeMulticastAndAutoconnect() {
+        // publish() and replay(n) make their subject when first needed, as RxSwift's multicast(makeSubject:) does;
+        // refCount() disconnects when the last subscriber leaves, as autoconnect() does (parity program
+        // ConnectableSharing).
+        assertMigrates(
+            rxFile(
+                """
+                let subject = PublishSubject<Int>()
+                let published = subject.publish()
+                let replayed = subject.replay(2)
+                let all = subject.replayAll()
+                let counted = subject.publish().refCount()
+
+                """),
+            to: untangledFile(
+                """
+                let subject = PassthroughSubject<Int, Error>()
+                let published = subject.multicast { PassthroughSubject() }
+                let replayed = subject.multicast { ReplaySubject(bufferSize: 2) }
+                let all = subject.multicast { ReplaySubject.unbounded() }
+                let counted = subject.multicast { PassthroughSubject() }.autoconnect()
+
+                """))
+    }
+
+    func testIgnoreElementsAndEnumeratedOnAnRxSwiftChain() {
+        // ignoreElements() is Combine's ignoreOutput(); enumerated() is UntangleExtras' (parity program
+        // SequenceOperators). An array's enumerated() is not touched.
+        assertMigrates(
+            rxFile(
+                """
+                let done = Observable.of(1, 2).ignoreElements()
+                let indexed = Observable.of("a", "b").enumerated()
+                let pairs = ["a", "b"].enumerated()
+
+                """),
+            to: untangledFile(
+                """
+                let done = [1, 2].publisher.ignoreOutput()
+                let indexed = ["a", "b"].publisher.enumerated()
+                let pairs = ["a", "b"].enumerated()
+
+                """))
+    }
+
+    func testElementAtCountsElementsNotCollectionIndices() {
+        // `(1..<7).publisher.output(at: 2)` is 2 (a Range's index is its value): RxSwift's element(at: 2) is the
+        // third element (parity program SequenceOperators).
+        assertMigrates(
+            rxFile("let third = Observable.range(start: 1, count: 6).element(at: 2)\n"),
+            to: untangledFile("let third = (1..<1 + 6).publisher.dropFirst(2).first()\n"))
+    }
+
+    func testRetryWhenWithAHandlerGivenByNameGetsAnErrorStreamThatCanFail() {
+        // `func handler(_ errors: Observable<Error>) -> Observable<Int>` takes `AnyPublisher<Error, Error>` once
+        // migrated; UntangleExtras' retry(when:) hands a stream that cannot fail (parity program RetryWhen). A closure
+        // literal takes what it is given.
+        assertMigrates(
+            rxFile(
+                """
+                let a = source.retry(when: handler)
+                let b = source.retryWhen(self.handler)
+                let c = source.retry(when: { errors in errors.take(2) })
+
+                """),
+            to: untangledFile(
+                """
+                let a = source.retry(when: { handler($0.setFailureType(to: Error.self).eraseToAnyPublisher()) })
+                let b = source.retry(when: { self.handler($0.setFailureType(to: Error.self).eraseToAnyPublisher()) })
+                let c = source.retry(when: { errors in errors.prefix(2) })
+
+                """))
+    }
+
     func testRetryCountsTheFirstAttempt() {
         assertMigrates(
             rxFile("let a = api.load().retry(3)\nlet b = api.load().retry(times)\nlet c = api.load().retry()\n"),

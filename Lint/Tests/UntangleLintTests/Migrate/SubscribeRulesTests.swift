@@ -120,6 +120,41 @@ final class SubscribeRulesTests: XCTestCase {
             ))
     }
 
+    func testMaybeOnCompletedRunsOnlyForAnEmptyMaybe() {
+        // RxSwift calls a Maybe's onCompleted only when it ends without a value; the migrated Maybe finishes after
+        // its value too, so an empty one becomes a nil value (parity program CompletableMaybe).
+        assertMigrates(
+            rxFile(
+                """
+                cached(key)
+                    .subscribe(
+                        onSuccess: { print("success \\($0)") },
+                        onError: { print("error \\($0)") },
+                        onCompleted: { print("empty") }
+                    )
+                    .disposed(by: bag)
+
+                """),
+            to: untangledFile(
+                """
+                cached(key)
+                    .map { Optional.some($0) }
+                    .replaceEmpty(with: nil)
+                    .sink(
+                        receiveCompletion: { completion in if case .failure(let error) = completion { print("error \\(error)") } },
+                        receiveValue: { value in if let value = value { print("success \\(value)") } else { print("empty") } }
+                    )
+                    .store(in: bag)
+
+                """))
+        assertMigrates(
+            rxFile(
+                "load().subscribe(onSuccess: show, onCompleted: { [weak self] in self?.clear() }).disposed(by: bag)\n"),
+            to: untangledFile(
+                "load().map { Optional.some($0) }.replaceEmpty(with: nil).sink(receiveCompletion: { _ in }, receiveValue: { value in if let value = value { (show)(value) } else { ({ [weak self] in self?.clear() })() } }).store(in: bag)\n"
+            ))
+    }
+
     func testBindings() {
         assertMigrates(
             rxFile(

@@ -5,7 +5,9 @@
 // run at completion, error and cancel, as RxSwift's Disposable is), `interval(p, scheduler:)` →
 // `Publishers.Interval(p, scheduler:)` (counting from 0 on each subscription, as RxSwift's does; `Timer.publish`
 // would be shared and never start without `autoconnect()`), `timer(d, scheduler:)` → `Just(0).delay(for:scheduler:)`;
-// the combiners `combineLatest`, `zip`, `merge`, `concat` of several sources (with their failures made to agree).
+// the combiners `combineLatest`, `zip`, `merge`, `concat` of several sources (with their failures made to agree), and
+// `combineLatest`/`zip`/`merge`/`concat` of an array of sources (UntangleExtras' `combineLatest()`/`zip()` on a
+// collection, `Publishers.MergeMany`, one inner publisher at a time for `concat`).
 // The same spellings on Driver and Signal end in `asDriver()`/`asSignal()`. The implicit forms (`.just(x)` where
 // the type is known from the context) follow the context: on a Driver they stay (`Driver.just` exists).
 
@@ -173,9 +175,20 @@ final class CreationRules: MigrationRule {
             }
         }
         if sources.count == 1 {
-            if name == "merge" { return "Publishers.MergeMany(\(sources[0].text))" }
-            spot(original, "\(name) of an array of sources: no counterpart of that arity; combine them pairwise")
-            return nil
+            // An array (or any collection) of sources.
+            var text: String
+            switch name {
+            case "merge": text = "Publishers.MergeMany(\(sources[0].text))"
+            case "combineLatest", "zip": text = "\(sources[0].text).\(name)()"
+            default: text = "\(sources[0].text).publisher.flatMap(maxPublishers: .max(1)) { $0 }"  // concat
+            }
+            if let selector {
+                // RxSwift's array forms give the selector the array of values.
+                text +=
+                    selector.is(ClosureExprSyntax.self)
+                    ? ".map \(selector.trimmedDescription)" : ".map(\(selector.trimmedDescription))"
+            }
+            return text
         }
         // Combine's combiners need one failure type: a source that cannot fail joins one that can (a source the
         // migration does not know is taken for an Observable, which can).

@@ -3,7 +3,8 @@
 // `Disposables.create { ... }` → `AnyCancellable { ... }` (the hook runs on cancel; inside `create` also at completion
 // and error, as RxSwift's does), `Disposables.create(a, b)` → a composite, `CompositeDisposable` →
 // `CompositeCancellable`, `SerialDisposable`/`SingleAssignmentDisposable` → `SerialCancellable` (`disposable = x`
-// and `setDisposable(x)` → `replace(with: x)`), `bag.insert(a, b)` → `bag.insert { a; b }`.
+// and `setDisposable(x)` → `replace(with: x)`, `isDisposed` → `isCancelled`), `bag.insert(a, b)` →
+// `bag.insert { a; b }`.
 
 import SwiftSyntax
 
@@ -78,6 +79,17 @@ final class DisposalRules: MigrationRule {
             return nil
         }
         return replace(node, of: original, with: text)
+    }
+
+    /// `composite.isDisposed` → `composite.isCancelled` on a CompositeDisposable or SerialDisposable (both
+    /// UntangleExtras' counterparts say `isCancelled`).
+    override func rewrite(_ node: MemberAccessExprSyntax, original: MemberAccessExprSyntax) -> ExprSyntax? {
+        guard node.declName.baseName.text == "isDisposed", let base = original.base,
+            [.compositeDisposable, .serialDisposable, .singleAssignmentDisposable].contains(facts.kind(of: base))
+        else { return nil }
+        let replacement = node.with(\.declName, node.declName.with(\.baseName, .identifier("isCancelled")))
+        record(original, replacement)
+        return ExprSyntax(replacement)
     }
 
     /// `serial.disposable = x` → `serial.replace(with: x)`.

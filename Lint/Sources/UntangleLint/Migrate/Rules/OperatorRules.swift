@@ -2,7 +2,9 @@
 // `prepend`, `catchAndReturn` → `replaceError(with:)`, `take`/`skip` → `prefix`/`dropFirst`, the time operators'
 // labels, `toArray` → `collect`, `switchLatest` → `switchToLatest`, `debug` → `print`, a throwing `map` →
 // `tryMap`...), UntangleExtras' where Combine has none (`flatMapLatest`, `flatMapFirst`, `withLatestFrom`,
-// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample` keep their names), and counted operators by meaning:
+// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample`, `enumerated` keep their names; `publish()` and
+// `replay(n)` are `multicast` with a PassthroughSubject or ReplaySubject made when first needed, `refCount()` is
+// `autoconnect()`, `ignoreElements()` is `ignoreOutput()`), and counted operators by meaning:
 // RxSwift's `retry(n)` counts the first attempt, Combine's counts retries, so `retry(3)` is `retry(2)`; RxSwift's
 // `share()` reconnects after completion like `share(replay: 0)` (Combine's `share()` stays completed).
 
@@ -66,8 +68,26 @@ final class OperatorRules: MigrationRule {
                 original,
                 "timeout: RxSwift fails with RxError.timeout, Combine's timeout finishes silently: pass customError:")
             return nil
-        case ("elementAt", [""]), ("element", ["at"]): renamed("output", [("at", first!)])
+        case ("elementAt", [""]), ("element", ["at"]):
+            // Not `output(at:)`: on a sequence's publisher (`Observable.range`, `from(slice)`) Combine's takes a
+            // collection index, not a count (`(1..<7).publisher.output(at: 2)` is 2); RxSwift counts elements.
+            replacement = node.renamingMethod("dropFirst").replacingArguments([(nil, first!)]).insertingAfter("first()")
         case ("toArray", []): renamed("collect")
+        case ("ignoreElements", []) where facts.isRx(original.receiver!): renamed("ignoreOutput")
+        case ("publish", []) where facts.isRx(original.receiver!):
+            // RxSwift's publish() is multicast { PublishSubject() }: the subject is made when first needed.
+            replacement = node.renamingMethod("multicast").withOnlyTrailingClosure(
+                parseExpression("{ PassthroughSubject() }").as(ClosureExprSyntax.self)!)
+        case ("replay", [""]) where facts.isRx(original.receiver!):
+            replacement = node.renamingMethod("multicast").withOnlyTrailingClosure(
+                parseExpression("{ ReplaySubject(bufferSize: \(first!.trimmedDescription)) }").as(
+                    ClosureExprSyntax.self)!)
+        case ("replayAll", []) where facts.isRx(original.receiver!):
+            replacement = node.renamingMethod("multicast").withOnlyTrailingClosure(
+                parseExpression("{ ReplaySubject.unbounded() }").as(ClosureExprSyntax.self)!)
+        case ("refCount", []) where facts.isRx(original.receiver!):
+            // Autoconnect connects for the first subscriber and disconnects when the last one cancels, as refCount().
+            renamed("autoconnect")
         case ("takeLast", [""]):
             if first!.trimmedDescription == "1" {
                 renamed("last", [])
@@ -116,7 +136,18 @@ final class OperatorRules: MigrationRule {
             let count = first!.trimmedDescription
             let retries = Int(count).map { String(max(0, $0 - 1)) } ?? "\(CreationRules.operand(first!)) - 1"
             renamed("retry", [(nil, parseExpression(retries))])
-        case ("retryWhen", [""]): renamed("retry", [("when", first!)])
+        case ("retryWhen", [""]), ("retry", ["when"]):
+            guard !isClosure(first!) else {
+                if name == "retry" { return nil }
+                renamed("retry", [("when", first!)])
+                break
+            }
+            // A handler given by name was declared taking `Observable<Error>` (now `AnyPublisher<Error, Error>`);
+            // UntangleExtras' error stream cannot fail (`AnyPublisher<Failure, Never>`).
+            let handler = first!.trimmedDescription
+            renamed(
+                "retry",
+                [("when", parseExpression("{ \(handler)($0.setFailureType(to: Error.self).eraseToAnyPublisher()) }"))])
         case ("map", [""]), ("filter", [""]), ("compactMap", [""]):
             // Only on an RxSwift chain: an array's throwing `map` stays an array's.
             guard
@@ -133,8 +164,8 @@ final class OperatorRules: MigrationRule {
         case ("first", []) where node.trailingClosure == nil && facts.isRx(original.receiver!):
             spot(original, "RxSwift's first() is a Single of an optional (nil when empty); Combine's sends nothing")
             return nil
-        case ("single", []), ("enumerated", []), ("window", _), ("buffer", _), ("asObserver", []):
-            // Sequences have `enumerated()` too: only an RxSwift chain is marked.
+        case ("single", []), ("window", _), ("buffer", _), ("asObserver", []):
+            // Sequences have `single()`-like names too: only an RxSwift chain is marked.
             guard facts.isRx(original.receiver!) else { return nil }
             spot(original, "\(name)(): no direct counterpart; rewrite it with Combine's operators")
             return nil

@@ -61,18 +61,26 @@ final class SubscribeRules: MigrationRule {
             arguments[0].label = "onNext"
         }
         guard labels.allSatisfy({ Self.handlerLabels.contains($0) || ($0.isEmpty && driver) }) else { return nil }
-        if labels.contains("onSuccess") && labels.contains("onCompleted") {
-            spot(
-                original,
-                "Maybe's subscribe(onSuccess:onCompleted:): Maybe finishes after its value too; call onCompleted's "
-                    + "body only when no value came")
-            return nil
-        }
         func handler(_ label: String) -> ExprSyntax? { arguments.first { $0.label == label }?.expression }
         var onNext = handler("onNext") ?? handler("onSuccess")
         var onError = handler("onError") ?? handler("onFailure")
         var onCompleted = handler("onCompleted")
         let onDisposed = handler("onDisposed")
+        var call = node
+        if let onSuccess = handler("onSuccess"), let empty = onCompleted {
+            // Maybe's subscribe(onSuccess:onError:onCompleted:): RxSwift calls onCompleted only for a Maybe that ends
+            // without a value; UntangleExtras' Maybe (a publisher) finishes after its value too. An empty Maybe
+            // becomes a nil value at its end (`replaceEmpty(with: nil)`), which runs onCompleted's body.
+            if handler("with") != nil {
+                spot(
+                    original, "Maybe's subscribe(with:onSuccess:onCompleted:): run onCompleted only when no value came")
+                return nil
+            }
+            call = call.insertingBeforeMethod("map { Optional.some($0) }").insertingBeforeMethod(
+                "replaceEmpty(with: nil)")
+            onNext = parseExpression(Self.maybeValueHandler(onSuccess: onSuccess, onCompleted: empty))
+            onCompleted = nil
+        }
         if let owner = handler("with") {
             // `subscribe(with: owner, onNext: { owner, value in })`: each handler holds the owner weakly and does
             // nothing once it is gone.
@@ -93,7 +101,6 @@ final class SubscribeRules: MigrationRule {
             return nil
         }
         let value = onNext ?? parseExpression("{ _ in }")
-        var call = node
         if let onDisposed {
             let hook =
                 isClosure(onDisposed)
@@ -131,6 +138,31 @@ final class SubscribeRules: MigrationRule {
         }
         record(original, replacement)
         return replacement
+    }
+
+    /// The value handler of a Maybe made a Single of an optional: `{ value in if let value { onSuccess's body } else
+    /// { onCompleted's body } }`; a handler with captures or given by name is called (`(handler)(value)`).
+    static func maybeValueHandler(onSuccess: ExprSyntax, onCompleted: ExprSyntax) -> String {
+        var name = "value"
+        var success = "(\(onSuccess.trimmedDescription))(value)"
+        if let closure = onSuccess.as(ClosureExprSyntax.self), ClosureParts(closure).captures.isEmpty,
+            !ClosureParts(closure).isMultiline
+        {
+            let parts = ClosureParts(closure)
+            if let parameters = parts.parameters, parameters.count == 1, parameters[0] != "_" {
+                name = parameters[0]
+                success = parts.body.trimmedBlanks()
+            } else if parts.parameters == nil, !mentions(closure.statements, "value") {
+                success = ClosureParts.renamingAnonymousArgument(in: closure, to: name).trimmedBlanks()
+            }
+        }
+        var empty = "(\(onCompleted.trimmedDescription))()"
+        if let closure = onCompleted.as(ClosureExprSyntax.self), ClosureParts(closure).captures.isEmpty,
+            !ClosureParts(closure).isMultiline, ClosureParts(closure).parameters == nil
+        {
+            empty = ClosureParts(closure).body.trimmedBlanks()
+        }
+        return "{ \(name) in if let \(name) = \(name) { \(success) } else { \(empty) } }"
     }
 
     /// `{ owner, value in body }` → `{ [weak owner] value in guard let owner = owner else { return } body }`:
