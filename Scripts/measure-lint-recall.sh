@@ -131,7 +131,7 @@ import csv, json, os, sys
 work, cases_path, kind_filter = sys.argv[1], sys.argv[2], sys.argv[3]
 # The rules that answer each kind of bug.
 RULES = {
-    "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self"},
+    "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self", "task-retain-cycle"},
     "main-thread": {"ui-update-off-main", "ui-update-unproven-main"},
     "main-sync": {"main-queue-sync", "main-queue-sync-guarded", "sync-on-current-queue"},
     "cancellables-threads": {

@@ -11,6 +11,7 @@ package enum Rules {
         BlockingWaitInPool.description,
         SinkRetainCycle.description,
         AssignOnSelf.description,
+        TaskRetainCycle.description,
         DiscardedCancellable.description,
         UnsynchronizedSubscription.description,
         ReceiveOnConcurrentQueue.description,

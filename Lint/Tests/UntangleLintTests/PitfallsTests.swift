@@ -29,6 +29,7 @@ final class PitfallsTests: XCTestCase {
         "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
         "SubscriptionStateOutsideLock.swift:14:31 subscription-state-outside-lock",
         "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
+        "TaskRetainCycle.swift:10:23 task-retain-cycle",
         "UIUpdateOffMain.swift:14:14 ui-update-off-main",
         "UIUpdateUnprovenMain.swift:13:14 ui-update-unproven-main",
         "UnsynchronizedSubscription.swift:12:10 unsynchronized-subscription",
