@@ -91,7 +91,7 @@ package final class TaskRetainCycle: LintVisitor {
         if let reference = target.as(DeclReferenceExprSyntax.self) {
             let name = reference.baseName.text
             let isMember =
-                context.declarations.declaredMembers.contains(name) && !isDeclaredLocally(name, around: call)
+                context.declarations.declaredMembers.contains(name) && !namesDeclared(around: call).contains(name)
             return isMember ? name : nil
         }
         return nil
@@ -162,29 +162,6 @@ package final class TaskRetainCycle: LintVisitor {
             names.insert(name)
         }
         return names
-    }
-
-    /// Whether `name` is a local variable or parameter of a function or closure around `node`.
-    private func isDeclaredLocally(_ name: String, around node: some SyntaxProtocol) -> Bool {
-        for ancestor in node.ancestors {
-            if let function = ancestor.as(FunctionDeclSyntax.self) {
-                if function.signature.parameterClause.parameters.contains(where: {
-                    ($0.secondName ?? $0.firstName).text == name
-                }) {
-                    return true
-                }
-                return declaresLocal(name, in: function.body)
-            }
-            if ancestor.is(InitializerDeclSyntax.self) || ancestor.is(AccessorDeclSyntax.self) { return false }
-        }
-        return false
-    }
-
-    private func declaresLocal(_ name: String, in body: CodeBlockSyntax?) -> Bool {
-        guard let body else { return false }
-        return body.tokens(viewMode: .sourceAccurate).contains { token in
-            token.text == name && token.parent?.is(IdentifierPatternSyntax.self) == true
-        }
     }
 }
 
