@@ -151,7 +151,7 @@ final class AsyncPublisherTests: XCTestCase {
         // is sent then.
         let subject = PassthroughSubject<Int, Never>()
         let (requests, requested) = AsyncStream.makeStream(of: Subscribers.Demand.self)
-        let iterator = subject.handleEvents(receiveRequest: { requested.yield($0) }).values.makeAsyncIterator()
+        let iterator = subject.reportingRequests { requested.yield($0) }.values.makeAsyncIterator()
         subject.send(1)
         let consumer = Task {
             var iterator = iterator

@@ -83,10 +83,10 @@ final class AsyncValueWindowTests: XCTestCase {
         let (requests, requested) = AsyncStream.makeStream(of: Subscribers.Demand.self)
         let history = LockedBox<[Subscribers.Demand]>([])
         let owner = AsyncIteratorOwner(
-            subscribingTo: subject.handleEvents(receiveRequest: { demand in
+            subscribingTo: subject.reportingRequests { demand in
                 history.withCriticalSection { $0.append(demand) }
                 requested.yield(demand)
-            }),
+            },
             window: 64)
         subject.send(1)  // before the first next(): nothing requested yet, dropped
         let consumer = Task { await owner.next()?.get() }
@@ -118,8 +118,8 @@ final class AsyncValueWindowTests: XCTestCase {
         weak var third: Token?
         do {
             let owner = AsyncIteratorOwner(
-                subscribingTo: subject.handleEvents(
-                    receiveCancel: { cancels.increment() }, receiveRequest: { requested.yield($0) }),
+                subscribingTo: subject.handleEvents(receiveCancel: { cancels.increment() })
+                    .reportingRequests { requested.yield($0) },
                 window: 64)
             let consumer = Task { await owner.next()?.get().id }
             var demands = requests.makeAsyncIterator()
