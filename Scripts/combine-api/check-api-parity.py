@@ -224,7 +224,7 @@ def main():
     for number, line in explained:
         print(f"excepted  {line}    ({exceptions[line]})")
     for number, line in unexplained:
-        print(f"MISSING   {line}    (apple-combine-api.txt:{number})")
+        print(f"MISSING   {line}    ({os.path.basename(arguments.apple_list)}:{number})")
     for symbol in stale:
         print(f"warning: exceptions.txt lists {symbol}, which apple-combine-api.txt does not")
     for symbol in resolved:

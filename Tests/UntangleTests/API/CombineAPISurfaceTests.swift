@@ -275,4 +275,136 @@ final class CombineAPISurfaceTests: XCTestCase {
             XCTAssertEqual(error, .failed)
         }
     }
+
+    // MARK: Default arguments (a call written without them must compile as in Combine)
+
+    func testOperatorsCalledWithTheirDefaultArguments() {
+        let immediate = ImmediateScheduler.shared
+        let subject = PassthroughSubject<Int, Never>()
+        var printed = ""
+        let timed =
+            subject
+            .dropFirst()
+            .delay(for: .seconds(1), scheduler: immediate)
+            .receive(on: immediate)
+            .subscribe(on: immediate)
+            .measureInterval(using: immediate)
+            .map { _ in 1 }
+            .flatMap { Just($0) }
+            .handleEvents()
+            .breakpoint()
+            .assertNoFailure()
+            .print()
+        XCTAssertEqual(printed, "")
+        var counts: [Int] = []
+        let cancellable = timed.sink { counts.append($0) }
+        [1, 2, 3].forEach(subject.send)
+        XCTAssertEqual(counts, [1, 1], "dropFirst() drops one; each timed stage runs at once on ImmediateScheduler")
+        cancellable.cancel()
+        let debounced = subject.debounce(for: .seconds(1), scheduler: immediate)
+        XCTAssertNil(debounced.options)
+        let timedOut = subject.timeout(.seconds(1), scheduler: immediate)
+        XCTAssertNil(timedOut.options)
+        XCTAssertNil(timedOut.customError)
+        let grouped = subject.collect(.byTimeOrCount(DispatchQueue.main, .seconds(1), 2))
+        XCTAssertNil(grouped.options)
+
+        let logged = [1].publisher.print("p", to: nil)
+        XCTAssertNil(logged.stream)
+        XCTAssertEqual(logged.prefix, "p")
+        printed = "\(Empty<Int, Never>().completeImmediately)"
+        XCTAssertEqual(printed, "true")
+        let typed = Empty(outputType: Int.self, failureType: LoadError.self)
+        XCTAssertTrue(typed.completeImmediately)
+        let failing = Fail(outputType: Int.self, failure: LoadError.failed)
+        XCTAssertEqual(failing.error, .failed)
+        let options = DispatchQueue.SchedulerOptions()
+        XCTAssertEqual(options.qos, .unspecified)
+        XCTAssertNil(options.group)
+        let recorded = Record<Int, Never> { recording in
+            recording.receive(1)
+            recording.receive(completion: .finished)
+        }
+        XCTAssertEqual(deliveries(recorded).values, [1])
+        let erased = AnySubscriber<Int, Never>()
+        XCTAssertEqual(erased.receive(1), .none)
+        let ranged = [1, 2, 3, 4].publisher.setFailureType(to: LoadError.self).output(in: ..<2)
+        XCTAssertEqual(deliveries(ranged).values, [1, 2])
+        let center = NotificationCenter()
+        var notified = 0
+        let observing = center.publisher(for: Notification.Name("API")).sink { _ in notified += 1 }
+        center.post(name: Notification.Name("API"), object: nil)
+        XCTAssertEqual(notified, 1)
+        observing.cancel()
+        let timer = Timer.publish(every: 60, on: .main, in: .common)
+        XCTAssertNil(timer.tolerance)
+        XCTAssertEqual(timer.interval, 60)
+    }
+
+    // MARK: Primary associated types, schedulers, Foundation types, connectables
+
+    func testExistentialsAndOpaqueTypesWithPrimaryAssociatedTypes() {
+        func numbers() -> some Publisher<Int, Never> { [1, 2].publisher }
+        let subject: any Subject<Int, Never> = PassthroughSubject<Int, Never>()
+        let subscriber: any Subscriber<Int, Never> = AnySubscriber<Int, Never>()
+        let scheduler: any Scheduler<ImmediateScheduler.SchedulerTimeType> = ImmediateScheduler.shared
+        let connectable: any ConnectablePublisher<Int, Never> = [1].publisher.makeConnectable()
+        XCTAssertEqual(deliveries(numbers()).values, [1, 2])
+        XCTAssertTrue(subject is PassthroughSubject<Int, Never>)
+        XCTAssertEqual(subscriber.combineIdentifier, subscriber.combineIdentifier)
+        var ran = false
+        scheduler.schedule { ran = true }
+        XCTAssertTrue(ran)
+        XCTAssertTrue(connectable is Publishers.MakeConnectable<Publishers.Sequence<[Int], Never>>)
+    }
+
+    func testSchedulerTimeTypesAndStrides() {
+        let dispatchStride: DispatchQueue.SchedulerTimeType.Stride = 0.5
+        XCTAssertEqual(dispatchStride, .milliseconds(500))
+        XCTAssertEqual(DispatchQueue.SchedulerTimeType.Stride(.seconds(2)), .seconds(2))
+        let loopStride: RunLoop.SchedulerTimeType.Stride = .seconds(1.5)
+        XCTAssertEqual(loopStride.timeInterval, 1.5)
+        let queueStride = OperationQueue.SchedulerTimeType.Stride(0.25)
+        XCTAssertEqual(queueStride.magnitude, 0.25)
+        let date = Date(timeIntervalSince1970: 10)
+        let later = RunLoop.SchedulerTimeType(date).advanced(by: .seconds(5))
+        XCTAssertEqual(later.date, Date(timeIntervalSince1970: 15))
+        XCTAssertEqual(
+            OperationQueue.SchedulerTimeType(date).distance(to: OperationQueue.SchedulerTimeType(later.date)),
+            .seconds(5))
+        let immediate: ImmediateScheduler.SchedulerTimeType.Stride = 3
+        XCTAssertEqual(immediate.magnitude, 3)
+    }
+
+    func testConnectablesSubjectsAndCodersFromOperators() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast: Publishers.Multicast<Publishers.Sequence<[Int], Never>, PassthroughSubject<Int, Never>> =
+            [1, 2].publisher.multicast(subject: subject)
+        var values: [Int] = []
+        let listening = multicast.sink { values.append($0) }
+        let connection: Cancellable = multicast.connect()
+        XCTAssertEqual(values, [1, 2])
+        connection.cancel()
+        listening.cancel()
+
+        let current = CurrentValueSubject<Int, Never>(0)
+        let piping: AnyCancellable = [5, 6].publisher.subscribe(current)
+        XCTAssertEqual(current.value, 6)
+        current.value = 7
+        XCTAssertEqual(current.value, 7)
+        piping.cancel()
+
+        struct Point: Codable, Equatable {
+            let x: Int
+        }
+        let roundTrip: Publishers.Decode<Publishers.Encode<Just<Point>, JSONEncoder>, Point, JSONDecoder> =
+            Just(Point(x: 3)).encode(encoder: JSONEncoder()).decode(type: Point.self, decoder: JSONDecoder())
+        let decoded = deliveries(roundTrip)
+        XCTAssertEqual(decoded.values, [Point(x: 3)])
+        guard case .finished = decoded.completion else { return XCTFail("the round trip finishes") }
+        let plist = deliveries(Just(Point(x: 4)).encode(encoder: PropertyListEncoder()))
+        XCTAssertEqual(
+            try PropertyListDecoder().decode(Point.self, from: try XCTUnwrap(plist.values.first)), Point(x: 4))
+    }
+
 }
