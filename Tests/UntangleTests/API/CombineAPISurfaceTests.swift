@@ -2,6 +2,10 @@ import Foundation
 import Untangle
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 // Compile-time checks of Combine's public API surface: each line names the type Combine's overload resolution gives
 // (`let x: T = expression` fails to compile when Untangle picks another overload), then the value is run and its
 // output asserted. The list of symbols and the check that Untangle declares each one are in
@@ -405,6 +409,26 @@ final class CombineAPISurfaceTests: XCTestCase {
         let plist = deliveries(Just(Point(x: 4)).encode(encoder: PropertyListEncoder()))
         XCTAssertEqual(
             try PropertyListDecoder().decode(Point.self, from: try XCTUnwrap(plist.values.first)), Point(x: 4))
+    }
+
+    // MARK: Sendable conformances Apple's documentation lists
+
+    /// Regression: `URLSession.DataTaskPublisher` and `DispatchQueue.SchedulerOptions` were not `Sendable`, so a
+    /// Swift 6 program that hands them to another task (which compiles against Combine) did not compile.
+    func testDocumentedSendableTypesCrossTasks() async throws {
+        func sendable<T: Sendable>(_ value: T) -> T { value }
+        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:9/api"))
+        let publisher = sendable(URLSession.shared.dataTaskPublisher(for: url))
+        let options = sendable(DispatchQueue.SchedulerOptions(qos: .utility, flags: .barrier))
+        let seen = await Task.detached {
+            (publisher.request.url, options.qos == .utility, options.flags.contains(.barrier))
+        }.value
+        XCTAssertEqual(seen.0, url)
+        XCTAssertTrue(seen.1)
+        XCTAssertTrue(seen.2)
+        XCTAssertEqual(sendable(Subscribers.Demand.max(2)), .max(2))
+        XCTAssertEqual(sendable(Subscribers.Completion<Never>.finished), .finished)
+        XCTAssertEqual(sendable(RunLoop.SchedulerTimeType.Stride.seconds(2)).timeInterval, 2)
     }
 
 }
