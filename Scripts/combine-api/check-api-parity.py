@@ -13,6 +13,7 @@ A line of `apple-combine-api.txt` is one of:
     Type.member(label:) -> ReturnType      ... and one overload of it returns ReturnType (the overloads that differ
                                            only by constraints and return type, e.g. flatMap's four)
     Type: Protocol                         the type conforms to the protocol (conditionally or not)
+    Type.property { set }                  the property is settable (a stored `var`, or `{ get set }`)
 
 Type paths are Swift's (`Publishers.Map`, `DispatchQueue.SchedulerTimeType.Stride`, `Optional.Publisher`), operators
 are written `Subscribers.Demand.+(_:_:)`. Return types are compared after removing spaces, `Self.`, `Swift.` and
@@ -111,7 +112,8 @@ def build_symbol_graph(scratch):
 
 
 def load_untangle(directory):
-    """Returns (paths, returns, conformances): the symbol paths, each path's return types, each type's protocols."""
+    """Returns (paths, returns, conformances, settable): the symbol paths, each path's return types, each type's
+    protocols, and the properties a caller can assign."""
     files = [f for f in glob.glob(os.path.join(directory, "Untangle*.symbols.json"))
              if os.path.basename(f).split("@")[0].split(".")[0] == "Untangle"]
     if not files:
@@ -129,6 +131,7 @@ def load_untangle(directory):
 
     paths = set()
     returns = {}
+    settable = set()
     for symbol in by_id.values():
         components = symbol["pathComponents"]
         if any(c.startswith("_") for c in components):
@@ -144,6 +147,9 @@ def load_untangle(directory):
             text = "".join(f.get("spelling", "") for f in fragments)
             if ":" in text:
                 returns.setdefault(key, set()).add(normalize_type(text.split(":", 1)[1].split("{")[0]))
+            accessors = text.split("{", 1)[1] if "{" in text else ""
+            if text.startswith("var ") and (not accessors or "set" in accessors):
+                settable.add(key)
 
     def name_of(identifier, fallback):
         symbol = by_id.get(identifier)
@@ -170,16 +176,20 @@ def load_untangle(directory):
         if source and target:
             conformances.setdefault(source, set()).add(target.split(".")[-1])
             paths.add(source)
-    return paths, returns, conformances
+    return paths, returns, conformances, settable
 
 
-def check(entries, paths, returns, conformances):
+def check(entries, paths, returns, conformances, settable):
     missing = []
     for number, line in entries:
         conformance = re.fullmatch(r"([\w.]+)\s*:\s*([\w.]+)", line)
         if conformance:
             owner, protocol = conformance.groups()
             if protocol.split(".")[-1] not in conformances.get(owner, set()):
+                missing.append((number, line))
+            continue
+        if line.endswith(" { set }"):
+            if line[: -len(" { set }")] not in settable:
                 missing.append((number, line))
             continue
         if " -> " in line:
@@ -209,8 +219,8 @@ def main():
 
     entries = read_list(arguments.apple_list)
     exceptions = read_exceptions(arguments.exceptions)
-    paths, returns, conformances = load_untangle(directory)
-    missing = check(entries, paths, returns, conformances)
+    paths, returns, conformances, settable = load_untangle(directory)
+    missing = check(entries, paths, returns, conformances, settable)
 
     listed = {line for _, line in entries}
     stale = sorted(symbol for symbol in exceptions if symbol not in listed)
