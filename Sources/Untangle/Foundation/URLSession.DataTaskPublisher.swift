@@ -66,7 +66,7 @@ extension URLSession {
     /// the session's delegate queue (the thread running the task's completion handler). After `cancel()` returns,
     /// nothing reaches the subscriber. As in Combine, a failure that is not a `URLError` (never expected from
     /// `URLSession`), or a completion with neither a response nor an error, is reported as `URLError(.unknown)`.
-    public struct DataTaskPublisher: Publisher {
+    public struct DataTaskPublisher: Publisher, Sendable {
         /// The kind of values published by this publisher.
         public typealias Output = (data: Data, response: URLResponse)
 

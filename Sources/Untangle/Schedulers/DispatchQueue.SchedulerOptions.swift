@@ -1,6 +1,9 @@
 import Dispatch
 
 extension DispatchQueue {
+    // Sendable as in Apple's Dispatch (its documentation lists the conformance). `@unchecked` because Linux's Dispatch
+    // does not mark `DispatchWorkItemFlags` Sendable, though it is a plain option set of an integer; `DispatchQoS` is
+    // a value and `DispatchGroup` a thread-safe class that Dispatch itself shares across threads.
     /// Options that affect the operation of the dispatch queue scheduler.
     ///
     /// `qos` and `flags` apply to every form of `schedule`; `group` only to `schedule(options:_:)` (the immediate
@@ -12,7 +15,7 @@ extension DispatchQueue {
     /// ```
     ///
     /// **Thread safety:** a value type; use it from any thread.
-    public struct SchedulerOptions {
+    public struct SchedulerOptions: @unchecked Sendable {
         /// The dispatch queue quality of service.
         public var qos: DispatchQoS
 

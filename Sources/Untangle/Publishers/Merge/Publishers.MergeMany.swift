@@ -1,3 +1,26 @@
+extension Publisher {
+    /// Combines elements from this publisher with those from another publisher of the same type, delivering an
+    /// interleaved sequence of elements.
+    ///
+    /// Where both publishers have the same type, Combine picks this overload over the generic `merge(with:)`, so
+    /// the result is a ``Publishers/MergeMany`` (which `merge(with:)` extends without nesting), as there.
+    ///
+    /// ```swift
+    /// let clicks = PassthroughSubject<String, Never>()
+    /// let keys = PassthroughSubject<String, Never>()
+    /// let cancellable = clicks.merge(with: keys).sink { print($0) }
+    /// clicks.send("click")   // click
+    /// keys.send("key")       // key
+    /// ```
+    ///
+    /// **Demand:** as ``Publishers/MergeMany``: each downstream request is forwarded to both publishers.
+    /// **Thread safety:** as ``Publishers/MergeMany``: both may deliver concurrently; the downstream receives one value
+    /// at a time.
+    public func merge(with other: Self) -> Publishers.MergeMany<Self> {
+        Publishers.MergeMany(self, other)
+    }
+}
+
 extension Publishers {
     /// A publisher created by applying the merge function to an arbitrary number of upstream publishers.
     ///
