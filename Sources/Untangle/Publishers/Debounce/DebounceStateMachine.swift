@@ -1,7 +1,8 @@
 /// The pure state machine of `debounce`: its phase (waiting for the upstream, running with the upstream's
-/// subscription and the downstream, ended), the latest upstream value, the downstream's demand, and the repeating
-/// timer armed for the latest value (its generation, and its own phase: being created or armed). It never calls out: timers are created, cancelled
-/// and fired by the caller, after unlocking.
+/// subscription and the downstream, finishing with the value that waited at the finish, ended), the latest upstream
+/// value, the downstream's demand, and the repeating timer armed for the latest value (its generation, and its own
+/// phase: being created or armed). It never calls out: timers are created, cancelled and fired by the caller, after
+/// unlocking.
 ///
 /// As in Apple's Combine: every upstream value bumps the generation and arms a timer; a timer whose generation is
 /// no longer the current one does nothing (it is cancelled); the current one delivers the latest value if the

@@ -14,15 +14,15 @@ import UntangleSync
 /// Tuples are formed under the lock, in pairing order, and handed to the emitter by one thread at a time (the
 /// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
 ///
+/// The zip finishes by its ``ZipFinishRule``: Combine's (`Publishers.Zip`) as soon as a finished upstream has no
+/// unpaired value left; RxSwift's (UntangleExtras' zips that keep RxSwift's completion) only once every upstream
+/// has finished.
+///
 /// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) goes to every upstream (to the one
 /// delivering the tuple, if any, as its `receive(_:)`'s return value, as Combine's zip does: ``CombiningSender``);
 /// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
 /// most as many tuples form as were requested, and each upstream's unpaired values are bounded by the total
 /// requested minus the tuples formed.
-/// The zip finishes by its ``ZipFinishRule``: Combine's (`Publishers.Zip`) as soon as a finished upstream has no
-/// unpaired value left; RxSwift's (UntangleExtras' zips that keep RxSwift's completion) only once every upstream
-/// has finished.
-///
 /// **Thread safety:** none: always mutated under the zip's lock.
 @usableFromInline
 struct ZipStateMachine: FanInStateMachine {
