@@ -105,7 +105,7 @@ final class CreationRulesTests: XCTestCase {
                 func pairs() -> AnyPublisher<(Int, String), Error> {
                     return Publishers.CombineLatest(relay.setFailureType(to: Error.self), names).map { n, s in (n, s) }.eraseToAnyPublisher()
                 }
-                let sums = Publishers.Zip(a, b).map { $0 + $1 }
+                let sums = a.zip(b, finishing: .whenEveryPublisherFinishes).map { $0 + $1 }
                 let merged = Publishers.Merge3(a, b, Just(3).setFailureType(to: Error.self))
                 let all = Publishers.MergeMany(sources)
                 let chained = a.append(b)
@@ -184,9 +184,31 @@ final class CreationRulesTests: XCTestCase {
                 """
                 let all = requests.combineLatest()
                 let sum = requests.combineLatest().map { $0.reduce(0, +) }
-                let pages = [first, second].zip().map(join)
+                let pages = [first, second].zip(finishing: .whenEveryPublisherFinishes).map(join)
                 let merged = Publishers.MergeMany([first, second])
                 let ordered = requests.publisher.flatMap(maxPublishers: .max(1)) { $0 }
+
+                """))
+    }
+
+    func testZipKeepsRxSwiftsCompletion() {
+        // RxSwift's zip finishes once every source completed (parity program ZipCompletion); Combine's as soon as a
+        // finished source has nothing left to pair: UntangleExtras' zips with `finishing:`, on Driver too.
+        assertMigrates(
+            rxFile(
+                """
+                let pairs = Observable.zip(letters, digits)
+                let words = Observable.zip(a, b, c) { "\\($0)\\($1)\\($2)" }
+                let rows = Observable.zip(columns)
+                let both = Driver.zip(first, second)
+
+                """),
+            to: untangledFile(
+                """
+                let pairs = letters.zip(digits, finishing: .whenEveryPublisherFinishes)
+                let words = a.zip(b, c, finishing: .whenEveryPublisherFinishes).map { "\\($0)\\($1)\\($2)" }
+                let rows = columns.zip(finishing: .whenEveryPublisherFinishes)
+                let both = first.zip(second, finishing: .whenEveryPublisherFinishes).asDriver()
 
                 """))
     }

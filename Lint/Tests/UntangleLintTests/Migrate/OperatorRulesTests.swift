@@ -37,7 +37,7 @@ final class OperatorRulesTests: XCTestCase {
                     .prefix(while: { $0 < 10 })
                     .drop(while: { $0 < 0 })
                     .prefix(untilOutputFrom: stop)
-                    .debounce(for: .milliseconds(300), scheduler: MainThreadScheduler.shared)
+                    .debounce(for: .milliseconds(300), scheduler: MainThreadScheduler.shared, onFinish: .deliverPendingValue)
                     .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
                     .delay(for: .seconds(1), scheduler: scheduler)
                     .scan(0, +)
@@ -94,6 +94,15 @@ final class OperatorRulesTests: XCTestCase {
                 let pairs = ["a", "b"].enumerated()
 
                 """))
+    }
+
+    func testDebounceDeliversTheValueWaitingAtCompletionAsRxSwiftDoes() {
+        // RxSwift's debounce delivers the value still waiting when the source completes, then the completion;
+        // Combine's drops it: UntangleExtras' overload with onFinish keeps RxSwift's (parity program
+        // DebounceCompletion).
+        assertMigrates(
+            rxFile("let a = t.debounce(.seconds(1), scheduler: s)\n"),
+            to: untangledFile("let a = t.debounce(for: .seconds(1), scheduler: s, onFinish: .deliverPendingValue)\n"))
     }
 
     func testElementAtCountsElementsNotCollectionIndices() {

@@ -62,7 +62,7 @@ final class SlotRulesTests: XCTestCase {
                 """
                 func search(_ query: AnyPublisher<String, Error>) -> AnyPublisher<[String], Error> {
                     return query
-                        .debounce(for: .milliseconds(300), scheduler: MainThreadScheduler.shared)
+                        .debounce(for: .milliseconds(300), scheduler: MainThreadScheduler.shared, onFinish: .deliverPendingValue)
                         .flatMapLatest { api.search($0) }
                         .eraseToAnyPublisher()
                 }

@@ -68,8 +68,23 @@ extension Publishers {
         /// Attaches the subscriber.
         public func receive<S: Subscriber>(subscriber: S)
         where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+            receive(subscriber: subscriber, deliveringPendingValueOnFinish: false)
+        }
+
+        /// Attaches the subscriber; with `deliveringPendingValueOnFinish`, a value still counting down when the
+        /// upstream finishes is delivered on the scheduler before the completion (as soon as the subscriber has
+        /// demand for it), as RxSwift's `debounce` does; a failure still drops it. UntangleExtras'
+        /// `debounce(for:scheduler:options:onFinish:)` is built on it.
+        ///
+        /// ```swift
+        /// debounce.receive(subscriber: subscriber, deliveringPendingValueOnFinish: true)
+        /// ```
+        package func receive<S: Subscriber>(subscriber: S, deliveringPendingValueOnFinish: Bool)
+        where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             upstream.subscribe(
-                DebounceSubscription(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+                DebounceSubscription(
+                    downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options,
+                    deliversPendingValueOnFinish: deliveringPendingValueOnFinish))
         }
     }
 }
@@ -90,11 +105,13 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     init(
         downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-        options: Context.SchedulerOptions?
+        options: Context.SchedulerOptions?, deliversPendingValueOnFinish: Bool
     ) {
         shell = ScheduledShell(
-            downstream: downstream, machine: DebounceStateMachine(downstream: downstream), scheduler: scheduler,
-            options: options)
+            downstream: downstream,
+            machine: DebounceStateMachine(
+                downstream: downstream, deliversPendingValueOnFinish: deliversPendingValueOnFinish),
+            scheduler: scheduler, options: options)
         self.dueTime = dueTime
     }
 
@@ -132,23 +149,56 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard let ended = shell.withCriticalSection({ $0.end() }) else { return }
-        shell.perform(ScheduledEffects(replaced: ended.value, released: ended.downstream, timer: ended.timer))
-        let shell = self.shell
-        // As Apple's: scheduled without the operator's options.
-        shell.schedule(options: nil) {
-            shell.perform(ScheduledEffects(completion: completion))
+        let finished: Bool
+        if case .finished = completion { finished = true } else { finished = false }
+        switch shell.withCriticalSection({ $0.upstreamCompleted(finished: finished, own: self) }) {
+        case nil:
+            return
+        case .end(let timer, let downstream, let value)?:
+            shell.perform(ScheduledEffects(replaced: value, released: downstream, timer: timer))
+            let shell = self.shell
+            // As Apple's: scheduled without the operator's options.
+            shell.schedule(options: nil) {
+                shell.perform(ScheduledEffects(completion: completion))
+            }
+        case .deliverPendingValue(let timer, let upstream)?:
+            shell.perform(ScheduledEffects(released: upstream, timer: timer))
+            scheduleFinishingCheck()
+        }
+    }
+
+    // RxSwift's rule (`deliversPendingValueOnFinish`): the value counting down when the upstream finished is
+    // delivered, then the completion, by a check scheduled like the completion (without the operator's options).
+    // The check decides under the lock: with demand, the value and the completion go to the emitter together;
+    // without, the machine waits, and the request that brings demand (or the demand the downstream returns from an
+    // earlier value, handed to `request` by the machine) schedules the check again. A cancel in between ends the
+    // machine, so the check finds it over; a check that runs after `cancel()` returned delivers nothing (the emitter
+    // drops it). While finishing, the machine holds this subscription (for that returned demand): the cycle ends
+    // with the stream.
+    private func scheduleFinishingCheck() {
+        shell.schedule(options: nil) { [self] in
+            switch shell.withCriticalSection({ $0.finishingCheck() }) {
+            case .deliver(let value, let released)?:
+                shell.perform(ScheduledEffects(released: released, value: value, completion: .finished))
+            case .awaitDemand?, nil:
+                return
+            }
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        shell.withCriticalSection { $0.addDemand(demand) }
+        if shell.withCriticalSection({ $0.addDemand(demand) }) {
+            scheduleFinishingCheck()
+        }
     }
 
     func cancel() {
         shell.cancel { machine in
-            machine.end().map {
-                ScheduledEffects(replaced: $0.value, released: $0.downstream, timer: $0.timer, upstream: $0.upstream)
+            machine.end().map { ended in
+                // The operator's own subscription is held only while finishing: no tuple to box otherwise.
+                let released: Any? = ended.own == nil ? ended.downstream : (ended.downstream, ended.own)
+                return ScheduledEffects(
+                    replaced: ended.value, released: released, timer: ended.timer, upstream: ended.upstream)
             }
         }
     }

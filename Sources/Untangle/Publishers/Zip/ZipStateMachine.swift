@@ -14,6 +14,10 @@ import UntangleSync
 /// Tuples are formed under the lock, in pairing order, and handed to the emitter by one thread at a time (the
 /// *forwarder*), so the downstream sees them in the order they were formed whichever threads the upstreams send on.
 ///
+/// The zip finishes by its ``ZipFinishRule``: Combine's (`Publishers.Zip`) as soon as a finished upstream has no
+/// unpaired value left; RxSwift's (UntangleExtras' zips that keep RxSwift's completion) only once every upstream
+/// has finished.
+///
 /// **Demand:** every unit the downstream requests (or returns from `receive(_:)`) goes to every upstream (to the one
 /// delivering the tuple, if any, as its `receive(_:)`'s return value, as Combine's zip does: ``CombiningSender``);
 /// an upstream that subscribes late is asked for the total so far. A tuple needs one value from each upstream, so at
@@ -41,12 +45,15 @@ struct ZipStateMachine: FanInStateMachine {
     private var queues: [RingBuffer<Any>]
     private var outbox = CombiningOutbox()
     private let senders: CombiningSender
+    /// When the zip finishes (a constant: read on the finishing path, and for a value that forms no tuple).
+    private let finishRule: ZipFinishRule
 
     @usableFromInline
-    init(upstreamCount: Int, senders: CombiningSender) {
+    init(upstreamCount: Int, senders: CombiningSender, finishRule: ZipFinishRule = .whenAnUpstreamRunsOut) {
         upstreams = FanInUpstreams(count: upstreamCount)
         queues = Array(repeating: RingBuffer(), count: upstreamCount)
         self.senders = senders
+        self.finishRule = finishRule
     }
 
     /// Upstream `index`'s subscription arrived: returns the demand to request from it (the total so far), or nil to
@@ -73,7 +80,16 @@ struct ZipStateMachine: FanInStateMachine {
         guard outbox.isActive, !upstreams.isEnded(at: index) else { return Effects() }
         queues[index].append(value)
         // Tuples form eagerly, so before this value at least one queue was empty: at most one tuple forms now.
-        guard queues.allSatisfy({ !$0.isEmpty }) else { return Effects() }
+        guard queues.allSatisfy({ !$0.isEmpty }) else {
+            guard finishRule == .whenEveryUpstreamFinishedOrAValueCannotPair,
+                queues.indices.allSatisfy({ $0 == index || upstreams.isEnded(at: $0) })
+            else { return Effects() }
+            // RxSwift's collection zip: this value can never be paired (every other upstream finished, one of them
+            // with nothing left), so the zip finishes, after the tuples already formed.
+            var effects = finish()
+            effects.startForwarding = outbox.claimForwarding()
+            return effects
+        }
         var group: [Any] = []
         group.reserveCapacity(queues.count)
         for input in queues.indices {
@@ -98,12 +114,22 @@ struct ZipStateMachine: FanInStateMachine {
         return effects
     }
 
-    // No tuple can form once a finished upstream has no unpaired value left: the zip finishes (after the tuples
-    // already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
+    // Combine's rule: no tuple can form once a finished upstream has no unpaired value left: the zip finishes (after
+    // the tuples already formed) and the other upstreams are cancelled; their unpaired values can never be paired.
+    // RxSwift's: the zip finishes once every upstream finished (the others keep sending, their values unpaired).
     private mutating func finishIfExhausted() -> Effects {
-        guard queues.indices.contains(where: { upstreams.isEnded(at: $0) && queues[$0].isEmpty }) else {
-            return Effects()
+        switch finishRule {
+        case .whenAnUpstreamRunsOut:
+            guard queues.indices.contains(where: { upstreams.isEnded(at: $0) && queues[$0].isEmpty }) else {
+                return Effects()
+            }
+        case .whenEveryUpstreamFinished, .whenEveryUpstreamFinishedOrAValueCannotPair:
+            guard queues.indices.allSatisfy({ upstreams.isEnded(at: $0) }) else { return Effects() }
         }
+        return finish()
+    }
+
+    private mutating func finish() -> Effects {
         outbox.finish()
         var effects = Effects()
         effects.cancel = upstreams.endAll()

@@ -30,14 +30,19 @@ final class ZipSubscription<Downstream: Subscriber>: FanInOwner, CustomStringCon
     /// lock when demand arrives).
     @usableFromInline let senders: CombiningSender
 
-    /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple.
+    /// `makeOutput` turns one value of each upstream, in upstream order, into the downstream's tuple; `finishRule`
+    /// says when the zip finishes (Combine's rule unless UntangleExtras asks for RxSwift's).
     @inlinable
-    init(downstream: Downstream, upstreamCount: Int, makeOutput: @escaping ([Any]) -> Downstream.Input) {
+    init(
+        downstream: Downstream, upstreamCount: Int, finishRule: ZipFinishRule = .whenAnUpstreamRunsOut,
+        makeOutput: @escaping ([Any]) -> Downstream.Input
+    ) {
         self.makeOutput = makeOutput
         let senders = CombiningSender()
         self.senders = senders
         fanIn = FanIn(
-            downstream: downstream, machine: ZipStateMachine(upstreamCount: upstreamCount, senders: senders),
+            downstream: downstream,
+            machine: ZipStateMachine(upstreamCount: upstreamCount, senders: senders, finishRule: finishRule),
             demand: .forwarded)
     }
 

@@ -7,7 +7,9 @@
 // would be shared and never start without `autoconnect()`), `timer(d, scheduler:)` → `Just(0).delay(for:scheduler:)`;
 // the combiners `combineLatest`, `zip`, `merge`, `concat` of several sources (with their failures made to agree), and
 // `combineLatest`/`zip`/`merge`/`concat` of an array of sources (UntangleExtras' `combineLatest()`/`zip()` on a
-// collection, `Publishers.MergeMany`, one inner publisher at a time for `concat`).
+// collection, `Publishers.MergeMany`, one inner publisher at a time for `concat`). `zip` (of 2 to 4 sources, or of an
+// array) becomes UntangleExtras' `zip(..., finishing: .whenEveryPublisherFinishes)`: RxSwift's finishes once every
+// source completed, Combine's as soon as a finished source has nothing left to pair.
 // The same spellings on Driver and Signal end in `asDriver()`/`asSignal()`. The implicit forms (`.just(x)` where
 // the type is known from the context) follow the context: on a Driver they stay (`Driver.just` exists).
 
@@ -179,7 +181,10 @@ final class CreationRules: MigrationRule {
             var text: String
             switch name {
             case "merge": text = "Publishers.MergeMany(\(sources[0].text))"
-            case "combineLatest", "zip": text = "\(sources[0].text).\(name)()"
+            case "combineLatest": text = "\(sources[0].text).combineLatest()"
+            // RxSwift's zip finishes once every source completed (Zip.swift, Zip+Collection.swift); Combine's as soon
+            // as a finished source has nothing left: UntangleExtras' zips with `finishing:` keep RxSwift's rule.
+            case "zip": text = "\(sources[0].text).zip(finishing: .whenEveryPublisherFinishes)"
             default: text = "\(sources[0].text).publisher.flatMap(maxPublishers: .max(1)) { $0 }"  // concat
             }
             if let selector {
@@ -198,11 +203,14 @@ final class CreationRules: MigrationRule {
             }
         }
         let combiner: String
+        var zipped: String?
         switch (name, sources.count) {
         case ("combineLatest", 2): combiner = "Publishers.CombineLatest"
         case ("combineLatest", 3...4): combiner = "Publishers.CombineLatest\(sources.count)"
-        case ("zip", 2): combiner = "Publishers.Zip"
-        case ("zip", 3...4): combiner = "Publishers.Zip\(sources.count)"
+        case ("zip", 2...4):
+            let others = sources.dropFirst().map(\.text).joined(separator: ", ")
+            combiner = ""
+            zipped = "\(sources[0].text).zip(\(others), finishing: .whenEveryPublisherFinishes)"
         case ("merge", 2): combiner = "Publishers.Merge"
         case ("merge", 3...8): combiner = "Publishers.Merge\(sources.count)"
         case ("concat", _):
@@ -212,7 +220,9 @@ final class CreationRules: MigrationRule {
             return nil
         }
         var text: String
-        if combiner.isEmpty {
+        if let zipped {
+            text = zipped
+        } else if combiner.isEmpty {
             text = sources.dropFirst().reduce(sources[0].text) { "\($0).append(\($1.text))" }
         } else {
             // The sources keep the layout they had (one per line stays one per line); only the call's name and the

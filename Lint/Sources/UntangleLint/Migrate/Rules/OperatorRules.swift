@@ -2,7 +2,8 @@
 // `prepend`, `catchAndReturn` → `replaceError(with:)`, `take`/`skip` → `prefix`/`dropFirst`, the time operators'
 // labels, `toArray` → `collect`, `switchLatest` → `switchToLatest`, `debug` → `print`, a throwing `map` →
 // `tryMap`...), UntangleExtras' where Combine has none (`flatMapLatest`, `flatMapFirst`, `withLatestFrom`,
-// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample`, `enumerated` keep their names; `publish()` and
+// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample`, `enumerated` keep their names; `debounce` gets
+// `onFinish: .deliverPendingValue` (RxSwift's delivers the value waiting at completion); `publish()` and
 // `replay(n)` are `multicast` with a PassthroughSubject or ReplaySubject made when first needed, `refCount()` is
 // `autoconnect()`, `ignoreElements()` is `ignoreOutput()`), and counted operators by meaning:
 // RxSwift's `retry(n)` counts the first attempt, Combine's counts retries, so `retry(3)` is `retry(2)`; RxSwift's
@@ -49,7 +50,16 @@ final class OperatorRules: MigrationRule {
         case ("skip", ["until"]),
             ("skipUntil", [""]) where !isClosure(first!):
             renamed("drop", [("untilOutputFrom", first!)])
-        case ("debounce", ["", "scheduler"]), ("delay", ["", "scheduler"]), ("delaySubscription", ["", "scheduler"]):
+        case ("debounce", ["", "scheduler"]):
+            // RxSwift's debounce delivers the value still waiting when the source completes, then the completion
+            // (Debounce.swift, `.completed`); Combine's drops it. UntangleExtras' overload keeps RxSwift's rule.
+            renamed(
+                "debounce",
+                [
+                    ("for", first!), ("scheduler", arguments[1].expression),
+                    ("onFinish", parseExpression(".deliverPendingValue")),
+                ])
+        case ("delay", ["", "scheduler"]), ("delaySubscription", ["", "scheduler"]):
             renamed(name, [("for", first!), ("scheduler", arguments[1].expression)])
         case ("throttle", ["", "scheduler"]):
             renamed(
