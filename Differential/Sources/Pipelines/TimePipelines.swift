@@ -262,8 +262,13 @@ func runTimed(seed: UInt64) -> [String] {
     let subscriber = ScriptedSubscriber.draw(&generator, world: world, cancelPercent: 15, sendPercent: 10)
     world.log.insert(contentsOf: ["pipeline \(text)", subscriber.header], at: 0)
     stream.subscribe(subscriber)
+    // Sends and completions go, two times in three, to a subject the pipeline reads (when it reads one).
+    let read = (0...world.subjects.count).filter { text.contains("subject\($0)") }
     for _ in 0..<generator.below(20) {
-        let index = generator.below(world.subjects.count + 1)
+        var index = generator.below(world.subjects.count + 1)
+        if !read.isEmpty, generator.chance(67) {
+            index = read[generator.below(read.count)]
+        }
         let step = timeMix[generator.below(timeMix.count)]
         if step == .advance {
             let stride = VirtualStride.milliseconds([0, 5, 10, 20, 30, 50, 100][generator.below(7)])
