@@ -4,7 +4,7 @@
 // (OpenCombine 0.14.0 has no merge or combineLatest), every parameter is one Combine accepts (no zero demand, no
 // negative counts), and nothing depends on time or threads, so the two logs differ only where the libraries do.
 //
-// Usage: diff-untangle FIRST-SEED [COUNT]   (the same for diff-opencombine)
+// Usage: diff-untangle [--time] FIRST-SEED [COUNT]   (the same for diff-opencombine; --time: TimePipelines.swift)
 import Foundation
 
 #if OPENCOMBINE
@@ -83,6 +83,81 @@ final class World {
     func send(completion: Subscribers.Completion<PipelineError>, to index: Int) {
         if index == 3 { current.send(completion: completion) } else { subjects[index].send(completion: completion) }
     }
+
+    // The script's steps, each logged (`> ...`) before it runs; the draws are the generator's, in this order.
+
+    func scriptSend(_ value: Int, to index: Int) {
+        log.append("> subject\(index).send(\(value))")
+        send(value, to: index)
+    }
+
+    func scriptSend(completion: Subscribers.Completion<PipelineError>, to index: Int) {
+        switch completion {
+        case .finished: log.append("> subject\(index).send(completion: .finished)")
+        case .failure: log.append("> subject\(index).send(completion: .failure(.sent))")
+        }
+        send(completion: completion, to: index)
+    }
+
+    /// Runs one step of the script (drawing what it needs), on the subject at `index` for a send or a completion.
+    func perform(_ step: ScriptStep, on index: Int, for subscriber: ScriptedSubscriber, _ generator: inout Generator) {
+        switch step {
+        case .send:
+            scriptSend(generator.below(6), to: index)
+        case .finish:
+            scriptSend(completion: .finished, to: index)
+        case .fail:
+            scriptSend(completion: .failure(.sent), to: index)
+        case .request:
+            let demand = generator.below(3) + 1
+            log.append("> request(.max(\(demand)))")
+            subscriber.subscription?.request(.max(demand))
+        case .cancel:
+            log.append("> cancel()")
+            subscriber.subscription?.cancel()
+        case .fulfil:
+            scriptFulfil(&generator)
+        case .toggleConnection:
+            scriptToggleConnection(&generator)
+        case .advance:
+            break
+        }
+    }
+
+    /// Fulfils one of the pending futures' promises with a drawn result (nothing when there is none).
+    func scriptFulfil(_ generator: inout Generator) {
+        let value = generator.below(6)
+        let fails = generator.chance(30)
+        guard !promises.isEmpty else { return }
+        let number = generator.below(promises.count)
+        log.append("> promise #\(number)(\(fails ? ".failure(.thrown(\(value)))" : ".success(\(value))"))")
+        promises[number](fails ? .failure(.thrown(value)) : .success(value))
+    }
+
+    /// Connects one of the hand-connected multicasts, or disconnects it when it is connected.
+    func scriptToggleConnection(_ generator: inout Generator) {
+        guard !connectables.isEmpty else { return }
+        let number = generator.below(connectables.count)
+        if let connection = connectables[number].connection {
+            log.append("> disconnect #\(number)")
+            connectables[number].connection = nil
+            connection.cancel()
+        } else {
+            log.append("> connect #\(number)")
+            connectables[number].connection = connectables[number].connect()
+        }
+    }
+}
+
+/// The steps of a script both modes share (the time mode adds advances of the clock).
+enum ScriptStep {
+    case send, finish, fail, request, cancel, fulfil, toggleConnection
+    /// The time mode's advance of the virtual clock (World.perform leaves it to the time mode).
+    case advance
+
+    /// The synchronous mode's steps, one drawn at a time: sends are the most frequent.
+    static let synchronousMix: [ScriptStep] =
+        Array(repeating: .send, count: 7) + [.finish, .fail, .request, .request, .cancel, .fulfil, .toggleConnection]
 }
 
 /// Builds a random pipeline over `world`'s subjects and describes it.
@@ -562,9 +637,31 @@ final class ScriptedSubscriber: Subscriber {
         self.sendAtValue = sendAtValue
     }
 
+    /// The pipeline's own subscriber, drawn: its first demand, its demand per value, whether it cancels at a value
+    /// (`cancelPercent`) and whether it sends to a subject from inside a delivery (`sendPercent`).
+    static func draw(_ generator: inout Generator, world: World, cancelPercent: Int, sendPercent: Int)
+        -> ScriptedSubscriber
+    {
+        let demands: [Subscribers.Demand] = [.none, .max(1), .max(2), .max(3), .unlimited]
+        let initial = demands[generator.below(demands.count)]
+        let perValue: Subscribers.Demand = generator.chance(50) ? .none : .max(1)
+        let cancelAtValue = generator.chance(cancelPercent) ? generator.below(3) + 1 : nil
+        let sendAtValue =
+            generator.chance(sendPercent)
+            ? (at: generator.below(3) + 1, subject: generator.below(4), value: generator.below(6)) : nil
+        return ScriptedSubscriber(
+            world: world, initial: initial, perValue: perValue, cancelAtValue: cancelAtValue, sendAtValue: sendAtValue)
+    }
+
     var describe: String {
         "initial \(demandText(initial)), per value \(demandText(perValue)), cancels at value "
             + (cancelAtValue.map(String.init) ?? "never")
+    }
+
+    /// The log's second line: the pipeline's subscriber's demand, cancel and reentrant send.
+    var header: String {
+        "subscriber \(describe)"
+            + (sendAtValue.map { ", sends \($0.value) to subject\($0.subject) at value \($0.at)" } ?? "")
     }
 
     func receive(subscription: Subscription) {
@@ -609,75 +706,34 @@ func run(seed: UInt64) -> [String] {
     var builder = PipelineBuilder(generator: generator, world: world)
     let (stream, text) = builder.pipeline(depth: 3)
     generator = builder.generator
-    let demands: [Subscribers.Demand] = [.none, .max(1), .max(2), .max(3), .unlimited]
-    let initial = demands[generator.below(demands.count)]
-    let perValue: Subscribers.Demand = generator.chance(50) ? .none : .max(1)
-    let cancelAtValue = generator.chance(20) ? generator.below(3) + 1 : nil
-    let sendAtValue =
-        generator.chance(15)
-        ? (at: generator.below(3) + 1, subject: generator.below(4), value: generator.below(6)) : nil
-    let subscriber = ScriptedSubscriber(
-        world: world, initial: initial, perValue: perValue, cancelAtValue: cancelAtValue, sendAtValue: sendAtValue)
+    let subscriber = ScriptedSubscriber.draw(&generator, world: world, cancelPercent: 20, sendPercent: 15)
     // The header comes first, before what other subscribers of a shared publisher saw while the pipeline was built.
     world.log.insert(
         contentsOf: [
             "pipeline \(text)",
-            "subscriber \(subscriber.describe)"
-                + (sendAtValue.map { ", sends \($0.value) to subject\($0.subject) at value \($0.at)" } ?? ""),
+            subscriber.header,
         ], at: 0)
     stream.subscribe(subscriber)
     for _ in 0..<generator.below(14) {
         let index = generator.below(world.subjects.count + 1)
-        switch generator.below(14) {
-        case 0...6:
-            let value = generator.below(6)
-            world.log.append("> subject\(index).send(\(value))")
-            world.send(value, to: index)
-        case 7:
-            world.log.append("> subject\(index).send(completion: .finished)")
-            world.send(completion: .finished, to: index)
-        case 8:
-            world.log.append("> subject\(index).send(completion: .failure(.sent))")
-            world.send(completion: .failure(.sent), to: index)
-        case 9, 10:
-            let demand = generator.below(3) + 1
-            world.log.append("> request(.max(\(demand)))")
-            subscriber.subscription?.request(.max(demand))
-        case 11:
-            world.log.append("> cancel()")
-            subscriber.subscription?.cancel()
-        case 12:
-            let value = generator.below(6)
-            let fails = generator.chance(30)
-            guard !world.promises.isEmpty else { continue }
-            let number = generator.below(world.promises.count)
-            world.log.append("> promise #\(number)(\(fails ? ".failure(.thrown(\(value)))" : ".success(\(value))"))")
-            world.promises[number](fails ? .failure(.thrown(value)) : .success(value))
-        default:
-            guard !world.connectables.isEmpty else { continue }
-            let number = generator.below(world.connectables.count)
-            if let connection = world.connectables[number].connection {
-                world.log.append("> disconnect #\(number)")
-                world.connectables[number].connection = nil
-                connection.cancel()
-            } else {
-                world.log.append("> connect #\(number)")
-                world.connectables[number].connection = world.connectables[number].connect()
-            }
-        }
+        let step = ScriptStep.synchronousMix[generator.below(ScriptStep.synchronousMix.count)]
+        world.perform(step, on: index, for: subscriber, &generator)
     }
     return world.log
 }
 
-let arguments = CommandLine.arguments
-let first = arguments.count > 1 ? UInt64(arguments[1]) ?? 0 : 0
-let count = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1
+// `--time` first: the time mode (TimePipelines.swift), its own seeds.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let timeMode = arguments.first == "--time"
+if timeMode { arguments.removeFirst() }
+let first = arguments.count > 0 ? UInt64(arguments[0]) ?? 0 : 0
+let count = arguments.count > 1 ? UInt64(arguments[1]) ?? 1 : 1
 for seed in first..<(first + count) {
     // The header reaches the pipe before the seed runs, and its log before the next one: if a library stops the
     // program on a seed, the last header names it and the logs before it are complete (run.sh goes on after it).
     print("== seed \(seed)")
     fflush(stdout)
-    for line in run(seed: seed) {
+    for line in timeMode ? runTimed(seed: seed) : run(seed: seed) {
         print(line)
     }
     fflush(stdout)
