@@ -1,6 +1,7 @@
 import Foundation
 import Untangle
 import UntangleSync
+import UntangleTesting
 import XCTest
 
 final class FutureTests: XCTestCase {
@@ -28,6 +29,51 @@ final class FutureTests: XCTestCase {
         let recorder = Recorder<Int, TestError>()
         future.subscribe(recorder)
         XCTAssertEqual(recorder.events, success)
+    }
+
+    // Regression (found by the differential check's time mode, seed 437): a resolved Future answered a request made
+    // inside `receive(subscription:)` only after that call returned. As Combine's Future and `Just` do, the value
+    // and the completion come inside the request.
+    func testAResolvedFutureDeliversInsideARequestMadeInReceiveSubscription() {
+        for result in [Result<Int, TestError>.success(42), .failure(TestError(7))] {
+            let future = Future<Int, TestError> { promise in promise(result) }
+            let log = LockedBox<[String]>([])
+            future.subscribe(
+                AnySubscriber<Int, TestError>(
+                    receiveSubscription: { subscription in
+                        log.withLock { $0.append("subscription") }
+                        subscription.request(.max(1))
+                        log.withLock { $0.append("request returned") }
+                    },
+                    receiveValue: { value in
+                        log.withLock { $0.append("value \(value)") }
+                        return .none
+                    },
+                    receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } }))
+            switch result {
+            case .success:
+                XCTAssertEqual(
+                    log.withLock { $0 }, ["subscription", "value 42", "finished", "request returned"])
+            case .failure:
+                XCTAssertEqual(
+                    log.withLock { $0 }, ["subscription", "failure(TestError(7))", "request returned"])
+            }
+        }
+    }
+
+    // What the late delivery changed in a chain: `throttle` asks its upstream for values before its own subscriber
+    // asks, and drops what arrives meanwhile, as it does for `Just`; a resolved Future's value used to slip through.
+    func testAResolvedFutureUnderThrottleBehavesAsJust() {
+        func events<P: Publisher>(_ publisher: P) -> [Event<Int, Never>] where P.Output == Int, P.Failure == Never {
+            let scheduler = TestScheduler()
+            let recorder = Recorder<Int, Never>()
+            publisher.throttle(for: .milliseconds(20), scheduler: scheduler, latest: false).subscribe(recorder)
+            scheduler.advance(by: .seconds(1))
+            return recorder.events
+        }
+        let future = events(Future<Int, Never> { $0(.success(2)) })
+        XCTAssertEqual(future, events(Just(2)))
+        XCTAssertEqual(future, [.subscription("Throttle"), .completion(.finished)])
     }
 
     func testPromiseCalledAfterSubscription() {

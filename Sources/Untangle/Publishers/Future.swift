@@ -48,12 +48,18 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
             }
             return state.result
         }
-        subscription.emitter.start(subscription: subscription)
+        // A result already there is handed to the emitter before the subscription callout, which only queues it:
+        // a request the subscriber makes inside `receive(subscription:)` then gets the value and `.finished` there,
+        // nested in its `request` call, as Combine's Future (and `Just`) deliver; a failure goes right after the
+        // callout, or inside it at the first request. Resolved after the callout, a value requested inside it came
+        // only once `receive(subscription:)` returned, after anything the subscriber did there (an operator such as
+        // `throttle`, which asks before its own subscriber has asked, then kept a value Combine drops; found by the
+        // differential check's time mode, seed 437).
         if let result {
-            subscription.resolve(result)
-        } else {
-            subscription.endPresentationIfDelivered(keepingParent: true)
+            subscription.emitter.resolve(result)
         }
+        subscription.emitter.start(subscription: subscription)
+        subscription.endPresentationIfDelivered(keepingParent: result == nil)
     }
 
     private func resolve(_ result: Result<Output, Failure>) {
