@@ -12,15 +12,10 @@ extension Collection where Element: Publisher {
     /// let pages = urls.map(load).zip()   // one array with every page, once all have loaded
     /// ```
     ///
-    /// **Demand:** as nested `zip`s: each publisher is asked only for what the downstream can take.
-    /// **Thread safety:** built from `zip` and `map`: the publishers may publish on any threads at once; the arrays
-    /// are delivered one at a time.
+    /// **Demand:** as Combine's `zip`: each request goes to every publisher.
+    /// **Thread safety:** the publishers may publish on any threads at once; the arrays are delivered one at a time.
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
-        // Nested pairwise zips pair the n-th values of every publisher, as the n-ary zip does.
-        guard let head = first else { return Empty().eraseToAnyPublisher() }
-        return dropFirst().reduce(head.map { [$0] }.eraseToAnyPublisher()) { zipped, next in
-            zipped.zip(next).map { $0 + [$1] }.eraseToAnyPublisher()
-        }
+        zip(finishing: .whenAPublisherRunsOut)
     }
 
     /// Zips the publishers of the collection into arrays, finishing as `finishing` says: with
@@ -36,10 +31,13 @@ extension Collection where Element: Publisher {
     /// **Demand:** as `zip()`: each request goes to every publisher.
     /// **Thread safety:** the publishers may publish on any threads at once; the arrays are delivered one at a time.
     public func zip(finishing: ZipFinish) -> AnyPublisher<[Element.Output], Element.Failure> {
-        guard finishing == .whenEveryPublisherFinishes, !isEmpty else { return zip() }
-        return ErasedZip(
-            sources: map { $0.erasedForZip() }, finishRule: .whenEveryUpstreamFinishedOrAValueCannotPair
-        ) { $0.map { $0 as! Element.Output } }
-        .eraseToAnyPublisher()
+        // One zip of all the publishers on the core's zip machinery (what `Publishers.Zip4` runs on, for any count),
+        // with Combine's finishing rule or RxSwift's for collections.
+        guard !isEmpty else { return Empty().eraseToAnyPublisher() }
+        let rule: ZipFinishRule =
+            finishing == .whenEveryPublisherFinishes
+            ? .whenEveryUpstreamFinishedOrAValueCannotPair : .whenAnUpstreamRunsOut
+        return ErasedZip(sources: map { $0.erasedForZip() }, finishRule: rule) { $0.map { $0 as! Element.Output } }
+            .eraseToAnyPublisher()
     }
 }
