@@ -58,6 +58,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     ///     }.resume()
     /// }
     /// ```
+    @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping TraitPromise<Output, Failure>) -> Void) {
         self.init(unchecked: TraitSupport.promised(TraitSupport.uncancellable(attemptToFulfill), value: { $0 }))
     }
@@ -72,6 +73,7 @@ public struct Single<Output, Failure: Error>: Publisher {
     ///     return AnyCancellable { task.cancel() }
     /// }
     /// ```
+    @inlinable
     public static func create(
         _ body: @escaping (@escaping TraitPromise<Output, Failure>) -> any Cancellable
     ) -> Single {

@@ -10,6 +10,7 @@ import UntangleSync
 enum TraitSupport {
     /// A publisher that runs `body` per subscription with a promise: `.success(value?)` sends the value (if any)
     /// and finishes, `.failure` fails; calls after the first are ignored.
+    @inlinable
     static func promised<Output, Failure: Error>(
         _ body: @escaping (@escaping TraitPromise<Output?, Failure>) -> any Cancellable
     ) -> AnyPublisher<Output, Failure> {
@@ -38,6 +39,7 @@ enum TraitSupport {
 
     /// `promised` for a constructor whose promise carries a `Value` of its own: `value` turns it into what is sent
     /// (nil: nothing, just `.finished`).
+    @inlinable
     static func promised<Value, Output, Failure: Error>(
         _ body: @escaping (@escaping TraitPromise<Value, Failure>) -> any Cancellable,
         value: @escaping @Sendable (Value) -> Output?
@@ -48,6 +50,7 @@ enum TraitSupport {
     }
 
     /// `body` for a constructor whose work cannot be stopped (nothing to cancel).
+    @inlinable
     static func uncancellable<Value, Failure: Error>(
         _ attemptToFulfill: @escaping (@escaping TraitPromise<Value, Failure>) -> Void
     ) -> (@escaping TraitPromise<Value, Failure>) -> any Cancellable {
