@@ -1,6 +1,6 @@
-// Filtering and aggregating: take(while:), skip(while:), takeLast, element(at:), toArray (a Single),
-// reduce, ignoreElements, compactMap, enumerated, take(until:), distinctUntilChanged with a key path, range,
-// empty, and a never-ending observable disposed by hand.
+// Filtering and aggregating: take(while:), skip(while:), takeLast, element(at:) (also past the end), toArray
+// (a Single), reduce, ignoreElements, compactMap, enumerated, take(until:), distinctUntilChanged with a key path,
+// range, empty, and a never-ending observable disposed by hand.
 import Foundation
 import RxSwift
 
@@ -23,6 +23,9 @@ numbers.takeLast(2)
     .disposed(by: bag)
 numbers.element(at: 2)
     .subscribe(onNext: { print("element(at: 2): \($0)") })
+    .disposed(by: bag)
+numbers.element(at: 10)
+    .subscribe(onNext: { print("element(at: 10): \($0)") }, onError: { _ in print("element(at: 10) failed") })
     .disposed(by: bag)
 numbers.toArray()
     .subscribe(onSuccess: { print("toArray: \($0)") })

@@ -305,6 +305,8 @@ package struct MigrationFacts: Sendable {
     /// Operators whose result can fail whatever their receiver.
     static let failureIntroducing: Set<String> = [
         "tryMap", "tryFilter", "tryCompactMap", "tryScan", "timeout", "asSingle", "asMaybe", "asCompletable",
+        // RxSwift's `element(at:)` (UntangleExtras' after the migration) fails when the source ends before the index.
+        "element", "elementAt",
     ]
 
     /// Operators whose result's failure depends on the publishers they subscribe to besides their receiver (every

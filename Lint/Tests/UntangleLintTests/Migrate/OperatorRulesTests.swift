@@ -41,8 +41,7 @@ final class OperatorRulesTests: XCTestCase {
                     .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
                     .delay(for: .seconds(1), scheduler: scheduler)
                     .scan(0, +)
-                    .dropFirst(2)
-                    .first()
+                    .element(at: 2)
                     .collect()
                     .replaceError(with: [])
                     .print("result")
@@ -105,12 +104,13 @@ final class OperatorRulesTests: XCTestCase {
             to: untangledFile("let a = t.debounce(for: .seconds(1), scheduler: s, onFinish: .deliverPendingValue)\n"))
     }
 
-    func testElementAtCountsElementsNotCollectionIndices() {
-        // `(1..<7).publisher.output(at: 2)` is 2 (a Range's index is its value): RxSwift's element(at: 2) is the
-        // third element (parity program SequenceOperators).
+    func testElementAtStaysRxSwiftsElementAtNotCombinesOutputAt() {
+        // `(1..<7).publisher.output(at: 2)` is 2 (a Range's index is its value) and finishes quietly when the source
+        // ends first: UntangleExtras' element(at:) counts elements and fails with ArgumentOutOfRange, as RxSwift's
+        // (parity program SequenceOperators).
         assertMigrates(
             rxFile("let third = Observable.range(start: 1, count: 6).element(at: 2)\n"),
-            to: untangledFile("let third = (1..<1 + 6).publisher.dropFirst(2).first()\n"))
+            to: untangledFile("let third = (1..<1 + 6).publisher.element(at: 2)\n"))
     }
 
     func testRetryWhenWithAHandlerGivenByNameGetsAnErrorStreamThatCanFail() {

@@ -2,8 +2,8 @@
 // `prepend`, `catchAndReturn` → `replaceError(with:)`, `take`/`skip` → `prefix`/`dropFirst`, the time operators'
 // labels, `toArray` → `collect`, `switchLatest` → `switchToLatest`, `debug` → `print`, a throwing `map` →
 // `tryMap`...), UntangleExtras' where Combine has none (`flatMapLatest`, `flatMapFirst`, `withLatestFrom`,
-// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample`, `enumerated` keep their names; `debounce` gets
-// `onFinish: .deliverPendingValue` (RxSwift's delivers the value waiting at completion); `publish()` and
+// `share(replay:)`, `retry(when:)`, `materialize`, `amb`, `sample`, `enumerated`, `element(at:)` keep their names;
+// `debounce` gets `onFinish: .deliverPendingValue` (RxSwift's delivers the value waiting at completion); `publish()` and
 // `replay(n)` are `multicast` with a PassthroughSubject or ReplaySubject made when first needed, `refCount()` is
 // `autoconnect()`, `ignoreElements()` is `ignoreOutput()`), and counted operators by meaning:
 // RxSwift's `retry(n)` counts the first attempt, Combine's counts retries, so `retry(3)` is `retry(2)`; RxSwift's
@@ -78,10 +78,11 @@ final class OperatorRules: MigrationRule {
                 original,
                 "timeout: RxSwift fails with RxError.timeout, Combine's timeout finishes silently: pass customError:")
             return nil
-        case ("elementAt", [""]), ("element", ["at"]):
-            // Not `output(at:)`: on a sequence's publisher (`Observable.range`, `from(slice)`) Combine's takes a
-            // collection index, not a count (`(1..<7).publisher.output(at: 2)` is 2); RxSwift counts elements.
-            replacement = node.renamingMethod("dropFirst").replacingArguments([(nil, first!)]).insertingAfter("first()")
+        case ("elementAt", [""]):
+            // UntangleExtras' element(at:), RxSwift's: not `output(at:)`, which on a sequence's publisher
+            // (`Observable.range`, `from(slice)`) takes a collection index (`(1..<7).publisher.output(at: 2)` is 2)
+            // and finishes quietly where RxSwift fails with `argumentOutOfRange`. `element(at:)` keeps its name.
+            renamed("element", [("at", first!)])
         case ("toArray", []): renamed("collect")
         case ("ignoreElements", []) where facts.isRx(original.receiver!): renamed("ignoreOutput")
         case ("publish", []) where facts.isRx(original.receiver!):
