@@ -265,6 +265,14 @@ func tupleFamily(_ family: TupleFamily) -> String {
             out += "        /// \(ordinal) publisher to \(family.method == "zip" ? "zip" : "combine").\n"
             out += "        public let \(p.lowercased()): \(p)\n\n"
         }
+        if !family.typedValues {
+            out += """
+                        /// When the zip finishes: Combine's rule, unless UntangleExtras' `zip(_:finishing:)` asks for RxSwift's.
+                        @usableFromInline package let finishRule: ZipFinishRule
+
+
+                """
+        }
         out += """
                     /// Creates a publisher that \(family.method == "zip" ? "zips" : "combines the latest elements of") \(arityWords[arity]!) upstream publishers.
                     public init(\(inits)) {
@@ -272,6 +280,21 @@ func tupleFamily(_ family: TupleFamily) -> String {
             """
         for p in params {
             out += "            self.\(p.lowercased()) = \(p.lowercased())\n"
+        }
+        if !family.typedValues {
+            out += """
+                            finishRule = .whenAnUpstreamRunsOut
+                        }
+
+                        /// The same zip finishing by `finishRule` (UntangleExtras' zips that keep RxSwift's completion).
+                        @usableFromInline
+                        package init(\(inits), finishRule: ZipFinishRule) {
+
+                """
+            for p in params {
+                out += "            self.\(p.lowercased()) = \(p.lowercased())\n"
+            }
+            out += "            self.finishRule = finishRule\n"
         }
         let casts = params.enumerated().map { "values[\($0.offset)] as! \($0.element).Output" }.joined(separator: ", ")
         let valuesType = "CombineLatestValues\(arity)<\(params.map { "\($0).Output" }.joined(separator: ", "))>"
@@ -298,7 +321,8 @@ func tupleFamily(_ family: TupleFamily) -> String {
         } else {
             out += """
                             // Input i only ever stores values of its own Output type, so the casts cannot fail.
-                            let core = \(family.core)(downstream: subscriber, upstreamCount: \(arity)) { values in
+                            let core = \(family.core)(downstream: subscriber, upstreamCount: \(arity), finishRule: finishRule) {
+                                values in
                                 (\(casts))
                             }
                             core.start()

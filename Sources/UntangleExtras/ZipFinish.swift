@@ -17,3 +17,14 @@ public enum ZipFinish: Sendable, Hashable {
     /// every other publisher has finished, and so does a collection's `zip(finishing:)`.)
     case whenEveryPublisherFinishes
 }
+
+extension ZipFinish {
+    /// The core zip's rule for this choice.
+    @usableFromInline
+    var rule: ZipFinishRule {
+        switch self {
+        case .whenAPublisherRunsOut: return .whenAnUpstreamRunsOut
+        case .whenEveryPublisherFinishes: return .whenEveryUpstreamFinished
+        }
+    }
+}

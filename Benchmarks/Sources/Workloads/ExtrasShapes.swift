@@ -366,6 +366,22 @@ func coreMapCompactMap(_ n: Int) -> Int {
         return total.value
     }
 
+    /// `a.zip(b, finishing: .whenEveryPublisherFinishes)` → sink, sends alternating: the zip `untangle migrate` writes
+    /// for RxSwift's `Observable.zip(a, b)` (finishing as RxSwift's does), beside the core's zip-2. One event = one
+    /// send.
+    func extrasZipFinishing2(_ n: Int) -> Int {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let total = Total()
+        let cancellable = a.zip(b, finishing: .whenEveryPublisherFinishes).sink { total.value &+= $0.0 &+ $0.1 }
+        for i in 0..<n / 2 {
+            a.send(i)
+            b.send(i)
+        }
+        cancellable.cancel()
+        return total.value
+    }
+
     /// `a.merge(with: b)` → sink, every send into a: the core fan-in stage closest to amb once the race is decided (one
     /// of two sources forwarded). Untangle only (OpenCombine has no merge). One event = one send.
     func coreMerge2(_ n: Int) -> Int {
@@ -451,6 +467,7 @@ let extrasShapeWorkloads: [Workload] = {
             Workload(
                 "extras-materialize-dematerialize", events: 500_000, unit: "send",
                 run: extrasMaterializeDematerialize),
+            Workload("extras-zip-finishing-2", events: 2_000_000, unit: "send", run: extrasZipFinishing2),
             Workload("extras-amb-2", events: 2_000_000, unit: "send", run: extrasAmb2),
             Workload("core-merge-2", events: 2_000_000, unit: "send", run: coreMerge2),
             Workload(

@@ -802,6 +802,7 @@ benchMain(
         Workload("core-future-map-flatmap", events: 50_000, unit: "future", run: oneShotChain),
         Workload("extras-materialize-dematerialize", events: 500_000, unit: "send", run: wrapUnwrap),
         Workload("core-map-compactmap", events: 500_000, unit: "send", run: wrapUnwrap),
+        Workload("extras-zip-finishing-2", events: 2_000_000, unit: "send", run: zip2),
         Workload("extras-amb-2", events: 2_000_000, unit: "send", run: oneOfTwoSources),
         Workload("core-merge-2", events: 2_000_000, unit: "send", run: oneOfTwoSources),
         Workload(

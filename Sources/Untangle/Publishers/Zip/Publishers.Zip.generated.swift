@@ -32,10 +32,22 @@ extension Publishers {
         /// A second publisher to zip.
         public let b: B
 
+        /// When the zip finishes: Combine's rule, unless UntangleExtras' `zip(_:finishing:)` asks for RxSwift's.
+        @usableFromInline package let finishRule: ZipFinishRule
+
         /// Creates a publisher that zips two upstream publishers.
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
+            finishRule = .whenAnUpstreamRunsOut
+        }
+
+        /// The same zip finishing by `finishRule` (UntangleExtras' zips that keep RxSwift's completion).
+        @usableFromInline
+        package init(_ a: A, _ b: B, finishRule: ZipFinishRule) {
+            self.a = a
+            self.b = b
+            self.finishRule = finishRule
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
@@ -43,7 +55,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = ZipSubscription(downstream: subscriber, upstreamCount: 2) { values in
+            let core = ZipSubscription(downstream: subscriber, upstreamCount: 2, finishRule: finishRule) {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output)
             }
             core.start()
@@ -89,11 +102,24 @@ extension Publishers {
         /// A third publisher to zip.
         public let c: C
 
+        /// When the zip finishes: Combine's rule, unless UntangleExtras' `zip(_:finishing:)` asks for RxSwift's.
+        @usableFromInline package let finishRule: ZipFinishRule
+
         /// Creates a publisher that zips three upstream publishers.
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
             self.c = c
+            finishRule = .whenAnUpstreamRunsOut
+        }
+
+        /// The same zip finishing by `finishRule` (UntangleExtras' zips that keep RxSwift's completion).
+        @usableFromInline
+        package init(_ a: A, _ b: B, _ c: C, finishRule: ZipFinishRule) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.finishRule = finishRule
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
@@ -101,7 +127,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = ZipSubscription(downstream: subscriber, upstreamCount: 3) { values in
+            let core = ZipSubscription(downstream: subscriber, upstreamCount: 3, finishRule: finishRule) {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
             }
             core.start()
@@ -154,12 +181,26 @@ extension Publishers {
         /// A fourth publisher to zip.
         public let d: D
 
+        /// When the zip finishes: Combine's rule, unless UntangleExtras' `zip(_:finishing:)` asks for RxSwift's.
+        @usableFromInline package let finishRule: ZipFinishRule
+
         /// Creates a publisher that zips four upstream publishers.
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
             self.c = c
             self.d = d
+            finishRule = .whenAnUpstreamRunsOut
+        }
+
+        /// The same zip finishing by `finishRule` (UntangleExtras' zips that keep RxSwift's completion).
+        @usableFromInline
+        package init(_ a: A, _ b: B, _ c: C, _ d: D, finishRule: ZipFinishRule) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.finishRule = finishRule
         }
 
         /// Attaches the subscriber to the zip of the upstream publishers.
@@ -167,7 +208,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
             // Input i only ever stores values of its own Output type, so the casts cannot fail.
-            let core = ZipSubscription(downstream: subscriber, upstreamCount: 4) { values in
+            let core = ZipSubscription(downstream: subscriber, upstreamCount: 4, finishRule: finishRule) {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
             }
             core.start()

@@ -19,24 +19,26 @@ package enum ZipFinishRule: Sendable {
     case whenEveryUpstreamFinishedOrAValueCannotPair
 }
 
-/// Subscribes `subscriber` to the zip of `sources` (their values erased to `Any`, in order) finishing by
-/// `finishRule`; `makeOutput` turns one value of each source into the subscriber's input. The zip's own machinery
-/// (``ZipSubscription``): UntangleExtras' zips that keep RxSwift's completion are built on it.
+/// Subscribes `subscriber` to the zip of a collection of publishers of one type, in order, finishing by `finishRule`;
+/// `makeOutput` turns one value of each publisher (in the collection's order) into the subscriber's input. The zip's
+/// own machinery (``ZipSubscription``): UntangleExtras' `Collection.zip()`/`zip(finishing:)` are built on it.
 ///
 /// ```swift
-/// let sources = [a.map { $0 as Any }.eraseToAnyPublisher(), b.map { $0 as Any }.eraseToAnyPublisher()]
-/// subscribeZip(subscriber, to: sources, finishRule: .whenEveryUpstreamFinished) { ($0[0] as! Int, $0[1] as! String) }
+/// subscribeZip(subscriber, to: [a, b, c], finishRule: .whenEveryUpstreamFinished) { $0.map { $0 as! Int } }
 /// ```
 ///
 /// **Demand:** and **Thread safety:** as `Publishers.Zip`.
-package func subscribeZip<S: Subscriber>(
-    _ subscriber: S, to sources: [AnyPublisher<Any, S.Failure>], finishRule: ZipFinishRule,
-    makeOutput: @escaping ([Any]) -> S.Input
-) {
+//
+// Performance: `@inlinable`, so the client specializes the subscription and its inners for the publishers' type (no
+// value erased on its way in, no runtime metadata lookup per value).
+@inlinable
+package func subscribeZip<S: Subscriber, Sources: Collection>(
+    _ subscriber: S, to sources: Sources, finishRule: ZipFinishRule, makeOutput: @escaping ([Any]) -> S.Input
+) where Sources.Element: Publisher, Sources.Element.Failure == S.Failure {
     let zip = ZipSubscription(
         downstream: subscriber, upstreamCount: sources.count, finishRule: finishRule, makeOutput: makeOutput)
     zip.start()
     for (index, source) in sources.enumerated() {
-        source.subscribe(zip.inner(index, Any.self))
+        source.subscribe(zip.inner(index, Sources.Element.Output.self))
     }
 }
