@@ -15,6 +15,13 @@ import re
 import sys
 
 
+# What diff-opencombine prints for a fan-in seed it does not run (FanInPipelines.swift).
+NOT_IN_OPENCOMBINE = "(not in OpenCombine 0.14.0)"
+# What diff-untangle appends to such a seed's log when its twin construction (another merge overload,
+# combineLatest's transform moved to a map) logs otherwise: a failure, as a broken rule is.
+TWIN_DIFFERS = "(the twin construction logs otherwise)"
+
+
 def blocks(path):
     result, seed, lines = {}, None, []
     for line in open(path, encoding="utf-8", errors="replace"):
@@ -47,6 +54,9 @@ def violations(lines):
     if "(OpenCombine stopped the program)" in lines:
         return ["stopped the program"]
     for line in lines[2:]:
+        if line == TWIN_DIFFERS:
+            found.append("the twin construction (another merge overload, combineLatest's transform moved) differs")
+            continue
         if line.startswith("~"):
             # Not the pipeline's subscriber: another subscriber of a shared publisher, a request an operator makes
             # of its upstream (logRequests), a send the subscriber makes from inside receive.
@@ -57,6 +67,9 @@ def violations(lines):
             request = re.match(r"> request\(\.max\((\d+)\)\)", line)
             if request and subscribed and not cancelled:
                 demand += int(request.group(1))
+            if line == "> request(.unlimited)" and subscribed and not cancelled:
+                # The fan-in mode's scripts also ask for .unlimited.
+                demand = float("inf")
             continue
         if line == "(cancels in receive)":
             cancelled = True
@@ -170,7 +183,10 @@ def main():
     ours, theirs = blocks(args[0]), blocks(args[1])
     ours_broken = {seed: all_violations(lines) for seed, lines in ours.items()}
     ours_broken = {seed: v for seed, v in ours_broken.items() if v}
-    differing = [seed for seed in sorted(ours) if ours[seed] != theirs.get(seed)]
+    # The fan-in mode's seeds that use what OpenCombine 0.14.0 lacks (merge, combineLatest): diff-opencombine does not
+    # run them, and only the rules are checked in Untangle's log.
+    untangle_only = [seed for seed in sorted(ours) if NOT_IN_OPENCOMBINE in theirs.get(seed, [])]
+    differing = [seed for seed in sorted(ours) if ours[seed] != theirs.get(seed) and seed not in untangle_only]
     theirs_only = [seed for seed in differing if seed not in ours_broken and all_violations(theirs[seed])]
     rest = [seed for seed in differing if seed not in ours_broken and seed not in theirs_only]
     ruled = {seed: explained(ours[seed][0], ours[seed][2:], theirs[seed][2:]) for seed in rest}
@@ -181,6 +197,7 @@ def main():
         f"{len(ours)} seeds: {len(ours_broken)} break a rule in Untangle's log; {len(differing)} differ from "
         f"OpenCombine: {len(theirs_only)} where only OpenCombine's log breaks a rule, {len(ruled)} explained by a "
         f"rule of thumb, {len(judged)} judged in the known differences, {len(to_judge)} to judge"
+        + (f"; {len(untangle_only)} not compared (not in OpenCombine 0.14.0)" if untangle_only else "")
     )
     for seed in sorted(ours_broken)[:show]:
         print(f"\n== seed {seed}: Untangle's log breaks: {'; '.join(ours_broken[seed])}")

@@ -2,21 +2,29 @@
 # The differential check: random pipelines run on Untangle and on OpenCombine 0.14.0, their event logs compared seed
 # by seed (compare.py says what counts as a difference and what fails the run). See README.md.
 #
-# Usage: Differential/run.sh                          both modes, their default seeds: the synchronous pipelines 0 to
-#                                                     4,999 and the time pipelines (--time) 0 to 1,999
+# Usage: Differential/run.sh                          every mode, its default seeds: the synchronous pipelines 0 to
+#                                                     4,999, the time pipelines (--time) 0 to 1,999 and the fan-in
+#                                                     pipelines (--fanin) 0 to 1,999
 #        Differential/run.sh FIRST-SEED COUNT         the synchronous pipelines only
 #        Differential/run.sh --time FIRST-SEED COUNT  the time pipelines only (TimePipelines.swift)
+#        Differential/run.sh --fanin FIRST-SEED COUNT the fan-in pipelines only (FanInPipelines.swift)
 set -euo pipefail
 cd "$(dirname "$0")"
+fanin=""
 if [ "${1:-}" = "--time" ]; then
     sync=""
     time="${2:-0} ${3:-2000}"
+elif [ "${1:-}" = "--fanin" ]; then
+    sync=""
+    time=""
+    fanin="${2:-0} ${3:-2000}"
 elif [ $# -gt 0 ]; then
     sync="$1 ${2:-5000}"
     time=""
 else
     sync="0 5000"
     time="0 2000"
+    fanin="0 2000"
 fi
 swift build -c release --product diff-untangle
 swift build -c release --product diff-opencombine
@@ -29,7 +37,7 @@ trap 'rm -rf "$out"' EXIT
 export SWIFT_DETERMINISTIC_HASHING=1
 export OUT="$out"
 
-# Runs one mode ("" or --time) over FIRST COUNT into $out/untangle$MODE.log and $out/opencombine$MODE.log.
+# Runs one mode ("", --time or --fanin) over FIRST COUNT into $out/untangle$MODE.log and $out/opencombine$MODE.log.
 run_mode() {
     local mode="$1" first="$2" count="$3"
     local ours="$out/untangle$mode.log" theirs="$out/opencombine$mode.log"
@@ -67,6 +75,12 @@ if [ -n "$time" ]; then
     run_mode --time $time
     echo "time pipelines, seeds $time (first, count):"
     python3 compare.py "$out/untangle--time.log" "$out/opencombine--time.log" --known known-differences-time.txt \
+        --show "${DIFFERENTIAL_SHOW:-10}" || status=1
+fi
+if [ -n "$fanin" ]; then
+    run_mode --fanin $fanin
+    echo "fan-in pipelines, seeds $fanin (first, count):"
+    python3 compare.py "$out/untangle--fanin.log" "$out/opencombine--fanin.log" --known known-differences-fanin.txt \
         --show "${DIFFERENTIAL_SHOW:-10}" || status=1
 fi
 exit "$status"

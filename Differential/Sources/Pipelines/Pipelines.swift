@@ -4,7 +4,8 @@
 // (OpenCombine 0.14.0 has no merge or combineLatest), every parameter is one Combine accepts (no zero demand, no
 // negative counts), and nothing depends on time or threads, so the two logs differ only where the libraries do.
 //
-// Usage: diff-untangle [--time] FIRST-SEED [COUNT]   (the same for diff-opencombine; --time: TimePipelines.swift)
+// Usage: diff-untangle [--time | --fanin] FIRST-SEED [COUNT]   (the same for diff-opencombine; --time:
+// TimePipelines.swift, --fanin: FanInPipelines.swift)
 import Foundation
 
 #if OPENCOMBINE
@@ -722,10 +723,12 @@ func run(seed: UInt64) -> [String] {
     return world.log
 }
 
-// `--time` first: the time mode (TimePipelines.swift), its own seeds.
+// `--time` or `--fanin` first: the time mode (TimePipelines.swift) or the fan-in mode (FanInPipelines.swift), each
+// with its own seeds.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let timeMode = arguments.first == "--time"
-if timeMode { arguments.removeFirst() }
+let fanInMode = arguments.first == "--fanin"
+if timeMode || fanInMode { arguments.removeFirst() }
 let first = arguments.count > 0 ? UInt64(arguments[0]) ?? 0 : 0
 let count = arguments.count > 1 ? UInt64(arguments[1]) ?? 1 : 1
 for seed in first..<(first + count) {
@@ -733,7 +736,7 @@ for seed in first..<(first + count) {
     // program on a seed, the last header names it and the logs before it are complete (run.sh goes on after it).
     print("== seed \(seed)")
     fflush(stdout)
-    for line in timeMode ? runTimed(seed: seed) : run(seed: seed) {
+    for line in timeMode ? runTimed(seed: seed) : fanInMode ? runFanIn(seed: seed) : run(seed: seed) {
         print(line)
     }
     fflush(stdout)

@@ -1,0 +1,1 @@
+../Pipelines/FanInPipelines.swift
