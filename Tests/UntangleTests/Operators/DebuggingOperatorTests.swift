@@ -97,6 +97,26 @@ final class HandleEventsTests: XCTestCase {
         XCTAssertEqual(requests.withLock { $0 }, [.max(2), .max(4)])
     }
 
+    func testNoRequestHookAfterACancelMadeInsideReceiveEvenForTheDemandItReturns() {
+        // Combine reports nothing after receiveCancel; the demand a subscriber returns from the receive(_:) in which
+        // it cancelled was reported after it (found by the random pipelines' fan-in mode, seeds 54169, 83384).
+        let hooks = LockedBox<[String]>([])
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1)) { recorder, _ in
+            recorder.cancel()
+            return .max(1)
+        }
+        upstream.handleEvents(
+            receiveOutput: { value in hooks.withLock { $0.append("value \(value)") } },
+            receiveCancel: { hooks.withLock { $0.append("cancel") } },
+            receiveRequest: { demand in hooks.withLock { $0.append("request \(demand)") } }
+        ).subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), .max(1), "the returned demand still goes upstream, as in Combine")
+        XCTAssertEqual(hooks.withLock { $0 }, ["request max(1)", "value 1", "cancel"])
+        XCTAssertEqual(upstream.history, [.request(.max(1)), .cancel])
+        XCTAssertEqual(recorder.values, [1])
+    }
+
     func testHooksRunBeforeTheSubscriptionAndValueArePassedOn() {
         let log = LockedBox<[String]>([])
         let upstream = ManualPublisher<Int, Never>()

@@ -91,15 +91,22 @@ final class EventsSubscription<Downstream: Subscriber>: Subscriber, Subscription
         downstream.receive(subscription: self)
     }
 
+    // The returned demand's handler is read again once the downstream has returned: a `cancel()` made inside its
+    // `receive(_:)` ended the handlers' life (`handleEvents`), and nothing is reported after the cancel handler, as
+    // in Combine. (Read before the call, it reported the returned demand after `receiveCancel`; found by the random
+    // pipelines' fan-in mode.) The second critical section is taken only when such a handler exists.
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        let (downstream, onOutput, onReturned) = state.withCriticalSection { state in
-            (state.downstream, state.handlers?.output, state.handlers?.returnedDemand)
+        let (downstream, onOutput, observesReturnedDemand) = state.withCriticalSection { state in
+            (state.downstream, state.handlers?.output, state.handlers?.returnedDemand != nil)
         }
         CalloutCheck.assertNoLockHeld("an events operator relaying a value")
         onOutput?(input)
         guard let downstream else { return .none }
         let more = downstream.receive(input)
-        onReturned?(more)
+        if observesReturnedDemand, let onReturned = state.withCriticalSection({ $0.handlers?.returnedDemand }) {
+            CalloutCheck.assertNoLockHeld("an events operator's returned-demand handler")
+            onReturned(more)
+        }
         return more
     }
 
