@@ -253,6 +253,37 @@ final class ShareReplayConcurrencyTests: XCTestCase {
         XCTAssertEqual(detector.overlaps, 0)
     }
 
+    // ReactiveX/RxSwift 4ba063f8 (issue 1323): share(replay:) kept its lock while its source ran the subscription,
+    // so a source that published there and then waited for work another thread delivers through the shared stream
+    // (a flatMap's inner) deadlocked. Nothing waits on a library lock here, whatever the replay size.
+    func testASourceWaitingInsideItsSubscriptionForAnotherThreadsDeliveryDoesNotDeadlock() {
+        for replay in [0, 1, 2] {
+            let innerDelivered = DispatchSemaphore(value: 0)
+            let source = AnyPublisher<Int, Never>.create { subscriber in
+                subscriber.send(1)
+                _ = innerDelivered.wait(timeout: .now() + 30)
+                subscriber.send(completion: .finished)
+                return AnyCancellable {}
+            }
+            let recorder = Recorder<Int, Never>()
+            source.share(replay: replay)
+                .flatMap { value in
+                    AnyPublisher<Int, Never>.create { inner in
+                        DispatchQueue.global().async {
+                            inner.send(value * 10)
+                            inner.send(completion: .finished)
+                        }
+                        return AnyCancellable {}
+                    }
+                }
+                .handleEvents(receiveOutput: { _ in innerDelivered.signal() })
+                .subscribe(recorder)
+            recorder.waitForCompletion()
+            XCTAssertEqual(recorder.values, [10], "replay \(replay)")
+            XCTAssertEqual(recorder.completions, [.finished], "replay \(replay)")
+        }
+    }
+
     func testConcurrentSubscribeAndCancelKeepsAtMostOneConnection() {
         let source = ManualPublisher<Int, Never>(recordsSubscriptions: true)
         let shared = source.share(replay: 1)
