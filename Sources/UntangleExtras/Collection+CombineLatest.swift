@@ -6,7 +6,8 @@ extension Collection where Element: Publisher {
     ///
     /// Nothing is published until every publisher has published a value; from then on, each value of any of them
     /// publishes the array of the latest values, in the collection's order. The result finishes when every publisher
-    /// has finished and fails when any of them fails. An empty collection finishes at once.
+    /// has finished and fails when any of them fails. An empty collection publishes one empty array (the latest
+    /// values of no publishers), then finishes, as RxSwift's does since 5.0.
     ///
     /// ```swift
     /// let totals = [prices, taxes, fees].combineLatest().map { $0.reduce(0, +) }
@@ -19,7 +20,9 @@ extension Collection where Element: Publisher {
     public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
         // Nested pairwise combineLatests publish exactly when the n-ary one would: once every publisher has a value,
         // one array per upstream value, finishing when all have finished.
-        guard let head = first else { return Empty().eraseToAnyPublisher() }
+        guard let head = first else {
+            return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
+        }
         return dropFirst().reduce(head.map { [$0] }.eraseToAnyPublisher()) { combined, next in
             combined.combineLatest(next).map { $0 + [$1] }.eraseToAnyPublisher()
         }

@@ -70,6 +70,29 @@ final class AmbTests: XCTestCase {
         XCTAssertEqual(empty.events, [.subscription("Amb"), .completion(.finished)])
     }
 
+    // ReactiveX/RxSwift c81a5ed8: amb kept its sources' subscriptions after the winner ended, until someone disposed
+    // of the result. Once the winner finishes, the race keeps no source alive (the loser was cancelled at the win),
+    // though the subscriber still holds its subscription.
+    func testTheWinnersCompletionReleasesEverySourceWithoutACancel() {
+        weak var weakWinner: ManualPublisher<Int, TestError>?
+        weak var weakLoser: ManualPublisher<Int, TestError>?
+        let recorder = Recorder<Int, TestError>()
+        do {
+            let loser = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            let winner = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            weakLoser = loser
+            weakWinner = winner
+            loser.amb(winner).subscribe(recorder)
+            winner.send(1)
+            winner.finish()
+            XCTAssertEqual(loser.history.last, .cancel)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Amb"), .value(1), .completion(.finished)])
+        XCTAssertNotNil(recorder.subscription, "the subscriber keeps its subscription")
+        XCTAssertNil(weakWinner)
+        XCTAssertNil(weakLoser)
+    }
+
     func testZeroDemandThenRequestAndCancelReleases() {
         let a = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
         let b = ManualPublisher<Int, TestError>(recordsSubscriptions: true)

@@ -35,14 +35,23 @@ final class CollectionCombineLatestTests: XCTestCase {
         XCTAssertEqual(recorder.completions, [.failure(TestError(7))])
     }
 
-    func testOnePublisherPublishesOneElementArraysAndNoneFinishesAtOnce() {
+    func testOnePublisherPublishesOneElementArrays() {
         let one = Recorder<[Int], Never>()
         [[1, 2].publisher].combineLatest().subscribe(one)
         XCTAssertEqual(one.values, [[1], [2]])
         XCTAssertEqual(one.completions, [.finished])
-        let none = Recorder<[Int], Never>()
-        [Just<Int>]().combineLatest().subscribe(none)
-        XCTAssertEqual(none.values, [])
+    }
+
+    // ReactiveX/RxSwift 9e723c8f (issue 1205) and 5289de9a (issue 1879): combineLatest of an empty array never
+    // completed, then completed without a value. RxSwift 5's publishes the combination of nothing, one empty array,
+    // then finishes, so an empty list of sources still yields its (empty) list of values. Untangle finished without
+    // a value, as before 5289de9a; it now publishes the empty array, within demand.
+    func testAnEmptyCollectionPublishesOneEmptyArrayThenFinishes() {
+        let none = Recorder<[Int], TestError>(initialDemand: nil)
+        [PassthroughSubject<Int, TestError>]().combineLatest().subscribe(none)
+        XCTAssertEqual(none.values, [], "nothing before demand")
+        none.request(.max(1))
+        XCTAssertEqual(none.values, [[]])
         XCTAssertEqual(none.completions, [.finished])
     }
 

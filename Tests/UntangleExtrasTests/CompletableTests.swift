@@ -67,6 +67,35 @@ final class CompletableTests: XCTestCase {
         XCTAssertEqual(both.completions, [.failure(TestError(3))])
     }
 
+    // ReactiveX/RxSwift dcc77bd9 (issue 1347): after a completable that finished while being subscribed (`empty`),
+    // andThen overwrote the next publisher's subscription with the first one's, which cancelled the next one. The
+    // next one stays subscribed and decides the end; a failure of the next one ends it too.
+    func testAndThenAfterACompletableThatFinishesWhileSubscribingKeepsTheNextRunning() {
+        let next = ManualPublisher<Never, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Never, TestError>()
+        Completable<TestError>.empty.andThen(next.asCompletable(violation: { _ in TestError(0) })).subscribe(recorder)
+        XCTAssertEqual(next.subscriptions, 1)
+        XCTAssertFalse(next.history.contains(.cancel))
+        XCTAssertEqual(recorder.completions, [])
+        next.finish()
+        XCTAssertEqual(recorder.completions, [.finished])
+
+        let nextSingle = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let single = Recorder<Int, TestError>()
+        Completable<TestError>.empty.andThen(nextSingle.asSingle(violation: { _ in TestError(0) })).subscribe(single)
+        XCTAssertFalse(nextSingle.history.contains(.cancel))
+        nextSingle.send(4)
+        nextSingle.finish()
+        XCTAssertEqual(single.values, [4])
+        XCTAssertEqual(single.completions, [.finished])
+
+        let failing = ManualPublisher<Never, TestError>(recordsSubscriptions: true)
+        let failed = Recorder<Never, TestError>()
+        Completable<TestError>.empty.andThen(failing.asCompletable(violation: { _ in TestError(0) })).subscribe(failed)
+        failing.send(completion: .failure(TestError(8)))
+        XCTAssertEqual(failed.completions, [.failure(TestError(8))])
+    }
+
     func testMapErrorAndCatch() {
         let recorder = Recorder<Never, Never>()
         Completable(error: TestError(1)).mapError { TestError($0.code + 1) }

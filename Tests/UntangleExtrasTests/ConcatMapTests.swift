@@ -36,6 +36,27 @@ final class ConcatMapTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    // ReactiveX/RxSwift a8e409b1 and baf816f7 (pull request 2616): concatMap (a merge one at a time) subscribed the
+    // next inner from inside the previous inner's completion, so a long run of inners that finish while being
+    // subscribed overflowed the stack. 200,000 of them run in constant stack depth, in order.
+    func testManyInnersThatFinishWhileSubscribedDoNotOverflowTheStack() {
+        let count = 200_000
+        var received = 0
+        var inOrder = true
+        var completion: Subscribers.Completion<Never>?
+        let cancellable = (0..<count).publisher.concatMap { Just($0) }
+            .sink(
+                receiveCompletion: { completion = $0 },
+                receiveValue: { value in
+                    inOrder = inOrder && value == received
+                    received += 1
+                })
+        XCTAssertEqual(received, count)
+        XCTAssertTrue(inOrder)
+        XCTAssertEqual(completion, .finished)
+        withExtendedLifetime(cancellable) {}
+    }
+
     func testHotSubjectDropsValuesSentWhileAnInnerRunsAsDocumented() {
         let subject = PassthroughSubject<Int, Never>()
         let inner = PassthroughSubject<Int, Never>()

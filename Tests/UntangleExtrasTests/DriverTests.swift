@@ -72,6 +72,27 @@ final class DriverTests: XCTestCase {
         XCTAssertEqual(late, [2], "the replayed value, in line inside drive")
         withExtendedLifetime((a, b)) {}
     }
+
+    // ReactiveX/RxSwift 8e6d467d (issue 1253): a driver sometimes sent its first value a turn of the main queue later,
+    // so a chain of flatMapLatest into drivers made from synchronous sources gave nothing inside drive. On the main
+    // queue every step delivers in line: the chain's value is there when drive returns, and so is the next one.
+    func testAChainOfFlatMapLatestIntoSynchronousDriversDeliversInsideDrive() {
+        drainMainQueue()
+        let state = CurrentValueRelay(1)
+        var latest: [Int] = []
+        let cancellable = state.asDriver()
+            .flatMapLatest { Just($0 * 2).asDriver() }
+            .flatMapLatest { Just($0).setFailureType(to: TestError.self).asDriver(onErrorJustReturn: -1) }
+            .flatMapLatest {
+                Fail<Int, TestError>(error: TestError(1)).prepend($0).asDriver(onErrorDriveWith: Empty().asDriver())
+            }
+            .asDriver()
+            .drive { latest.append($0) }
+        XCTAssertEqual(latest, [2])
+        state.accept(5)
+        XCTAssertEqual(latest, [2, 10])
+        withExtendedLifetime(cancellable) {}
+    }
 }
 
 /// Records values and whether each arrived on the main thread.

@@ -95,6 +95,32 @@ final class FlatMapFirstTests: XCTestCase {
         XCTAssertEqual(recorder3.events, [.subscription("FlatMapFirst"), .completion(.failure(TestError(5)))])
     }
 
+    // ReactiveX/RxSwift 9de36a77 (issue 573): a finished sequence's subscription, kept by its subscriber (in a dispose
+    // bag), still held the operator and what it used until it was disposed. Once flatMapFirst has finished, or has
+    // been cancelled, the subscription its subscriber keeps holds nothing the transform captured.
+    func testAnEndedFlatMapFirstKeepsNothingTheTransformCaptured() {
+        weak var weakInner: ManualPublisher<Int, TestError>?
+        weak var weakCaptured: ManualPublisher<Int, TestError>?
+        let finished = Recorder<Int, TestError>()
+        let cancelled = Recorder<Int, TestError>()
+        do {
+            let inner = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            let captured = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            weakInner = inner
+            weakCaptured = captured
+            Just(1).setFailureType(to: TestError.self).flatMapFirst { _ in inner }.subscribe(finished)
+            inner.send(5)
+            inner.finish()
+            PassthroughSubject<Int, TestError>().flatMapFirst { _ in captured }.subscribe(cancelled)
+            cancelled.cancel()
+        }
+        XCTAssertEqual(finished.events, [.subscription("FlatMapFirst"), .value(5), .completion(.finished)])
+        XCTAssertNotNil(finished.subscription, "the subscriber keeps its subscription")
+        XCTAssertNotNil(cancelled.subscription)
+        XCTAssertNil(weakInner)
+        XCTAssertNil(weakCaptured)
+    }
+
     func testNeverOverloads() {
         var values: [Int] = []
         let a = [1, 2].publisher.flatMapFirst { Just($0) }.sink { values.append($0) }

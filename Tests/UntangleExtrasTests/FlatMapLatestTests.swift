@@ -1,3 +1,4 @@
+import Foundation
 import Untangle
 import UntangleExtras
 import XCTest
@@ -61,5 +62,32 @@ final class FlatMapLatestTests: XCTestCase {
         XCTAssertEqual(inner.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertEqual(outer.history, [.subscribed, .request(.unlimited), .cancel])
         XCTAssertNil(weakRecorder)
+    }
+}
+
+final class FlatMapLatestConcurrencyTests: XCTestCase {
+    // ReactiveX/RxSwift a830a94b (issue 1344): flatMapLatest subscribed to each new inner under its lock, so an inner
+    // that waited, while being subscribed, for a value it sends from another thread deadlocked: that value needed the
+    // same lock. The inner is subscribed with no library lock held; its value arrives meanwhile.
+    func testAnInnerWaitingWhileSubscribedForItsValueFromAnotherThreadDoesNotDeadlock() {
+        let source = PassthroughSubject<Int, Never>()
+        let delivered = DispatchSemaphore(value: 0)
+        let innersThatSawTheirValue = Counter()
+        let recorder = Recorder<Int, Never>()
+        source.flatMapLatest { value in
+            AnyPublisher<Int, Never>.create { inner in
+                DispatchQueue.global().async { inner.send(value * 10) }
+                if delivered.wait(timeout: .now() + 30) == .success { _ = innersThatSawTheirValue.increment() }
+                return AnyCancellable {}
+            }
+        }
+        .handleEvents(receiveOutput: { _ in delivered.signal() })
+        .subscribe(recorder)
+        withWatchdog("sending into flatMapLatest") {
+            source.send(1)
+            source.send(2)
+        }
+        XCTAssertEqual(innersThatSawTheirValue.value, 2)
+        XCTAssertEqual(recorder.values, [10, 20])
     }
 }

@@ -91,6 +91,65 @@ final class MainThreadSchedulerTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    // ReactiveX/RxSwift 6a590c2b (issue 2140): MainScheduler dropped the disposable of an action it had queued, so
+    // what that action started (a subscription subscribeOn made on main for another thread) could not be disposed.
+    // A subscription queued on main from another thread, then cancelled from another thread, reaches its upstream's
+    // cancel on the main queue, once, and nothing is delivered after it.
+    func testASubscriptionQueuedFromAnotherThreadCanBeCancelledFromAnotherThread() {
+        let upstream = ManualPublisher<Int, Never>(recordsSubscriptions: true)
+        let subscribedOnMain = expectation(description: "subscribed on the main queue")
+        let cancelledOnMain = expectation(description: "the cancel reached the upstream on the main queue")
+        let onMain = LockedBox<[Bool]>([])
+        // Subscribed from another thread on purpose: the subscription is queued on the main queue, the path the fix is
+        // about.
+        nonisolated(unsafe) let publisher =
+            upstream
+            .handleEvents(
+                receiveSubscription: { _ in
+                    onMain.withLock { $0.append(Thread.isMainThread) }
+                    subscribedOnMain.fulfill()
+                },
+                receiveCancel: {
+                    onMain.withLock { $0.append(Thread.isMainThread) }
+                    cancelledOnMain.fulfill()
+                }
+            )
+            .subscribe(on: scheduler)
+        let recorder = Recorder<Int, Never>()
+        DispatchQueue.global().async { publisher.subscribe(recorder) }
+        wait(for: [subscribedOnMain], timeout: 30)
+        recorder.waitForSubscription()
+        DispatchQueue.global().async { recorder.cancel() }
+        wait(for: [cancelledOnMain], timeout: 30)
+        XCTAssertEqual(onMain.withLock { $0 }, [true, true])
+        XCTAssertEqual(upstream.history.filter { $0 == .cancel }.count, 1)
+        upstream.send(1)
+        XCTAssertEqual(recorder.values, [])
+    }
+
+    // ReactiveX/RxSwift bac86346 (issue 1778): observeOn delivered the events it had already queued on a serial
+    // scheduler after the subscription was disposed. Values and a completion queued on the main queue from another
+    // thread, then cancelled on main before the queue runs them, are never delivered.
+    func testValuesQueuedOnMainAreNotDeliveredAfterACancel() {
+        drainMainQueue()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.receive(on: scheduler).subscribe(recorder)
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .finished)
+            sent.signal()
+        }
+        XCTAssertEqual(sent.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(recorder.values, [], "queued on the main queue, which has not run yet")
+        recorder.cancel()
+        drainMainQueue()
+        XCTAssertEqual(recorder.values, [])
+        XCTAssertEqual(recorder.completions, [])
+    }
+
     func testDelayedActionsRunOnTheMainQueueAfterTheirDate() {
         let done = expectation(description: "ran")
         let start = scheduler.now

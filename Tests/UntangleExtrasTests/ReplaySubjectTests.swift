@@ -394,6 +394,41 @@ final class ReplaySubjectConcurrencyTests: XCTestCase {
         cancellable.cancel()
     }
 
+    // ReactiveX/RxSwift 4e63a6e5 and 164bb705 (issue 2713): the buffer was replayed under the subject's lock, so a
+    // subscriber whose replay waits for a lock of its own deadlocked against a thread that holds that lock and
+    // subscribes to the same subject. The replay runs with no library lock held: the second subscription goes
+    // through, the holder lets go of its lock, and the replay gets it.
+    func testAReplayWaitingForALockHeldByAnotherSubscribingThreadDoesNotDeadlock() {
+        for _ in 0..<3 {
+            let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+            subject.send(1)
+            let foreign = NSLock()
+            let holderLocked = DispatchSemaphore(value: 0)
+            let replayStarted = DispatchSemaphore(value: 0)
+            let replaysThatGotTheLock = Counter()
+            runConcurrently(threads: 2, timeout: 60) { thread in
+                if thread == 0 {
+                    foreign.lock()
+                    holderLocked.signal()
+                    _ = replayStarted.wait(timeout: .now() + 30)
+                    let late = subject.sink { _ in }
+                    foreign.unlock()
+                    late.cancel()
+                } else {
+                    _ = holderLocked.wait(timeout: .now() + 30)
+                    let replayed = subject.sink { _ in
+                        replayStarted.signal()
+                        foreign.lock()
+                        _ = replaysThatGotTheLock.increment()
+                        foreign.unlock()
+                    }
+                    replayed.cancel()
+                }
+            }
+            XCTAssertEqual(replaysThatGotTheLock.value, 1)
+        }
+    }
+
     /// Lock inversion at subscribe time: the replay is delivered outside the subject's lock, so a subscriber that
     /// sends into the subject from its replay (on the subscribing thread) while other threads send cannot deadlock.
     func testReplayDeliveredOutsideTheLockAllowsSendingFromReplay() {

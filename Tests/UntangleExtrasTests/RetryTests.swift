@@ -181,6 +181,31 @@ final class RetryWhenTests: XCTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    // ReactiveX/RxSwift 9de36a77 (issue 573): a finished sequence's subscription, kept by its subscriber (in a dispose
+    // bag), still held the operator and what it used until it was disposed. Once retry(when:) has finished, the
+    // subscription its subscriber keeps holds neither the source nor the trigger (nor the handler that captured it).
+    func testAFinishedRetryWhenKeepsNeitherTheSourceNorTheTriggerAlive() {
+        weak var weakSource: ManualPublisher<Int, TestError>?
+        weak var weakTrigger: ManualPublisher<Void, TestError>?
+        let recorder = Recorder<Int, TestError>()
+        do {
+            let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            let trigger = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+            weakSource = source
+            weakTrigger = trigger
+            source.retry(when: { _ in trigger }).subscribe(recorder)
+            source.send(completion: .failure(TestError(1)))
+            trigger.send(())
+            source.send(4)
+            source.finish()
+            XCTAssertEqual(trigger.history.last, .cancel)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("RetryWhen"), .value(4), .completion(.finished)])
+        XCTAssertNotNil(recorder.subscription, "the subscriber keeps its subscription")
+        XCTAssertNil(weakSource)
+        XCTAssertNil(weakTrigger)
+    }
+
     func testBackoffPublisherRetriesOnTheSchedulerThenGivesUp() {
         let scheduler = TestScheduler()
         var attempts: [Double] = []

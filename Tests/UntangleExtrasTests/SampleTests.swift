@@ -128,6 +128,30 @@ final class SampleTests: XCTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    // ReactiveX/RxSwift 9de36a77 (issue 573): a finished sequence's subscription, kept by its subscriber, still held
+    // the operator and its sources until it was disposed. Once sample has finished, the subscription its subscriber
+    // keeps holds neither the source nor the sampler.
+    func testAFinishedSampleKeepsNeitherPublisherAlive() {
+        weak var weakSource: ManualPublisher<Int, TestError>?
+        weak var weakSampler: ManualPublisher<Void, TestError>?
+        let recorder = Recorder<Int, TestError>()
+        do {
+            let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+            let sampler = ManualPublisher<Void, TestError>(recordsSubscriptions: true)
+            weakSource = source
+            weakSampler = sampler
+            source.sample(sampler).subscribe(recorder)
+            source.send(1)
+            source.finish()
+            sampler.send(())
+            XCTAssertEqual(sampler.history.last, .cancel)
+        }
+        XCTAssertEqual(recorder.events, [.subscription("Sample"), .value(1), .completion(.finished)])
+        XCTAssertNotNil(recorder.subscription, "the subscriber keeps its subscription")
+        XCTAssertNil(weakSource)
+        XCTAssertNil(weakSampler)
+    }
+
     func testVirtualTimeTicks() {
         let scheduler = TestScheduler()
         let source = PassthroughSubject<Int, Never>()

@@ -85,7 +85,12 @@ final class ShareReplayTests: XCTestCase {
         XCTAssertEqual(source.subscriptions, 2)
     }
 
-    func testASubscriptionArrivingForAnEndedConnectionOrASecondTimeIsCancelled() throws {
+    /// A `share(replay: 1)` over a `HoldingPublisher` whose first connection was made (its subscriber given a
+    /// subscription) and then ended by the cancel of its only subscriber.
+    private func sharedAfterItsFirstConnectionEnded() throws -> (
+        upstream: HoldingPublisher<Int, Never>, shared: Publishers.ShareReplay<HoldingPublisher<Int, Never>>,
+        first: Recorder<Int, Never>, oldInner: AnySubscriber<Int, Never>, oldSubscription: LoggingSubscription
+    ) {
         let upstream = HoldingPublisher<Int, Never>()
         let shared = upstream.share(replay: 1)
         let first = Recorder<Int, Never>()
@@ -93,9 +98,13 @@ final class ShareReplayTests: XCTestCase {
         let oldInner = try XCTUnwrap(upstream.subscriber)
         let oldSubscription = LoggingSubscription()
         oldInner.receive(subscription: oldSubscription)
-        XCTAssertEqual(oldSubscription.log, ["request(unlimited)"])
         first.cancel()
-        XCTAssertEqual(oldSubscription.log, ["request(unlimited)", "cancel"], "the last subscriber left")
+        return (upstream, shared, first, oldInner, oldSubscription)
+    }
+
+    func testASubscriptionArrivingForAnEndedConnectionOrASecondTimeIsCancelled() throws {
+        let (upstream, shared, first, oldInner, oldSubscription) = try sharedAfterItsFirstConnectionEnded()
+        XCTAssertEqual(oldSubscription.log, ["request(unlimited)", "cancel"], "asked, then the last subscriber left")
 
         let second = Recorder<Int, Never>()
         shared.subscribe(second)
@@ -112,6 +121,25 @@ final class ShareReplayTests: XCTestCase {
         _ = newInner.receive(7)
         XCTAssertEqual(second.events, [.subscription("ShareReplay"), .value(7)])
         XCTAssertEqual(first.events, [.subscription("ShareReplay")])
+    }
+
+    // ReactiveX/RxSwift 97f18437 (3.2's "events emitted after disconnect are ignored even in case of fast
+    // reconnect"): what the source of a disconnected connection still sent reached the next connection's subscribers.
+    // The old connection's late value and completion go nowhere: not to the new subscriber, not into the replay.
+    func testLateSignalsOfADisconnectedConnectionDoNotReachTheNextConnection() throws {
+        let (upstream, shared, first, oldInner, _) = try sharedAfterItsFirstConnectionEnded()
+        let second = Recorder<Int, Never>()
+        shared.subscribe(second)
+        let newInner = try XCTUnwrap(upstream.subscriber)
+        newInner.receive(subscription: LoggingSubscription())
+        _ = oldInner.receive(99)
+        oldInner.receive(completion: .finished)
+        _ = newInner.receive(7)
+        let third = Recorder<Int, Never>()
+        shared.subscribe(third)
+        XCTAssertEqual(first.events, [.subscription("ShareReplay")])
+        XCTAssertEqual(second.events, [.subscription("ShareReplay"), .value(7)])
+        XCTAssertEqual(third.events, [.subscription("ShareReplay"), .value(7)], "the replay holds the new value only")
     }
 
     func testCompletionIsForwardedAndTheNextSubscriberResubscribes() {
@@ -251,6 +279,83 @@ final class ShareReplayConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(recorder.values, Array(0..<1_000))
         XCTAssertEqual(detector.overlaps, 0)
+    }
+
+    // ReactiveX/RxSwift 4ba063f8 (issue 1323): share(replay:) kept its lock while its source ran the subscription,
+    // so a source that published there and then waited for work another thread delivers through the shared stream
+    // (a flatMap's inner) deadlocked. Nothing waits on a library lock here, whatever the replay size.
+    func testASourceWaitingInsideItsSubscriptionForAnotherThreadsDeliveryDoesNotDeadlock() {
+        for replay in [0, 1, 2] {
+            let innerDelivered = DispatchSemaphore(value: 0)
+            let source = AnyPublisher<Int, Never>.create { subscriber in
+                subscriber.send(1)
+                _ = innerDelivered.wait(timeout: .now() + 30)
+                subscriber.send(completion: .finished)
+                return AnyCancellable {}
+            }
+            let recorder = Recorder<Int, Never>()
+            source.share(replay: replay)
+                .flatMap { value in
+                    AnyPublisher<Int, Never>.create { inner in
+                        DispatchQueue.global().async {
+                            inner.send(value * 10)
+                            inner.send(completion: .finished)
+                        }
+                        return AnyCancellable {}
+                    }
+                }
+                .handleEvents(receiveOutput: { _ in innerDelivered.signal() })
+                .subscribe(recorder)
+            recorder.waitForCompletion()
+            XCTAssertEqual(recorder.values, [10], "replay \(replay)")
+            XCTAssertEqual(recorder.completions, [.finished], "replay \(replay)")
+        }
+    }
+
+    // ReactiveX/RxSwift 4cffbf77, 41856c63 and 4e63a6e5 (issue 2653, tests b96fe940): share(replay:) of a source that
+    // publishes as soon as it is subscribed deadlocked under many concurrent first subscribers, the replay running
+    // under a lock; it also connected more than once. Each subscriber takes the one value and leaves, so the shared
+    // stream connects, disconnects and reconnects all the time: every subscriber gets the value and finishes.
+    func testConcurrentSubscribersToASourceThatPublishesWhenSubscribedEachGetItsValue() {
+        for replay in [1, 2] {
+            let shared = AnyPublisher<Int, Never>.create { subscriber in
+                subscriber.send(7)
+                return AnyCancellable {}
+            }.share(replay: replay)
+            let served = Counter()
+            runConcurrently(threads: 8, timeout: 120) { _ in
+                for _ in 0..<100 {
+                    let recorder = Recorder<Int, Never>()
+                    shared.prefix(1).subscribe(recorder)
+                    recorder.waitForCompletion()
+                    if recorder.values == [7] { _ = served.increment() }
+                }
+            }
+            XCTAssertEqual(served.value, 800, "replay \(replay)")
+        }
+    }
+
+    // ReactiveX/RxSwift 8fa6b7f5 (issue 936): shared timers on a concurrent queue, one switched into the other by
+    // flatMapLatest, deadlocked through the subjects' locks. Ten such pipelines at once, each taking ten values,
+    // all finish.
+    func testSharedTimersOnAConcurrentQueueSwitchedByFlatMapLatestAllFinish() {
+        let queue = DispatchQueue(label: "ShareReplayConcurrencyTests.timers", attributes: .concurrent)
+        @Sendable func ticks(every milliseconds: Int) -> AnyPublisher<Int, Never> {
+            Publishers.Interval(.milliseconds(milliseconds), scheduler: queue).share(replay: 1).eraseToAnyPublisher()
+        }
+        let recorders = (0..<10).map { _ in Recorder<Int, Never>() }
+        for recorder in recorders {
+            queue.async {
+                ticks(every: 5).flatMapLatest { outer in ticks(every: 1).map { outer * 1_000 + $0 } }
+                    .prefix(10)
+                    .subscribe(recorder)
+            }
+        }
+        for recorder in recorders {
+            recorder.waitForCompletion(timeout: 60)
+            XCTAssertEqual(recorder.values.count, 10)
+            XCTAssertEqual(recorder.completions, [.finished])
+        }
     }
 
     func testConcurrentSubscribeAndCancelKeepsAtMostOneConnection() {

@@ -247,4 +247,28 @@ final class SingleConcurrencyTests: XCTestCase {
             }
         }
     }
+
+    // ReactiveX/RxSwift d2ca6aba, b58ee89a and abbd27bc: awaiting a trait's value first hung when the subscription
+    // ended without a result, then resumed its continuation twice (a crash) when the task's cancellation raced the
+    // result, then deadlocked that cancellation against the result. Each await ends once, with the value or with
+    // CancellationError, whichever comes first.
+    func testAnAwaitedValueRacingTheTasksCancellationEndsOnceWithTheValueOrCancellation() async {
+        for round in 0..<200 {
+            let promiseBox = LockedBox<TraitPromise<Int, TestError>?>(nil)
+            let subscribed = DispatchSemaphore(value: 0)
+            let single = Single<Int, TestError> { promise in
+                promiseBox.withLock { $0 = promise }
+                subscribed.signal()
+            }
+            let task = Task { try await single.value }
+            XCTAssertEqual(subscribed.wait(timeout: .now() + 30), .success)
+            let promise = promiseBox.withLock { $0 }!
+            DispatchQueue.global().async { promise(.success(round)) }
+            task.cancel()
+            switch await task.result {
+            case .success(let value): XCTAssertEqual(value, round)
+            case .failure(let error): XCTAssertTrue(error is CancellationError, "\(error)")
+            }
+        }
+    }
 }

@@ -58,6 +58,33 @@ final class TimeoutFallbackTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("Catch"), .value(1), .value(2), .completion(.finished)])
     }
 
+    // ReactiveX/RxSwift b7e0ca68 (issue 367): a timeout after some values did nothing at the due time (the
+    // fallback was optional and missing). The interval runs from the last value; at its end the source is cancelled
+    // and the fallback, here a failure, ends the stream at that very time.
+    func testSilenceAfterValuesCancelsTheSourceAndTheFallbackFailsAtTheDueTime() {
+        let scheduler = TestScheduler()
+        let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)
+        let recorder = Recorder<Int, TestError>(clock: scheduler)
+        source.timeout(.milliseconds(25), scheduler: scheduler, fallback: Fail(error: TestError(9))).subscribe(recorder)
+        scheduler.advance(by: .milliseconds(10))
+        source.send(1)
+        scheduler.advance(by: .milliseconds(10))
+        source.send(2)
+        scheduler.advance(by: .milliseconds(24))
+        XCTAssertFalse(source.history.contains(.cancel), "25 ms from the last value have not passed yet")
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(source.history.last, .cancel)
+        XCTAssertEqual(
+            recorder.timedEvents,
+            [
+                Timed(0, .subscription("Catch")), Timed(10, .value(1)), Timed(20, .value(2)),
+                Timed(45, .completion(.failure(TestError(9)))),
+            ])
+        source.send(3)
+        scheduler.run()
+        XCTAssertEqual(recorder.values, [1, 2], "nothing from the cancelled source")
+    }
+
     func testUpstreamFailurePassesThroughWithoutTheFallback() {
         let scheduler = TestScheduler()
         let source = ManualPublisher<Int, TestError>(recordsSubscriptions: true)

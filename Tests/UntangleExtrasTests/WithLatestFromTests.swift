@@ -1,6 +1,7 @@
 import Foundation
 import Untangle
 import UntangleExtras
+import UntangleSync
 import UntangleTesting
 import XCTest
 
@@ -57,6 +58,27 @@ final class WithLatestFromTests: XCTestCase {
         upstream.send(10)
         XCTAssertEqual(pairs, ["1b", "2b", "2b", "12"])
         withExtendedLifetime((one, two, selected)) {}
+    }
+
+    // ReactiveX/RxSwift 7ade18ba: withLatestFrom subscribed to its upstream before the other publisher, so two
+    // publishers that both publish a current value when subscribed gave nothing: the upstream's value arrived while
+    // the other had none yet. The other is subscribed first, so the upstream's current value finds the other's.
+    func testTheOtherIsSubscribedFirstSoTwoCurrentValuesCombineAtOnce() {
+        let upstream = CurrentValueSubject<Int, Never>(3)
+        let other = CurrentValueSubject<Int, Never>(5)
+        let recorder = Recorder<String, Never>()
+        upstream.withLatestFrom(other) { "\($0)\($1)" }.prefix(1).subscribe(recorder)
+        XCTAssertEqual(recorder.values, ["35"])
+        XCTAssertEqual(recorder.completions, [.finished])
+
+        let order = LockedBox<[String]>([])
+        let first = ManualPublisher<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        let both = Recorder<Int, Never>()
+        first.handleEvents(receiveSubscription: { _ in order.withLock { $0.append("upstream") } })
+            .withLatestFrom(second.handleEvents(receiveSubscription: { _ in order.withLock { $0.append("other") } }))
+            .subscribe(both)
+        XCTAssertEqual(order.withLock { $0 }, ["other", "upstream"])
     }
 
     func testDemandIsForwardedUpstreamIncludingDemandAskedBeforeTheUpstreamSubscribed() {

@@ -1,4 +1,5 @@
 import Untangle
+import UntangleSync
 
 /// The subscription of a flatMapFirst: the subscriber it gives the upstream, the subscription it gives the
 /// downstream, and a ``FanIn`` whose inners are the inner publishers (one active at a time). Inner values go
@@ -14,11 +15,24 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     typealias Failure = Upstream.Failure
 
     let fanIn: FanIn<Downstream, FlatMapFirstStateMachine>
-    private let transform: (Upstream.Output) -> P
+    // The user's transform, let go once the operator has ended (completion or cancel): a finished subscription that
+    // its subscriber still holds keeps nothing the closure captured (RxSwift 9de36a77). Read under the lock, called
+    // and released after it (its release may run user code).
+    private let transform: LockedBox<((Upstream.Output) -> P)?>
 
     init(downstream: Downstream, transform: @escaping (Upstream.Output) -> P) {
         fanIn = FanIn(downstream: downstream, machine: FlatMapFirstStateMachine(), demand: .forwarded)
-        self.transform = transform
+        self.transform = LockedBox(tracking: transform)
+    }
+
+    /// Lets the transform go if the operator has ended, after the lock is released.
+    private func releaseTransformIfEnded() {
+        guard fanIn.withCriticalSection({ $0.isEnded }) else { return }
+        let released = transform.withCriticalSection { transform -> ((Upstream.Output) -> P)? in
+            defer { transform = nil }
+            return transform
+        }
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Upstream
@@ -35,13 +49,16 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let id = fanIn.withCriticalSection({ $0.upstreamSent() }) else { return .none }
+        guard let transform = transform.withCriticalSection({ $0 }),
+            let id = fanIn.withCriticalSection({ $0.upstreamSent() })
+        else { return .none }
         fanIn.subscribe(transform(input), FanInInner(parent: self, id: id))
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         fanIn.perform(fanIn.withCriticalSection { $0.upstreamCompleted(completion) })
+        releaseTransformIfEnded()
     }
 
     // MARK: Inners
@@ -56,6 +73,14 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
 
     func inner(_ id: Int, completed completion: Subscribers.Completion<P.Failure>) {
         fanIn.complete(id, completion)
+        releaseTransformIfEnded()
+    }
+
+    // MARK: Downstream
+
+    func cancel() {
+        fanIn.cancel()
+        releaseTransformIfEnded()
     }
 
     var description: String { "FlatMapFirst" }

@@ -13,12 +13,15 @@ final class RetryWhenSubscription<Upstream: Publisher, Downstream: Subscriber>: 
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     typealias Failure = Upstream.Failure
 
-    private let upstream: Upstream
+    // The source publisher, kept to subscribe each attempt and let go once the operator has ended or been cancelled:
+    // a finished subscription that its subscriber still holds keeps nothing of the source alive (RxSwift 9de36a77).
+    // Taken out under the lock, released after it (its release may run user code).
+    private let upstream: LockedBox<Upstream?>
     private let fanIn: FanIn<Downstream, RetryWhenStateMachine>
     private let errors = PassthroughSubject<Failure, Never>()
 
     init(upstream: Upstream, downstream: Downstream) {
-        self.upstream = upstream
+        self.upstream = LockedBox(tracking: upstream)
         fanIn = FanIn(downstream: downstream, machine: RetryWhenStateMachine(), demand: .forwarded)
     }
 
@@ -37,7 +40,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     private func subscribeAttempt(_ number: Int) {
+        guard let upstream = upstream.withCriticalSection({ $0 }) else { return }
         fanIn.subscribe(upstream, FanInInner(parent: self, id: number))
+    }
+
+    /// Lets the source publisher go, after the lock is released.
+    private func releaseUpstream() {
+        let released = upstream.withCriticalSection { upstream -> Upstream? in
+            defer { upstream = nil }
+            return upstream
+        }
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Attempts (the fan-in's inners, numbered)
@@ -106,6 +119,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         fanIn.perform(FanInEffects(cancel: cancelling))
         fanIn.callOut { errors.send(completion: .finished) }
         fanIn.perform(FanInEffects(completion: completion))
+        releaseUpstream()
     }
 
     // MARK: Downstream
@@ -117,6 +131,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func cancel() {
         guard fanIn.cancel() else { return }
         fanIn.callOut { errors.send(completion: .finished) }
+        releaseUpstream()
     }
 
     var description: String { "RetryWhen" }
