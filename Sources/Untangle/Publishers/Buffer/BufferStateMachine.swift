@@ -7,8 +7,10 @@ import UntangleSync
 ///
 /// Every value is queued first; one thread at a time (the *mover*) hands queued values to the downstream, one per
 /// critical section, while demand lasts. A request or a value arriving while a mover runs only adds to the state;
-/// the mover's loop, not the stack, delivers what it allows. The mover is also held while the downstream receives
-/// its subscription, so nothing reaches the downstream before it.
+/// the mover's loop, not the stack, delivers what it allows. The mover is also held while the upstream is asked for
+/// its first demand and while the downstream receives its subscription, so nothing reaches the downstream before it;
+/// during that callout a request (or a value, or a completion) from the callout's own thread moves nested, so a value
+/// already queued is delivered inside a request made in `receive(subscription:)`, as Apple's does.
 ///
 /// As in Apple's Combine: `.finished` is delivered once the queue is empty and the downstream has demand left (with
 /// none, it waits for the next request: the contract allows a completion without demand but does not require one);
@@ -45,15 +47,26 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
 
     /// Who moves queued values on. Legal moves: `idle` to `moving` (a signal made something deliverable, or the
     /// upstream's subscription arrived), `moving` to `idle` (nothing deliverable) or to `awaitingError` (the
-    /// overflow's error is not made yet), `awaitingError` to `moving` (the error is stored) or to `idle` (cancelled).
+    /// overflow's error is not made yet), `awaitingError` to `moving` (the error is stored) or to `idle` (cancelled);
+    /// around the subscription callout: `moving` to `inSubscriptionCallout` (the callout starts),
+    /// `inSubscriptionCallout` to `movingInSubscriptionCallout` (a signal from the callout's thread) and back (the
+    /// nested move stopped, or delivered the completion), `inSubscriptionCallout` to `moving` (the callout returned).
     @usableFromInline
     enum Mover {
         /// Nobody: the next signal that makes something deliverable claims the role.
         case idle
-        /// One thread hands queued values (or, first, the subscription) to the downstream.
+        /// One thread hands queued values to the downstream, or asks the upstream for its first demand and will
+        /// hand the downstream its subscription (nothing is delivered meanwhile).
         case moving
         /// The mover stopped because the overflow's error was not made yet: whoever stores it moves on.
         case awaitingError
+        /// The thread that holds the mover is inside the downstream's `receive(subscription:)`: a signal from that
+        /// thread (made inside the callout) moves nested; one from another thread only adds to the state, and the
+        /// callout's thread moves it on when the callout returns.
+        case inSubscriptionCallout(ThreadID)
+        /// The callout's thread moves nested, from inside `receive(subscription:)`; when it stops, the mover goes
+        /// back to the callout.
+        case movingInSubscriptionCallout(ThreadID)
     }
 
     @usableFromInline var phase = Phase.awaitingSubscription
@@ -110,6 +123,26 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         return (.admitted(requesting: prefetch == .keepFull ? .max(size) : .unlimited), downstream)
     }
 
+    /// The mover (the thread that admitted the subscription) is about to hand the downstream its subscription, on
+    /// `thread`: from here a signal from that thread moves nested.
+    @inlinable
+    mutating func startSubscriptionCallout(on thread: ThreadID) {
+        guard case .moving = mover else {
+            impossibleEvent("BufferStateMachine: startSubscriptionCallout by a thread that is not the mover")
+        }
+        mover = .inSubscriptionCallout(thread)
+    }
+
+    /// The downstream's `receive(subscription:)` returned: its thread moves on as the mover (what other threads
+    /// added meanwhile, and what no nested move delivered).
+    @inlinable
+    mutating func subscriptionCalloutReturned() {
+        guard case .inSubscriptionCallout = mover else {
+            impossibleEvent("BufferStateMachine: subscriptionCalloutReturned outside the subscription callout")
+        }
+        mover = .moving
+    }
+
     @usableFromInline
     enum ValueAction {
         /// Queued (`dropped`, if any, is released after unlocking); `move` tells whether the caller became the mover.
@@ -122,7 +155,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     }
 
     @inlinable
-    mutating func receive(_ value: Value) -> ValueAction {
+    mutating func receive(_ value: Value, on thread: @autoclosure () -> ThreadID) -> ValueAction {
         guard case .running = phase else { return .ignored }
         switch terminal {
         case .failure?, .overflowing?: return .ignored
@@ -132,7 +165,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         if buffer.count >= size {
             switch whenFull {
             case .dropNewest:
-                return .queued(dropped: value, move: claimMover())
+                return .queued(dropped: value, move: claimMover(on: thread()))
             case .dropOldest:
                 dropped = buffer.popFirst()
             case .customError(let makeError):
@@ -141,7 +174,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
             }
         }
         buffer.append(value)
-        return .queued(dropped: dropped, move: claimMover())
+        return .queued(dropped: dropped, move: claimMover(on: thread()))
     }
 
     /// The overflow's error is made: returns whether the caller must become the mover (a delivery attempt found the
@@ -161,29 +194,61 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     /// The downstream asked for more: returns the upstream subscription (to request the refill from) and whether the
     /// caller became the mover; nil when not subscribed.
     @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> (Subscription, move: Bool)? {
+    mutating func request(_ more: Subscribers.Demand, on thread: @autoclosure () -> ThreadID) -> (
+        Subscription, move: Bool
+    )? {
         guard case .running = phase else { return nil }
         demand += more
-        return (subscription.unsafelyUnwrapped, claimMover())
+        return (subscription.unsafelyUnwrapped, claimMover(on: thread()))
     }
 
     /// The upstream completed: returns whether the caller must become the mover.
     @inlinable
-    mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    mutating func receiveCompletion(
+        _ completion: Subscribers.Completion<Failure>, on thread: @autoclosure () -> ThreadID
+    ) -> Bool {
         guard case .running = phase, terminal == nil else { return false }
         switch completion {
         case .finished: terminal = .finished
         case .failure(let error): terminal = .failure(error)
         }
-        return claimMover()
+        return claimMover(on: thread())
     }
 
-    /// Whether the caller became the mover (nobody was; one waiting for the overflow's error counts as somebody).
+    /// Whether the caller became the mover: nobody was (one waiting for the overflow's error counts as somebody), or
+    /// the caller is the thread inside the subscription callout, which then moves nested. The thread is only asked
+    /// for in the second case (an autoclosure), so the common claims cost nothing more.
+    //
+    // Nested moves during the callout: Apple's buffer delivers what it holds inside a request the downstream makes in
+    // `receive(subscription:)` (and a value a synchronous upstream sends from there, nested in the send). Holding the
+    // mover across the callout (so that nothing from another thread reaches the downstream before its subscription,
+    // or while the callout runs) delivered it only after the callout returned, after anything the downstream did
+    // there (`throttle`, which asks before its own subscriber has, then kept a value Combine drops; the differential
+    // check's time mode). Only the callout's own thread is nested inside it: its signals are ordered after the
+    // subscription and before the callout's return by that thread's program order, so the downstream's signals stay
+    // serialized; another thread's signal waits for the callout to return, as before.
     @inlinable
-    mutating func claimMover() -> Bool {
-        guard case .idle = mover else { return false }
-        mover = .moving
-        return true
+    mutating func claimMover(on thread: @autoclosure () -> ThreadID) -> Bool {
+        switch mover {
+        case .idle:
+            mover = .moving
+            return true
+        case .inSubscriptionCallout(let callout) where callout == thread():
+            mover = .movingInSubscriptionCallout(callout)
+            return true
+        case .inSubscriptionCallout, .moving, .movingInSubscriptionCallout, .awaitingError:
+            return false
+        }
+    }
+
+    /// The mover stops: back to the subscription callout if it moved nested from inside it, else idle.
+    @inlinable
+    mutating func stopMoving() {
+        if case .movingInSubscriptionCallout(let callout) = mover {
+            mover = .inSubscriptionCallout(callout)
+        } else {
+            mover = .idle
+        }
     }
 
     @usableFromInline
@@ -199,11 +264,15 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
     /// The mover takes its next step, adding the demand the previous delivery returned.
     @inlinable
     mutating func nextStep(returned: Subscribers.Demand) -> Step {
-        guard case .moving = mover else {
+        let nested: Bool
+        switch mover {
+        case .moving: nested = false
+        case .movingInSubscriptionCallout: nested = true
+        case .idle, .awaitingError, .inSubscriptionCallout:
             impossibleEvent("BufferStateMachine: nextStep by a thread that is not the mover")
         }
         guard case .running = phase else {
-            mover = .idle
+            stopMoving()
             return .stop
         }
         let downstream = self.downstream.unsafelyUnwrapped
@@ -217,11 +286,16 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
                 return complete(downstream, .finished)
             case .failure(let error)?:
                 return complete(downstream, .failure(error))
+            // A nested move leaves the overflow to the callout's return, whose move waits for the error if need be
+            // (whoever stores the error meanwhile finds no mover waiting for it, and the callout's move delivers it).
+            case .overflowing? where nested:
+                stopMoving()
+                return .stop
             case .overflowing?:
                 mover = .awaitingError
                 return .stop
             case .finished?, nil:
-                mover = .idle
+                stopMoving()
                 return .stop
             }
         }
@@ -234,7 +308,7 @@ struct BufferStateMachine<Value, Failure: Error, Downstream> {
         phase = .ended
         subscription = nil
         self.downstream = nil
-        mover = .idle
+        stopMoving()
         return .complete(downstream, completion, discarded: buffer.takeAll())
     }
 
