@@ -4,8 +4,8 @@ import XCTest
 @testable import Untangle
 
 /// buffer's phases, tested as a pure state machine: waiting for the upstream, running (the completion waiting behind
-/// the queue), ended; and its mover: idle, moving, waiting for the overflow's error, in the subscription callout and
-/// moving nested from inside it.
+/// the queue), ended; and its mover: idle, moving, waiting for the overflow's error, also while the downstream is
+/// inside its subscription callout (where only the callout's thread moves, nested).
 final class BufferStateMachineTests: XCTestCase {
     typealias Machine = BufferStateMachine<Int, TestError, String>
 
@@ -47,15 +47,16 @@ final class BufferStateMachineTests: XCTestCase {
         return machine
     }
 
-    private func describe(_ mover: Machine.Mover) -> String {
-        switch mover {
-        case .idle: return "idle"
-        case .moving: return "moving"
-        case .awaitingError: return "awaitingError"
-        case .inSubscriptionCallout(let thread): return "inSubscriptionCallout(\(thread == here ? "here" : "?"))"
-        case .movingInSubscriptionCallout(let thread):
-            return "movingInSubscriptionCallout(\(thread == here ? "here" : "?"))"
+    /// The mover, and whose subscription callout runs: nobody's, `here`'s or another thread's.
+    private func describeMover(_ machine: Machine) -> String {
+        let mover: String
+        switch machine.mover {
+        case .idle: mover = "idle"
+        case .moving: mover = "moving"
+        case .awaitingError: mover = "awaitingError"
         }
+        guard let callout = machine.calloutThread else { return mover }
+        return mover + (callout == here ? " in the callout here" : " in another thread's callout")
     }
 
     private func describe(_ step: Machine.Step) -> String {
@@ -102,25 +103,25 @@ final class BufferStateMachineTests: XCTestCase {
             XCTAssertEqual(describe(machine.receive(1, on: here)), "queued dropping nothing move false")
             XCTAssertEqual(describe(machine.receive(2, on: here)), "queued dropping nothing move false")
         }
-        XCTAssertEqual(describe(machine.mover), "inSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "idle in the callout here")
         XCTAssertEqual(machine.request(.max(1), on: elsewhere)?.move, false, "another thread waits for the callout")
         XCTAssertEqual(machine.request(.max(1), on: here)?.move, true, "the callout's thread moves nested")
-        XCTAssertEqual(describe(machine.mover), "movingInSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "moving in the callout here")
         XCTAssertEqual(machine.request(.max(1), on: here)?.move, false, "a request from inside a nested delivery")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- 1 refill max(1)")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- 2 refill max(1)")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop")
-        XCTAssertEqual(describe(machine.mover), "inSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "idle in the callout here")
         XCTAssertEqual(machine.demand, .max(1))
         XCTAssertEqual(describe(machine.receive(3, on: here)), "queued dropping nothing move true", "a nested send")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- 3 refill max(1)")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop")
         XCTAssertEqual(describe(machine.receive(4, on: elsewhere)), "queued dropping nothing move false")
         machine.subscriptionCalloutReturned()
-        XCTAssertEqual(describe(machine.mover), "moving", "the callout's thread moves on what waited")
+        XCTAssertEqual(describeMover(machine), "moving", "the callout's thread moves on what waited")
         XCTAssertEqual(describe(machine.nextStep(returned: .max(1))), "downstream <- 4 refill max(1)")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop")
-        XCTAssertEqual(describe(machine.mover), "idle")
+        XCTAssertEqual(describeMover(machine), "idle")
     }
 
     func testACompletionDeliveredNestedInTheCalloutLeavesTheMoverToTheCallout() {
@@ -131,10 +132,10 @@ final class BufferStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.request(.max(2), on: here)?.move, true)
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- 1 refill max(1)")
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- finished discarding 0")
-        XCTAssertEqual(describe(machine.mover), "inSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "idle in the callout here")
         machine.subscriptionCalloutReturned()
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop", "the stream is over")
-        XCTAssertEqual(describe(machine.mover), "idle")
+        XCTAssertEqual(describeMover(machine), "idle")
     }
 
     func testAnOverflowFoundByANestedMoveIsLeftToTheCalloutsReturn() {
@@ -144,7 +145,7 @@ final class BufferStateMachineTests: XCTestCase {
         }
         XCTAssertEqual(machine.request(.max(1), on: here)?.move, true)
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop", "the error is not made yet")
-        XCTAssertEqual(describe(machine.mover), "inSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "idle in the callout here")
         XCTAssertFalse(machine.overflowed(with: makeError()), "nobody waits for it: the callout's return moves")
         machine.subscriptionCalloutReturned()
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "downstream <- failure(TestError(5)) discarding 0")
@@ -155,10 +156,10 @@ final class BufferStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.request(.max(5), on: here)?.move, true)
         XCTAssertNotNil(machine.cancel())
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop")
-        XCTAssertEqual(describe(machine.mover), "inSubscriptionCallout(here)")
+        XCTAssertEqual(describeMover(machine), "idle in the callout here")
         machine.subscriptionCalloutReturned()
         XCTAssertEqual(describe(machine.nextStep(returned: .none)), "stop")
-        XCTAssertEqual(describe(machine.mover), "idle")
+        XCTAssertEqual(describeMover(machine), "idle")
     }
 
     func testASecondSubscriptionIsRejected() {
