@@ -64,15 +64,8 @@ final class FutureTests: XCTestCase {
     // What the late delivery changed in a chain: `throttle` asks its upstream for values before its own subscriber
     // asks, and drops what arrives meanwhile, as it does for `Just`; a resolved Future's value used to slip through.
     func testAResolvedFutureUnderThrottleBehavesAsJust() {
-        func events<P: Publisher>(_ publisher: P) -> [Event<Int, Never>] where P.Output == Int, P.Failure == Never {
-            let scheduler = TestScheduler()
-            let recorder = Recorder<Int, Never>()
-            publisher.throttle(for: .milliseconds(20), scheduler: scheduler, latest: false).subscribe(recorder)
-            scheduler.advance(by: .seconds(1))
-            return recorder.events
-        }
-        let future = events(Future<Int, Never> { $0(.success(2)) })
-        XCTAssertEqual(future, events(Just(2)))
+        let future = Future<Int, Never> { $0(.success(2)) }.eventsThroughThrottle()
+        XCTAssertEqual(future, Just(2).eventsThroughThrottle())
         XCTAssertEqual(future, [.subscription("Throttle"), .completion(.finished)])
     }
 

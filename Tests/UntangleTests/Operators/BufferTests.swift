@@ -40,6 +40,63 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("Buffer"), .value(7), .completion(.finished)])
     }
 
+    /// What a subscriber that requests `demand` inside `receive(subscription:)` has received when that request
+    /// returns, and everything it received once the subscription was made.
+    private func insideAndAfterARequestInReceiveSubscription<P: Publisher>(
+        _ publisher: P, requesting demand: Subscribers.Demand
+    ) -> (inside: [Event<Int, Never>], after: [Event<Int, Never>]) where P.Output == Int, P.Failure == Never {
+        let inside = LockedBox<[Event<Int, Never>]>([])
+        let recorder = Recorder<Int, Never>(
+            initialDemand: nil,
+            onSubscription: { recorder, subscription in
+                subscription.request(demand)
+                inside.withLock { $0 = recorder.events }
+            })
+        publisher.subscribe(recorder)
+        return (inside.withLock { $0 }, recorder.events)
+    }
+
+    // Regression (found by the differential check's time mode, exploratory seeds: `buffer(1, byRequest)` over a
+    // sequence and `buffer(1, keepFull)` over a `Record`): a value already buffered when the subscriber received its
+    // subscription reached it only after `receive(subscription:)` returned. As Apple's buffer (and `Just`) do, it
+    // comes inside the request; `.finished` still waits for demand left after the last value.
+    func testAValueAlreadyBufferedIsDeliveredInsideARequestMadeInReceiveSubscription() {
+        let buffered = [3].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest)
+        let one = insideAndAfterARequestInReceiveSubscription(buffered, requesting: .max(1))
+        XCTAssertEqual(one.inside, [.subscription("Buffer"), .value(3)])
+        XCTAssertEqual(one.after, one.inside, "as Apple's, .finished waits for demand after the last value")
+        let two = insideAndAfterARequestInReceiveSubscription(buffered, requesting: .max(2))
+        XCTAssertEqual(two.inside, [.subscription("Buffer"), .value(3), .completion(.finished)])
+        XCTAssertEqual(two.after, two.inside)
+    }
+
+    // The same for a synchronous upstream that `.keepFull`'s refill, requested inside that request, makes send
+    // more: each value comes nested in the refill, inside the subscriber's request.
+    func testASynchronousUpstreamsRefillsAreDeliveredInsideARequestMadeInReceiveSubscription() {
+        for upstream in [
+            AnyPublisher([1, 2, 3].publisher), AnyPublisher(Record(output: [1, 2, 3], completion: .finished)),
+        ] {
+            let buffered = upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
+            let events = insideAndAfterARequestInReceiveSubscription(buffered, requesting: .max(4))
+            XCTAssertEqual(
+                events.inside, [.subscription("Buffer"), .value(1), .value(2), .value(3), .completion(.finished)])
+            XCTAssertEqual(events.after, events.inside)
+        }
+    }
+
+    // What the late delivery changed in a chain: `throttle` asks its upstream for `.unlimited` before its own
+    // subscriber has asked and drops what arrives meanwhile, as it does for `Just` and a sequence; a buffered value
+    // used to slip through.
+    func testABufferedValueUnderThrottleBehavesAsTheUnbufferedSource() {
+        let byRequest = [3].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest)
+        XCTAssertEqual(byRequest.eventsThroughThrottle(), [3].publisher.eventsThroughThrottle())
+        XCTAssertEqual(byRequest.eventsThroughThrottle(), [.subscription("Throttle"), .completion(.finished)])
+        let record = Record<Int, Never>(output: [1, 2], completion: .finished)
+        let keepFull = record.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
+        XCTAssertEqual(keepFull.eventsThroughThrottle(), record.eventsThroughThrottle())
+        XCTAssertEqual(keepFull.eventsThroughThrottle(), [.subscription("Throttle"), .completion(.finished)])
+    }
+
     private func overflow(_ whenFull: Publishers.BufferingStrategy<TestError>) -> (
         Recorder<Int, TestError>, ManualPublisher<Int, TestError>
     ) {
@@ -269,6 +326,33 @@ final class BufferTests: XCTestCase {
 }
 
 final class BufferConcurrencyTests: XCTestCase {
+    /// Only the subscription callout's own thread gets values inside it: a request that another thread makes while
+    /// `receive(subscription:)` runs adds demand, and the value follows once the callout returned (the downstream's
+    /// signals stay serialized).
+    func testARequestFromAnotherThreadDuringTheSubscriptionCalloutIsServedOnceTheCalloutReturned() {
+        let log = LockedBox<[String]>([])
+        let requested = DispatchSemaphore(value: 0)
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                log.withLock { $0.append("subscription") }
+                // Handed to another thread on purpose: Untangle's subscriptions may be asked from any thread.
+                nonisolated(unsafe) let handed = subscription
+                Thread {
+                    handed.request(.max(2))
+                    requested.signal()
+                }.start()
+                XCTAssertEqual(requested.wait(timeout: .now() + 30), .success, "watchdog: the request returned")
+                log.withLock { $0.append("callout returns") }
+            },
+            receiveValue: { value in
+                log.withLock { $0.append("value \(value)") }
+                return .none
+            },
+            receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } })
+        [3].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        XCTAssertEqual(log.withLock { $0 }, ["subscription", "callout returns", "value 3", "finished"])
+    }
+
     func testUpstreamSendingOnOneThreadWhileAnotherRequestsLosesNothingAndKeepsOrder() {
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()

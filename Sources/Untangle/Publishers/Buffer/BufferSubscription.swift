@@ -36,6 +36,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // As Apple's: the upstream is asked for its first demand before the downstream receives its subscription. This
     // thread holds the mover until then, so values the upstream sends from inside that request are only queued.
+    // During the subscription callout, a request the downstream makes there (on this thread) moves nested and gets
+    // what is queued inside that request, as Apple's does (see `BufferStateMachine.claimMover(on:)`); what other
+    // threads add meanwhile is moved on once the callout returned.
     @inlinable
     func receive(subscription: Subscription) {
         let (admission, downstream) = state.withCriticalSection { $0.subscribed(subscription) }
@@ -43,14 +46,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         // requests nothing for `.none`), since an upstream may trap on it.
         admission.perform(on: subscription, operator: "buffer")
         guard let downstream else { return }
+        let thread = ThreadID.current
+        state.withCriticalSection { $0.startSubscriptionCallout(on: thread) }
         CalloutCheck.assertNoLockHeld("buffer handing its downstream the subscription")
         downstream.receive(subscription: self)
+        state.withCriticalSection { $0.subscriptionCalloutReturned() }
         refill(subscription, move())
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        switch state.withCriticalSection({ $0.receive(input) }) {
+        switch state.withCriticalSection({ $0.receive(input, on: ThreadID.current) }) {
         case .queued(let dropped, let mustMove):
             withExtendedLifetime(dropped) {}
             return mustMove ? move() : .none
@@ -72,7 +78,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if state.withCriticalSection({ $0.receiveCompletion(completion) }) {
+        if state.withCriticalSection({ $0.receiveCompletion(completion, on: ThreadID.current) }) {
             _ = move()
         }
     }
@@ -81,7 +87,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard let (subscription, mustMove) = state.withCriticalSection({ $0.request(demand) }), mustMove else {
+        guard let (subscription, mustMove) = state.withCriticalSection({ $0.request(demand, on: ThreadID.current) }),
+            mustMove
+        else {
             return
         }
         refill(subscription, move())
@@ -104,8 +112,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // The mover's loop: one thread at a time hands queued values to the downstream, in order, one per critical
     // section (so a `cancel()` that returned stops it before the next value). A request made from inside a delivery
-    // (on this thread or another) only adds demand; this loop picks it up. Returns the refill demand (`.keepFull`)
-    // for the caller to pass upstream: returned from `receive(_:)`, requested otherwise.
+    // (on this thread or another) only adds demand; this loop picks it up. Nested inside the subscription callout
+    // (a request made in `receive(subscription:)`), it stops as soon as nothing is deliverable and hands the mover
+    // back to the callout. Returns the refill demand (`.keepFull`) for the caller to pass upstream: returned from
+    // `receive(_:)`, requested otherwise.
     @inlinable
     func move() -> Subscribers.Demand {
         var returned = Subscribers.Demand.none
