@@ -51,9 +51,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// The same for a class: no dynamic type check (what `sink` and `assign` use).
     @usableFromInline
-    package init<C: Cancellable & AnyObject>(_ canceller: C) {
+    package init<C: Cancellable & AnyObject>(_ canceller: consuming C) {
         payload = TwoWordBits.owning(C.self, as: (any Cancellable.Type).self)
-        target = AtomicWord(RetainedBits.retaining(canceller))
+        target = AtomicWord(RetainedBits.moving(canceller))
     }
 
     deinit {
