@@ -32,11 +32,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // wrapped in a struct (`CancelAction`): a bare closure passed as a generic value is reabstracted, through a thunk
     // whose context is an allocation (measured: one more allocation and +415 instructions per `AnyCancellable { }`
     // made and cancelled, extras-cancelbag-1-thread); a struct's closure field keeps its own representation.
-    private let target: AtomicWord
-    private let payload: TwoWordBits.Words
-    private static let closurePending = 1
+    @usableFromInline let target: AtomicWord
+    @usableFromInline let payload: TwoWordBits.Words
+    @inlinable static var closurePending: Int { 1 }
 
     /// Creates a cancellable that runs `cancel` once, on the first `cancel()` or on deinitialization.
+    //
+    // Inlinable, as the class target's initializer below: made in the caller, without a call.
+    @inlinable
     public init(_ cancel: @escaping () -> Void) {
         payload = TwoWordBits.owning(CancelAction(run: cancel), as: CancelAction.self)
         target = AtomicWord(Self.closurePending)
@@ -50,7 +53,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     /// The same for a class: no dynamic type check (what `sink` and `assign` use).
-    @usableFromInline
+    //
+    // Inlinable: specialized in the caller, with the target's type known, instead of a generic call.
+    @inlinable
     package init<C: Cancellable & AnyObject>(_ canceller: consuming C) {
         payload = TwoWordBits.owning(C.self, as: (any Cancellable.Type).self)
         target = AtomicWord(RetainedBits.moving(canceller))
@@ -96,6 +101,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 }
 
 /// An `AnyCancellable`'s cancel closure, as it is kept in the cancellable's two-word slot (see `AnyCancellable`).
-private struct CancelAction {
-    let run: () -> Void
+@usableFromInline
+struct CancelAction {
+    @usableFromInline let run: () -> Void
+
+    @inlinable
+    init(run: @escaping () -> Void) {
+        self.run = run
+    }
 }
