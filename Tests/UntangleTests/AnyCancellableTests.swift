@@ -54,6 +54,49 @@ final class AnyCancellableTests: XCTestCase {
         XCTAssertNil(weakToken, "the closure outlived cancel()")
     }
 
+    // The closure shares its slot with the target's type (TwoWordBits): the deinit path must move it out, run it
+    // and release what it captured, like cancel().
+    func testTheClosureIsReleasedWhenDeinitRunsIt() {
+        let calls = Counter()
+        var (cancellable, weakToken) = cancellableCapturingAToken(counting: calls)
+        XCTAssertNotNil(weakToken.object)
+        cancellable = nil
+        XCTAssertEqual(calls.value, 1)
+        XCTAssertNil(weakToken.object, "the closure outlived the AnyCancellable")
+    }
+
+    // A closure with no context (a global function) has a null context word in the shared slot.
+    func testAClosureWithoutContextRunsOnce() {
+        let before = contextFreeCalls.value
+        let cancellable = AnyCancellable(incrementContextFreeCalls)
+        cancellable.cancel()
+        cancellable.cancel()
+        XCTAssertEqual(contextFreeCalls.value - before, 1)
+    }
+
+    // A value-type cancellable is kept boxed, with the box's type in the shared slot.
+    func testWrappingAStructForwardsOneCancelAndReleasesWhatItHolds() {
+        struct Probe: Cancellable {
+            let calls: Counter
+            let token: Token
+            func cancel() { calls.increment() }
+        }
+        let calls = Counter()
+        weak var weakToken: Token?
+        var cancellable: AnyCancellable?
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = AnyCancellable(Probe(calls: calls, token: token))
+        }
+        XCTAssertNotNil(weakToken)
+        cancellable?.cancel()
+        XCTAssertEqual(calls.value, 1)
+        XCTAssertNil(weakToken, "the boxed cancellable outlived cancel()")
+        cancellable = nil
+        XCTAssertEqual(calls.value, 1)
+    }
+
     func testWrappingACancellableForwardsOneCancelAndReleasesIt() {
         final class Probe: Cancellable {
             let calls: Counter
@@ -136,6 +179,20 @@ final class AnyCancellableTests: XCTestCase {
 }
 
 final class AnyCancellableConcurrencyTests: XCTestCase {
+    // A closure moved out of the slot twice would be released twice (a crash): eight threads race to cancel and
+    // then the deinit runs.
+    func testConcurrentCancelsReleaseTheClosureOnce() {
+        for _ in 0..<100 {
+            let calls = Counter()
+            var (cancellable, weakToken) = cancellableCapturingAToken(counting: calls)
+            let shared = cancellable!
+            runConcurrently(threads: 8) { _ in shared.cancel() }
+            cancellable = nil
+            XCTAssertEqual(calls.value, 1)
+            XCTAssertNil(weakToken.object)
+        }
+    }
+
     func testCancelFromEightThreadsRunsTheClosureExactlyOnce() {
         for _ in 0..<100 {
             let calls = Counter()
@@ -144,4 +201,28 @@ final class AnyCancellableConcurrencyTests: XCTestCase {
             XCTAssertEqual(calls.value, 1)
         }
     }
+}
+
+private let contextFreeCalls = Counter()
+
+private func incrementContextFreeCalls() {
+    contextFreeCalls.increment()
+}
+
+/// A weak reference to a token, for tests that watch what a closure captured go away.
+private final class WeakToken {
+    weak var object: Token?
+}
+
+/// An `AnyCancellable` whose closure captures a token (watched through the returned weak reference) and counts its
+/// runs in `calls`.
+private func cancellableCapturingAToken(counting calls: Counter) -> (AnyCancellable?, WeakToken) {
+    let token = Token()
+    let weakToken = WeakToken()
+    weakToken.object = token
+    let cancellable = AnyCancellable {
+        withExtendedLifetime(token) {}
+        calls.increment()
+    }
+    return (cancellable, weakToken)
 }
