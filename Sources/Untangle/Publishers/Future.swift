@@ -210,11 +210,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
             let (parent, downstream, hasAnyDemand) = presentation.withCriticalSection {
                 ($0.parent, $0.downstream, $0.hasAnyDemand && $0.downstream != nil)
             }
-            let children: [Mirror.Child] = [
-                ("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", hasAnyDemand),
-                ("subject", parent as Any),
-            ]
-            return Mirror(self, children: children)
+            return Mirror(
+                subjectLike: self, parent: parent as Any, downstream: downstream as Any, ("hasAnyDemand", hasAnyDemand))
         }
 
         @usableFromInline

@@ -581,11 +581,7 @@ final class SubjectSubscription<Downstream: Subscriber, State>:
             return Mirror(self, children: [("downstream", subscriber as Any)])
         }
         let subject = downstream.map { _ in "\(kind.name)<\(Downstream.Input.self), \(Downstream.Failure.self)>" }
-        let children: [Mirror.Child] = [
-            ("parent", subject as Any), ("downstream", subscriber as Any), ("demand", demand),
-            ("subject", subject as Any),
-        ]
-        return Mirror(self, children: children)
+        return Mirror(subjectLike: self, parent: subject as Any, downstream: subscriber as Any, ("demand", demand))
     }
 
     /// The description.
