@@ -59,6 +59,7 @@ final class AnyCancellableTests: XCTestCase {
     func testTheClosureIsReleasedWhenDeinitRunsIt() {
         let calls = Counter()
         var (cancellable, weakToken) = cancellableCapturingAToken(counting: calls)
+        XCTAssertNotNil(cancellable)
         XCTAssertNotNil(weakToken.object)
         cancellable = nil
         XCTAssertEqual(calls.value, 1)
