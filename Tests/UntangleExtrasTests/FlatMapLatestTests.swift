@@ -88,6 +88,8 @@ final class FlatMapLatestConcurrencyTests: XCTestCase {
             source.send(2)
         }
         XCTAssertEqual(innersThatSawTheirValue.value, 2)
+        // handleEvents reports a value before passing it on: the second may still be on its way to the recorder.
+        recorder.waitForValues(2)
         XCTAssertEqual(recorder.values, [10, 20])
     }
 }
