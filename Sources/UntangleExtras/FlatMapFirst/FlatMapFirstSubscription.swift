@@ -48,9 +48,12 @@ where P.Output == Downstream.Input, P.Failure == Downstream.Failure, Upstream.Fa
         }
     }
 
+    // The fan-in decides first: a value arriving while an inner runs (flatMapFirst's usual case) is dropped with one
+    // lock round trip. The transform's box is read only for a value that starts an inner; if a cancel ended the
+    // operator in between, its box is empty and the machine has ended too, so nothing is subscribed.
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let transform = transform.withCriticalSection({ $0 }),
-            let id = fanIn.withCriticalSection({ $0.upstreamSent() })
+        guard let id = fanIn.withCriticalSection({ $0.upstreamSent() }),
+            let transform = transform.withCriticalSection({ $0 })
         else { return .none }
         fanIn.subscribe(transform(input), FanInInner(parent: self, id: id))
         return .none
