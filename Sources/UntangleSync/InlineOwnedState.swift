@@ -51,6 +51,14 @@ package struct InlineOwnedState<Value> {
         memory = UnsafeMutableRawPointer(state)
     }
 
+    /// The state at `memory`, which holds a `WordAndValue<Value>` (named by its raw address: forming a pointer typed
+    /// `WordAndValue<Value>` in unspecialized code can cost a runtime lookup of that type, see
+    /// `WordLockStorage.tail`).
+    @inlinable
+    package init(atRawAddress memory: UnsafeMutableRawPointer) {
+        self.memory = memory
+    }
+
     /// Whether this view is at `state`'s address (the check of the layout assumption, for a debug assert in the
     /// holder's init and for its layout test).
     @inlinable

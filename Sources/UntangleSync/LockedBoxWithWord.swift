@@ -113,10 +113,31 @@ class WordLockStorage<Value>: ManagedBuffer<LockPrimitive, WordAndValue<Value>> 
         let storage = unsafeDowncast(buffer, to: Self.self)
         // The tail's address outlives the closure: the storage is alive, and the tail does not move.
         let tail = storage.withUnsafeMutablePointerToElements { $0 }
+        assert(UnsafeMutableRawPointer(tail) == storage.tail, "WordLockStorage: the tail is where `tail` computes it")
         // Moved into the tail, not copied (see `LockStorage.create`).
         tail.initialize(to: WordAndValue(word: 0, value: value))
         LockPrimitiveOps.initialize(storage.primitive)
         return storage
+    }
+
+    // The tail's address, computed from the value's alignment alone: where `ManagedBuffer` puts its elements (after
+    // the header, at the element's alignment; a `WordAndValue`'s is the word's or the value's, whichever is larger).
+    //
+    // Performance: for the deinit only. `withUnsafeMutablePointerToElements` needs the element type's metadata for
+    // its alignment, and in code compiled unspecialized (this class's deinit always is) `WordAndValue<Value>`'s
+    // metadata is a runtime lookup (`swift_getGenericMetadata` hashing the arguments and searching a cache, about 460
+    // instructions) where `Value`'s is one load from the class's own metadata: 3 lookups per `Just.map.flatMap`
+    // subscription (core-just-map-flatmap; Benchmarks/README.md, "The fourth session"). Specialized code keeps
+    // `ManagedBuffer`'s accessors, which cost nothing there (this computation, used on the lock-free path, cost
+    // combinelatest-2 +12% instructions). Checked against `ManagedBuffer`'s own address in `create` (debug builds)
+    // and by InlineOwnedStateTests for values of every alignment.
+    @inlinable
+    final var tail: UnsafeMutableRawPointer {
+        let object = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        let header = withUnsafeMutablePointerToHeader { UnsafeMutableRawPointer($0) }
+        let alignment = Swift.max(MemoryLayout<RawWordAccess.Slot>.alignment, MemoryLayout<Value>.alignment)
+        let end = header - object + MemoryLayout<LockPrimitive>.size
+        return object + (end + alignment - 1) / alignment * alignment
     }
 
     /// The word and the value in the tail.
@@ -147,11 +168,14 @@ class WordLockStorage<Value>: ManagedBuffer<LockPrimitive, WordAndValue<Value>> 
     }
 
     // The header is a trivial C struct: `destroy` deinitializing it before `ManagedBuffer`'s own deinit does again
-    // is a no-op both times.
+    // is a no-op both times. Only the value is deinitialized, not the whole `WordAndValue`: the word is an `Int`, or
+    // an `Atomic<Int>`, whose deinitialization does nothing, and deinitializing the pair (this deinit is compiled
+    // once, unspecialized) looked up the pair's metadata and ran `Atomic`'s generic deinit (about 770 instructions
+    // per box freed; see `tail`).
     @inlinable
     deinit {
         LockPrimitiveOps.destroy(primitive)
-        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
+        InlineOwnedState<Value>(atRawAddress: tail).value.deinitialize(count: 1)
     }
 }
 

@@ -60,6 +60,22 @@ final class InlineOwnedStateTests: XCTestCase {
             box.withCriticalSection { _, word in word.store(6) }
         }
         XCTAssertEqual(box.withCriticalSection { _, word in word.load() }, 6, "a box's word", file: file, line: line)
+        XCTAssertEqual(
+            box.storage.tail, box.storage.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) },
+            "the box's tail, computed from the value's alignment, is ManagedBuffer's", file: file, line: line)
+    }
+
+    /// The box's deinit deinitializes the value it holds (only the value: see `WordLockStorage.deinit`).
+    func testReleasingABoxReleasesItsValue() {
+        final class Token {}
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let box = LockedBoxWithWord(tracking: (1, token))
+            XCTAssertTrue(box.withCriticalSection { value, _ in value.1 === token })
+        }
+        XCTAssertNil(weakToken, "the box's value was not deinitialized with the box")
     }
 
     /// Inline in an object (after a base class's reference, or first in a root class) and in a `LockedBoxWithWord`.
