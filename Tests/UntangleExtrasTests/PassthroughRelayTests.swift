@@ -36,6 +36,22 @@ final class PassthroughRelayTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject"), .value(1), .value(2), .value(3)])
     }
 
+    /// The relay's own `sink` overloads (the subscription and the sink as one object, as PassthroughSubject's):
+    /// every accepted value to both kinds, nothing after cancel, and never a completion.
+    func testTheRelaysSinkOverloadsDeliverEveryValueAndNothingAfterCancel() {
+        let relay = PassthroughRelay<Int>()
+        var log: [String] = []
+        let both = relay.sink(
+            receiveCompletion: { log.append("completion \($0)") }, receiveValue: { log.append("both \($0)") })
+        let values = relay.sink { log.append("value \($0)") }
+        relay.accept(1)
+        both.cancel()
+        relay.accept(2)
+        values.cancel()
+        relay.accept(3)
+        XCTAssertEqual(log, ["both 1", "value 1", "value 2"])
+    }
+
     func testSubscribingARelayForwardsValuesButNeverTheCompletion() {
         let relay = PassthroughRelay<Int>()
         let recorder = Recorder<Int, Never>()

@@ -68,7 +68,8 @@ package class SubjectConduit<Output, Failure: Error> {
 /// **Thread safety:** immutable.
 @usableFromInline
 package final class SubjectConduitEntries<Output, Failure: Error> {
-    /// The subscriber type these entry points are specialized for.
+    /// The subscriber type these entry points are specialized for (the emitter's: ``SubjectSinkBase`` for a
+    /// ``SubjectSink``).
     @usableFromInline let downstreamType: ObjectIdentifier
     /// Offers a value to the conduit passed as the first argument.
     @usableFromInline let offerEntry: (SubjectConduit<Output, Failure>, Output) -> Void
@@ -94,35 +95,68 @@ package final class SubjectConduitEntries<Output, Failure: Error> {
     @usableFromInline let demandAcknowledged: AtomicWord
 
     @inlinable
-    init<Downstream: Subscriber>(
-        for downstream: Downstream.Type, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock,
-        kind: SubjectKind, demandAcknowledged: Bool
-    ) where Downstream.Input == Output, Downstream.Failure == Failure {
-        downstreamType = ObjectIdentifier(Downstream.self)
+    init(
+        downstreamType: ObjectIdentifier, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock,
+        kind: SubjectKind, demandAcknowledged: Bool,
+        offerEntry: @escaping (SubjectConduit<Output, Failure>, Output) -> Void,
+        controlEntry: @escaping (SubjectConduit<Output, Failure>, Subscribers.Demand?) -> Void
+    ) {
+        self.downstreamType = downstreamType
         self.registry = registry
         self.deliveryLock = deliveryLock
         self.kind = kind
         self.demandAcknowledged = AtomicWord(demandAcknowledged ? 1 : 0)
+        self.offerEntry = offerEntry
+        self.controlEntry = controlEntry
+    }
+
+    /// The entries of the subscriptions of subscribers of type `Downstream` (``SubjectSubscriptionOf``).
+    @inlinable
+    convenience init<Downstream: Subscriber>(
+        for downstream: Downstream.Type, registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock,
+        kind: SubjectKind, demandAcknowledged: Bool
+    ) where Downstream.Input == Output, Downstream.Failure == Failure {
         // The first argument is always a `SubjectSubscriptionOf<Downstream>` (a conduit calls the entries it was given
         // with itself), so the downcast is safe; passing it in keeps the closures capture-free.
-        offerEntry = { conduit, value in
-            RawReference.downcast(conduit, to: SubjectSubscriptionOf<Downstream>.self).emitter.offer(value)
-        }
-        controlEntry = { conduit, demand in
-            let subscription = RawReference.downcast(conduit, to: SubjectSubscriptionOf<Downstream>.self)
-            if let demand {
-                subscription.emitter.request(demand)
-                subscription.withEntries { entries in
-                    if entries.demandAcknowledged.load() == 0 {
-                        SubjectCore<Output, Failure>.acknowledgeDownstreamDemand(entries)
+        self.init(
+            downstreamType: ObjectIdentifier(Downstream.self), registry: registry, deliveryLock: deliveryLock,
+            kind: kind, demandAcknowledged: demandAcknowledged,
+            offerEntry: { conduit, value in
+                RawReference.downcast(conduit, to: SubjectSubscriptionOf<Downstream>.self).emitter.offer(value)
+            },
+            controlEntry: { conduit, demand in
+                let subscription = RawReference.downcast(conduit, to: SubjectSubscriptionOf<Downstream>.self)
+                if let demand {
+                    subscription.emitter.request(demand)
+                    subscription.withEntries { entries in
+                        if entries.demandAcknowledged.load() == 0 {
+                            SubjectCore<Output, Failure>.acknowledgeDownstreamDemand(entries)
+                        }
                     }
+                } else if subscription.emitter.cancel() {
+                    // The registry is used where the entries are borrowed: returned out of the borrow, the box was
+                    // retained and released around the removal.
+                    subscription.withEntries { SubjectCore.remove(subscription, from: $0.registry) }
                 }
-            } else if subscription.emitter.cancel() {
-                // The registry is used where the entries are borrowed: returned out of the borrow, the box was
-                // retained and released around the removal.
-                subscription.withEntries { SubjectCore.remove(subscription, from: $0.registry) }
-            }
-        }
+            })
+    }
+
+    /// The entries of ``SubjectSink``s: only offers go through them (a sink subscription has all the demand it
+    /// will ever have, and its `AnyCancellable` cancels it directly, see `SubjectCore.subscribeSink(closures:)`).
+    @inlinable
+    convenience init(
+        forSinksWith registry: LockedBox<SubjectCore<Output, Failure>.State>, deliveryLock: Lock, kind: SubjectKind,
+        demandAcknowledged: Bool
+    ) {
+        self.init(
+            downstreamType: ObjectIdentifier(SubjectSinkBase<Output, Failure>.self), registry: registry,
+            deliveryLock: deliveryLock, kind: kind, demandAcknowledged: demandAcknowledged,
+            offerEntry: { conduit, value in
+                RawReference.downcast(conduit, to: SubjectSinkOf<Output, Failure>.self).emitter.offer(value)
+            },
+            controlEntry: { _, _ in
+                preconditionFailure("SubjectConduitEntries: a sink subscription's requests and cancels are direct")
+            })
     }
 }
 
@@ -337,6 +371,38 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         Self.requestUnlimited(from: upstreams)
     }
 
+    /// A `sink` on a subject without a current value, as one object (see ``SubjectSink``): the subscription,
+    /// published with unlimited demand as `subscribeSink(_:)` publishes an adopted one, holding `closures`.
+    @inlinable
+    func subscribeSink(closures: consuming SinkClosures<Output, Failure>) -> AnyCancellable {
+        precondition(policy == .dropWithoutDemand, "SubjectCore: a sink subscription is for a subject without a value")
+        let conduit = SubjectSinkOf<Output, Failure>(closures: closures, policy: policy)
+        // Performance: nil, not an empty array, when there is nothing to request (nearly always: only a
+        // PassthroughSubject's first demand starts its upstreams): returning the empty array cost its retain and
+        // release, 37 instructions of a subscribe and cancel (subscribe-cancel 1,530.7 with it, 1,493.7 without).
+        let (completion, upstreams) = state.withCriticalSection {
+            state -> (Subscribers.Completion<Failure>?, [Subscription]?) in
+            conduit.setEntries(sinkEntries(in: &state))
+            if let completion = state.completion {
+                return (completion, nil)
+            }
+            state.conduits.append(conduit)
+            guard case .awaitingFirstDemand = state.upstreamDemand else { return (nil, nil) }
+            return (nil, state.takeFirstDemand())
+        }
+        if let completion {
+            conduit.emitter.complete(completion, order: .immediately)
+        }
+        if let upstreams {
+            Self.requestUnlimited(from: upstreams)
+        }
+        // Performance: a closure, formed here where the types are known, so that the cancel runs code specialized
+        // for them; `AnyCancellable(conduit)` would reach `cancel()` through the `Cancellable` witness, compiled once
+        // for the generic class (95 more instructions per subscribe and cancel, that way through the entries). The
+        // closure's context is the subscription itself (one reference captured: no allocation).
+        return AnyCancellable { conduit.cancel() }
+    }
+
     @inlinable
     static func requestUnlimited(from upstreams: [Subscription]) {
         guard !upstreams.isEmpty else { return }
@@ -363,13 +429,33 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     func entries<Downstream: Subscriber>(
         for downstream: Downstream.Type, in state: inout State
     ) -> SubjectConduitEntries<Output, Failure> where Downstream.Input == Output, Downstream.Failure == Failure {
-        let key = ObjectIdentifier(Downstream.self)
+        entries(for: ObjectIdentifier(Downstream.self), in: &state) { demandAcknowledged in
+            SubjectConduitEntries(
+                for: Downstream.self, registry: self.state, deliveryLock: deliveryLock, kind: kind,
+                demandAcknowledged: demandAcknowledged)
+        }
+    }
+
+    /// The conduit entries of ``SubjectSink``s, made on first use.
+    @inlinable
+    func sinkEntries(in state: inout State) -> SubjectConduitEntries<Output, Failure> {
+        entries(for: ObjectIdentifier(SubjectSinkBase<Output, Failure>.self), in: &state) { demandAcknowledged in
+            SubjectConduitEntries(
+                forSinksWith: self.state, deliveryLock: deliveryLock, kind: kind, demandAcknowledged: demandAcknowledged
+            )
+        }
+    }
+
+    /// The entries whose `downstreamType` is `key`, or those `make` makes (given whether the subject has seen
+    /// downstream demand), kept for the next subscriber while fewer than 16 are kept.
+    @inlinable
+    func entries(
+        for key: ObjectIdentifier, in state: inout State, make: (Bool) -> SubjectConduitEntries<Output, Failure>
+    ) -> SubjectConduitEntries<Output, Failure> {
         for entries in state.entries where entries.downstreamType == key {
             return entries
         }
-        let made = SubjectConduitEntries(
-            for: Downstream.self, registry: self.state, deliveryLock: deliveryLock, kind: kind,
-            demandAcknowledged: state.upstreamDemandRequested)
+        let made = make(state.upstreamDemandRequested)
         if state.entries.count < 16 {
             state.entries.append(made)
         }

@@ -359,4 +359,14 @@ final class EmitterStateMachineTests: XCTestCase {
             result?.standardErrorText.contains("EmitterStateMachine: next by a thread that does not own the emitter")
                 == true)
     }
+
+    @Test func aSelfHeldDownstreamAdoptedByAMachineWithADownstreamTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let downstream = Recorder<Int, Never>()
+            var machine = EmitterStateMachine(downstream: downstream, policy: .unbounded)
+            machine.adoptSelfHeldDownstream(downstream)
+        }
+        #expect(
+            result?.standardErrorText.contains("EmitterStateMachine: a self-held downstream is adopted once") == true)
+    }
 }

@@ -136,7 +136,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     //
     // The reference is read without a retain (`downstream` is at offset 0 and non-nil while anybody owns the
     // emitter, see `fastBit`) and the subscriber is borrowed through it: no reference counting per value.
-    // `downstreamIsSink` never changes after init, so reading it here races with nothing.
+    // `downstreamHolding` never changes after init, so reading it here races with nothing.
     // The load is UntangleSync's `UnlockedValue.borrowLeadingObject`: not `rethrows`, always inlined, and it calls
     // this closure from a closure literal of its own, so the closure is never converted to a throwing function type
     // and the subscriber's `receive` is still inlined into a subject's offer (a helper that passed the closure on
@@ -148,7 +148,7 @@ package struct SerialEmitter<Storage: EmitterStorage> {
     func receiveAsOwner(_ value: Downstream.Input) -> Subscribers.Demand {
         state.withUnlockedValue { machine in
             machine.borrowLeadingObject {
-                DownstreamReference<Downstream>.receive(value, through: $0, isSink: machine.pointee.downstreamIsSink)
+                DownstreamReference<Downstream>.receive(value, through: $0, holding: machine.pointee.downstreamHolding)
             }
         }
     }

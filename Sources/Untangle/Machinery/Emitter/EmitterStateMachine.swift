@@ -193,9 +193,10 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     @usableFromInline var termination = Termination.open
     @usableFromInline let policy: EmitterBufferPolicy
     @usableFromInline var subscriptionPhase = SubscriptionPhase.waiting
-    /// Whether the downstream is a `Subscribers.Sink` held without a box (see ``DownstreamReference``), decided once
-    /// here so that the lock-free path reads a byte instead of comparing type metadata per value. Never changes.
-    @usableFromInline let downstreamIsSink: Bool
+    /// How the downstream is held (a `Subscribers.Sink` or a subject's sink subscription without a box, see
+    /// ``DownstreamReference``), decided once here so that the lock-free path reads a byte instead of comparing
+    /// type metadata per value. Never changes.
+    @usableFromInline let downstreamHolding: DownstreamHolding
     /// `keepLatest` only: where the last queued value stands when it was kept beyond demand. Apple's
     /// CurrentValueSubject delivers a value it could not deliver (no demand) when the subscriber next requests, but
     /// not when the subscriber returns demand from `receive(_:)`: that demand goes to the next value sent, and the
@@ -228,7 +229,7 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
         self.downstream = DownstreamReference(downstream)
         self.policy = policy
-        downstreamIsSink = DownstreamReference<Downstream>.isSink
+        downstreamHolding = DownstreamReference<Downstream>.holding
     }
 
     /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (a subject's
@@ -239,6 +240,28 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         self.init(downstream: downstream, policy: policy)
         subscriptionPhase = .started
         demand = .unlimited
+    }
+
+    /// A machine for a subscription that is its own downstream (``SubjectSink``), started with unlimited demand as
+    /// `init(startedWithUnlimitedDemand:policy:)`; its downstream is set by ``adoptSelfHeldDownstream(_:)`` right
+    /// after the subscription's initialization, before the subscription is published (until then it reads as
+    /// released, and nothing can reach it).
+    @inlinable
+    init(startedWithUnlimitedDemandForSelfHeldDownstreamWith policy: EmitterBufferPolicy) {
+        downstream = nil
+        self.policy = policy
+        downstreamHolding = DownstreamReference<Downstream>.holding
+        subscriptionPhase = .started
+        demand = .unlimited
+    }
+
+    /// Sets the downstream of a machine made by `init(startedWithUnlimitedDemandForSelfHeldDownstreamWith:)`.
+    @inlinable
+    mutating func adoptSelfHeldDownstream(_ object: AnyObject) {
+        precondition(
+            downstream == nil && downstreamHolding == .subjectSink,
+            "EmitterStateMachine: a self-held downstream is adopted once, by a subject's sink subscription")
+        downstream = DownstreamReference(heldUnboxed: object)
     }
 
     /// Whether the downstream is gone (cancelled, or completion delivered).
@@ -558,7 +581,8 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 }
 
 /// The downstream of an ``Emitter``, held by one reference: the subscriber itself when it is a
-/// `Subscribers.Sink` (the usual end of a chain), otherwise an immutable ``DownstreamBox`` holding it.
+/// `Subscribers.Sink` (the usual end of a chain) or a ``SubjectSink`` (a subject's sink subscription, its own
+/// downstream), otherwise an immutable ``DownstreamBox`` holding it.
 ///
 /// Performance: a subscriber called through a `let` of a class instance is borrowed in place; called through the
 /// state machine's `var`, it would be copied first (a retain and release of everything it holds: for a
@@ -575,13 +599,21 @@ package struct DownstreamReference<Downstream: Subscriber> {
     /// The sink itself, or the box holding any other subscriber.
     @usableFromInline let object: AnyObject
 
+    @usableFromInline typealias SubjectSink = SubjectSinkBase<Downstream.Input, Downstream.Failure>
+
     @inlinable
     init(_ downstream: Downstream) {
-        if Self.isSink {
+        if Self.holding != .boxed {
             object = _unsafeReferenceCast(downstream, to: AnyObject.self)
         } else {
             object = DownstreamBox(downstream)
         }
+    }
+
+    /// The downstream as the object that is it (a ``SubjectSink``, which is its own downstream).
+    @inlinable
+    init(heldUnboxed object: AnyObject) {
+        self.object = object
     }
 
     // For a subscriber that is not a class instance this is `false` at compile time once specialized (the size and
@@ -593,6 +625,23 @@ package struct DownstreamReference<Downstream: Subscriber> {
         mayBeSink && ObjectIdentifier(Downstream.self) == ObjectIdentifier(Sink.self)
     }
 
+    /// How a `Downstream` is held: without a box when it is a `Subscribers.Sink` or a subject's sink subscription
+    /// (the two ends of a chain whose `receive` the emitter calls directly), in a ``DownstreamBox`` otherwise.
+    /// Constant `.boxed` once specialized for a subscriber that is not a class instance; for a class, up to two
+    /// metadata addresses are compared (once per subscription: the machine keeps the answer).
+    @inlinable
+    static var holding: DownstreamHolding {
+        guard mayBeSink else { return .boxed }
+        let type = ObjectIdentifier(Downstream.self)
+        if type == ObjectIdentifier(Sink.self) {
+            return .sink
+        }
+        if type == ObjectIdentifier(SubjectSink.self) {
+            return .subjectSink
+        }
+        return .boxed
+    }
+
     /// Whether `Downstream` can be a sink at all: `false` at compile time, once specialized, for a subscriber that
     /// is not a class instance, so the callers' check costs nothing for those.
     @inlinable
@@ -601,25 +650,30 @@ package struct DownstreamReference<Downstream: Subscriber> {
     }
 
     /// Delivers `input` to the subscriber that `object` (a `DownstreamReference`'s object, borrowed) stands for;
-    /// `isSink` is ``isSink``, which the caller knows already (the emitter keeps it in its state).
+    /// `holding` is ``holding``, which the caller knows already (the emitter keeps it in its state).
     @inlinable
     @inline(__always)
-    static func receive(_ input: Downstream.Input, through object: AnyObject, isSink: Bool) -> Subscribers.Demand {
-        if mayBeSink && isSink {
-            return RawReference.downcast(object, to: Sink.self).receive(input)
+    static func receive(
+        _ input: Downstream.Input, through object: AnyObject, holding: DownstreamHolding
+    ) -> Subscribers.Demand {
+        if mayBeSink && holding != .boxed {
+            if holding == .sink {
+                return RawReference.downcast(object, to: Sink.self).receive(input)
+            }
+            return RawReference.downcast(object, to: SubjectSink.self).receive(input)
         }
         return RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(input)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        Self.receive(input, through: object, isSink: Self.isSink)
+        Self.receive(input, through: object, holding: Self.holding)
     }
 
     /// The subscriber itself (for mirrors; not for delivery, which borrows it through `object`).
     @inlinable
     var subscriber: Downstream {
-        if Self.isSink {
+        if Self.holding != .boxed {
             return object as! Downstream
         }
         return RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value
@@ -627,21 +681,38 @@ package struct DownstreamReference<Downstream: Subscriber> {
 
     @inlinable
     func receive(subscription: Subscription) {
-        if Self.isSink {
+        switch Self.holding {
+        case .sink:
             RawReference.downcast(object, to: Sink.self).receive(subscription: subscription)
-        } else {
+        case .subjectSink:
+            RawReference.downcast(object, to: SubjectSink.self).receive(subscription: subscription)
+        case .boxed:
             RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(subscription: subscription)
         }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        if Self.isSink {
+        switch Self.holding {
+        case .sink:
             RawReference.downcast(object, to: Sink.self).receive(completion: completion)
-        } else {
+        case .subjectSink:
+            RawReference.downcast(object, to: SubjectSink.self).receive(completion: completion)
+        case .boxed:
             RawReference.downcast(object, to: DownstreamBox<Downstream>.self).value.receive(completion: completion)
         }
     }
+}
+
+/// How an ``EmitterStateMachine`` holds its downstream (see ``DownstreamReference/holding``).
+@usableFromInline
+package enum DownstreamHolding: UInt8 {
+    /// In a ``DownstreamBox``.
+    case boxed
+    /// The `Subscribers.Sink` itself.
+    case sink
+    /// The ``SubjectSink`` itself: a subject's subscription that is its own downstream.
+    case subjectSink
 }
 
 /// A subscriber other than a `Subscribers.Sink`, in an immutable box (see ``DownstreamReference``).
