@@ -227,9 +227,11 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
 
     @inlinable
     package init(downstream: Downstream, policy: EmitterBufferPolicy) {
-        self.downstream = DownstreamReference(downstream)
+        // Decided once (for a class subscriber in unspecialized code, each comparison looks a type's metadata up).
+        let holding = DownstreamReference<Downstream>.holding
+        self.downstream = DownstreamReference(downstream, holding: holding)
         self.policy = policy
-        downstreamHolding = DownstreamReference<Downstream>.holding
+        downstreamHolding = holding
     }
 
     /// A machine whose subscription callout is already over and whose downstream asked for `.unlimited` (a subject's
@@ -601,9 +603,10 @@ package struct DownstreamReference<Downstream: Subscriber> {
 
     @usableFromInline typealias SubjectSink = SubjectSinkBase<Downstream.Input, Downstream.Failure>
 
+    /// `downstream`, held as `holding` (``holding``, which the caller computed) says.
     @inlinable
-    init(_ downstream: Downstream) {
-        if Self.holding != .boxed {
+    init(_ downstream: Downstream, holding: DownstreamHolding) {
+        if holding != .boxed {
             object = _unsafeReferenceCast(downstream, to: AnyObject.self)
         } else {
             object = DownstreamBox(downstream)
