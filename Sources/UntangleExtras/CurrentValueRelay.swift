@@ -47,3 +47,18 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
         subject.receive(subscriber: subscriber)
     }
 }
+
+extension CurrentValueRelay: _OneObjectSink {
+    /// The one-object sink subscription (see `_OneObjectSink`): its subject's.
+    ///
+    /// ```swift
+    /// let cancellable = subject.sink { print($0) }  // calls this
+    /// ```
+    @inlinable
+    public func _sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        subject._sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    }
+}

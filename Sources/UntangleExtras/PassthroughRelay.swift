@@ -37,38 +37,17 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
     }
 }
 
-// As for PassthroughSubject (Sources/Untangle/Subjects/SubjectSink.swift): `Publisher.sink`'s overloads, found first
-// where the publisher's type is known to be a relay, make the subscription and the sink one object.
-extension PassthroughRelay {
-    /// Attaches a subscriber with closure-based behavior: `Publisher.sink(receiveValue:)`, as one object for this
-    /// relay.
+extension PassthroughRelay: _OneObjectSink {
+    /// The one-object sink subscription (see `_OneObjectSink`): its subject's.
     ///
     /// ```swift
-    /// let taps = PassthroughRelay<Void>()
-    /// let cancellable = taps.sink { print("tap") }
+    /// let cancellable = subject.sink { print($0) }  // calls this
     /// ```
-    ///
-    /// **Demand:** `.unlimited`, as every sink.
-    /// **Thread safety:** as `Publisher.sink(receiveValue:)`.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        subject.sink(receiveValue: receiveValue)
-    }
-
-    /// Attaches a subscriber with closure-based behavior: `Publisher.sink(receiveCompletion:receiveValue:)`, as one
-    /// object for this relay (which never completes).
-    ///
-    /// ```swift
-    /// let cancellable = PassthroughRelay<Int>().sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
-    /// ```
-    ///
-    /// **Demand:** `.unlimited`, as every sink.
-    /// **Thread safety:** as `Publisher.sink(receiveCompletion:receiveValue:)`.
-    @inlinable
-    public func sink(
-        receiveCompletion: @escaping (Subscribers.Completion<Never>) -> Void,
+    public func _sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        subject.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subject._sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }

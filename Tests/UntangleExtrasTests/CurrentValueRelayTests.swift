@@ -15,6 +15,23 @@ final class CurrentValueRelayTests: XCTestCase {
         XCTAssertEqual(relay.value, 2)
     }
 
+    /// The relay's own `sink` overloads (the subscription and the sink as one object, as CurrentValueSubject's):
+    /// the current value before `sink` returns, then every accepted value, nothing after cancel, never a completion.
+    func testTheRelaysSinkOverloadsGetTheCurrentValueThenEveryValueAndNothingAfterCancel() {
+        let relay = CurrentValueRelay(0)
+        var log: [String] = []
+        let both = relay.sink(
+            receiveCompletion: { log.append("completion \($0)") }, receiveValue: { log.append("both \($0)") })
+        XCTAssertEqual(log, ["both 0"])
+        let values = relay.sink { log.append("value \($0)") }
+        relay.accept(1)
+        both.cancel()
+        relay.accept(2)
+        values.cancel()
+        relay.accept(3)
+        XCTAssertEqual(log, ["both 0", "value 0", "both 1", "value 1", "value 2"])
+    }
+
     func testSubscriberWithoutDemandReceivesTheLatestValueWhenItAsks() {
         let relay = CurrentValueRelay(0)
         let recorder = Recorder<Int, Never>(initialDemand: nil)

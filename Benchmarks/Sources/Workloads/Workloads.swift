@@ -72,6 +72,19 @@ func subscribeCancel(_ n: Int) -> Int {
     return total.value + n
 }
 
+/// Subscribe a sink to a CurrentValueSubject (it receives the current value at once) and cancel it; one event =
+/// one subscribe, the current value's delivery and one cancel: what a screen's `@Published` sink costs each time it
+/// appears.
+func currentValueSubscribeCancel(_ n: Int) -> Int {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let total = Total()
+    for _ in 0..<n {
+        let cancellable = subject.sink { total.value &+= $0 }
+        cancellable.cancel()
+    }
+    return total.value
+}
+
 /// One subject, 1,000 sinks; one event = one delivery (n / 1,000 sends).
 func fanOut(_ n: Int) -> Int {
     let subscribers = 1_000
@@ -315,6 +328,9 @@ let allWorkloads: [Workload] = {
         Workload("subject-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
         Workload("sequence-map-filter-reduce", events: 10_000_000, unit: "element", run: sequenceMapFilterReduce),
         Workload("subscribe-cancel", events: 1_000_000, unit: "subscribe+cancel", run: subscribeCancel),
+        Workload(
+            "current-value-subscribe-cancel", events: 1_000_000, unit: "subscribe+cancel",
+            run: currentValueSubscribeCancel),
         Workload("fanout-1000", events: 10_000_000, unit: "delivery", run: fanOut),
     ]
     #if OPENCOMBINE || UNTANGLE_HAS_FLATMAP

@@ -96,6 +96,22 @@ func subscribeCancel(_ n: Int) -> Int {
     return total.value + n
 }
 
+/// current-value-subscribe-cancel's baseline: subscribe-cancel's, calling the handler with the current value once
+/// subscribed.
+func currentValueSubscribeCancel(_ n: Int) -> Int {
+    let subject = Broadcaster()
+    let current = opaque(1)
+    let total = Total()
+    for _ in 0..<n {
+        let handler: (Int) -> Void = opaque { total.value &+= $0 }
+        let token = subject.subscribe(handler)
+        handler(current)
+        let handle = Token { [unowned subject] in subject.unsubscribe(token) }
+        handle.cancel()
+    }
+    return total.value
+}
+
 func fanOut(_ n: Int) -> Int {
     let subject = Broadcaster()
     let total = Total()
@@ -703,6 +719,9 @@ benchMain(
         Workload("subject-map-filter-sink", events: 10_000_000, unit: "send", run: subjectMapFilterSink),
         Workload("sequence-map-filter-reduce", events: 10_000_000, unit: "element", run: sequenceMapFilterReduce),
         Workload("subscribe-cancel", events: 1_000_000, unit: "subscribe+cancel", run: subscribeCancel),
+        Workload(
+            "current-value-subscribe-cancel", events: 1_000_000, unit: "subscribe+cancel",
+            run: currentValueSubscribeCancel),
         Workload("fanout-1000", events: 10_000_000, unit: "delivery", run: fanOut),
         Workload("flatmap-just", events: 1_000_000, unit: "send", run: flatMapJust),
         Workload("merge-8", events: 1_000_000, unit: "send", run: merge8),

@@ -30,18 +30,32 @@ public struct Published<Value> {
     ///
     /// **Demand:** as ``CurrentValueSubject``.
     /// **Thread safety:** `subscribe` may be called from any thread; subscribers receive one signal at a time.
-    public struct Publisher: Untangle.Publisher {
+    public struct Publisher: Untangle.Publisher, _OneObjectSink {
         /// The kind of values published by this publisher.
         public typealias Output = Value
 
         /// The kind of errors this publisher might publish: it never fails.
         public typealias Failure = Never
 
-        let box: PublishedBox<Value>
+        @usableFromInline let box: PublishedBox<Value>
 
         /// Attaches a subscriber: it receives the property's current value, then each new value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             box.subject.subscribe(subscriber)
+        }
+
+        /// The one-object sink subscription (see `_OneObjectSink`): the property's subject's, which delivers the
+        /// current value first.
+        ///
+        /// ```swift
+        /// let cancellable = contact.$name.sink { print($0) }  // calls this
+        /// ```
+        @inlinable
+        public func _sink(
+            receiveCompletion: @escaping (Subscribers.Completion<Never>) -> Void,
+            receiveValue: @escaping (Value) -> Void
+        ) -> AnyCancellable {
+            box.subject._sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
     }
 

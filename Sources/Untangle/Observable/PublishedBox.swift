@@ -14,6 +14,7 @@ import UntangleSync
 /// **Thread safety:** every method may be called from any thread. A change announces and publishes with no lock held,
 /// then stores; concurrent changes from several threads are each published, in an unspecified order, and the property
 /// ends up holding one of them.
+@usableFromInline
 final class PublishedBox<Value>: @unchecked Sendable {
     private struct State {
         var value: Value
@@ -23,7 +24,7 @@ final class PublishedBox<Value>: @unchecked Sendable {
     }
 
     private let state: LockedBox<State>
-    let subject: CurrentValueSubject<Value, Never>
+    @usableFromInline let subject: CurrentValueSubject<Value, Never>
 
     init(_ value: Value) {
         state = LockedBox(tracking: State(value: value))

@@ -63,3 +63,20 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(subscription: subscription)
     }
 }
+
+extension CurrentValueSubject: _OneObjectSink {
+    /// The one-object sink subscription (see `_OneObjectSink`), which delivers the current value first.
+    ///
+    /// ```swift
+    /// let cancellable = subject.sink { print($0) }  // calls this
+    /// ```
+    @inlinable
+    public func _sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        core.subscribeSink(
+            closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion),
+            hasCurrentValue: true)
+    }
+}

@@ -56,42 +56,19 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
 }
 
-// A sink on a PassthroughSubject is one object (see `SubjectSink`). These overloads are `Publisher.sink`'s, found
-// first where the publisher's type is known to be a PassthroughSubject (the usual `subject.sink { }`); anywhere else
-// (an erased or generic publisher) `Publisher.sink` makes a `Subscribers.Sink`, with the same behaviour.
-extension PassthroughSubject {
-    /// Attaches a subscriber with closure-based behavior: `Publisher.sink(receiveCompletion:receiveValue:)`, as one
-    /// object for this subject.
+extension PassthroughSubject: _OneObjectSink {
+    /// The one-object sink subscription (see `_OneObjectSink`).
     ///
     /// ```swift
-    /// let subject = PassthroughSubject<Int, URLError>()
-    /// let cancellable = subject.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// let cancellable = subject.sink { print($0) }  // calls this
     /// ```
-    ///
-    /// **Demand:** `.unlimited`, as every sink.
-    /// **Thread safety:** as `Publisher.sink(receiveCompletion:receiveValue:)`.
     @inlinable
-    public func sink(
+    public func _sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        core.subscribeSink(closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
-    }
-}
-
-extension PassthroughSubject where Failure == Never {
-    /// Attaches a subscriber with closure-based behavior to a subject that never fails:
-    /// `Publisher.sink(receiveValue:)`, as one object for this subject.
-    ///
-    /// ```swift
-    /// let subject = PassthroughSubject<Int, Never>()
-    /// let cancellable = subject.sink { print($0) }
-    /// ```
-    ///
-    /// **Demand:** `.unlimited`, as every sink.
-    /// **Thread safety:** as `Publisher.sink(receiveValue:)`.
-    @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.subscribeSink(closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: { _ in }))
+        core.subscribeSink(
+            closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion),
+            hasCurrentValue: false)
     }
 }

@@ -62,8 +62,7 @@ class SubjectSinkBase<Input, Failure: Error>: SubjectConduit<Input, Failure>, Su
     }
 }
 
-/// The subscription of a `sink` on a subject without a current value, which is its own downstream (see
-/// ``SubjectSinkBase``); `State` is always `SubjectSubscriptionState<EmitterStateMachine<SubjectSinkBase<…>>>`
+/// The subscription of a `sink` on a subject, which is its own downstream (see ``SubjectSinkBase``); `State` is always `SubjectSubscriptionState<EmitterStateMachine<SubjectSinkBase<…>>>`
 /// (see ``SubjectSinkOf``).
 ///
 /// ```swift
@@ -112,6 +111,23 @@ final class SubjectSink<Input, Failure: Error, State>: SubjectSinkBase<Input, Fa
     @inlinable
     var inlineState: InlineOwnedState<Machine> {
         InlineOwnedState(inStoredPropertiesOf: self, afterReferences: 5)
+    }
+
+    /// Makes the calling thread the owner of this subscription's emitter before the subscription is published
+    /// (under the subject lock, where nothing else can reach it yet, so without the delivery lock): the owner word
+    /// holds the thread, without the fast bit, as a critical section leaves it for an owned machine, so that values
+    /// offered once it is published queue for the owner. The caller then delivers the current value
+    /// (``deliverAsOwner(_:)``).
+    @inlinable
+    func claimBeforePublishing(on thread: ThreadID) {
+        inlineState.value.pointee.claimBeforePublishing(on: thread)
+        inlineState.word.store(inlineState.value.pointee.ownerBits)
+    }
+
+    /// Delivers `value` as the emitter's owner (``claimBeforePublishing(on:)``), then what queued meanwhile.
+    @inlinable
+    func deliverAsOwner(_ value: Input) {
+        emitter.deliver(value, asOwnerTo: DownstreamReference(heldUnboxed: self))
     }
 
     /// The emitter over this subscription's state (as `SubjectSubscription.emitter`).

@@ -360,6 +360,16 @@ final class EmitterStateMachineTests: XCTestCase {
                 == true)
     }
 
+    @Test func aClaimBeforePublishingOfAMachineNotStartedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = EmitterStateMachine(downstream: Recorder<Int, Never>(), policy: .keepLatest)
+            machine.claimBeforePublishing(on: ThreadID.current)
+        }
+        #expect(
+            result?.standardErrorText.contains("EmitterStateMachine: claimed before publishing only when fresh") == true
+        )
+    }
+
     @Test func aSelfHeldDownstreamAdoptedByAMachineWithADownstreamTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let downstream = Recorder<Int, Never>()

@@ -234,6 +234,96 @@ final class SubjectSinkTests: XCTestCase {
     }
 }
 
+extension SubjectSinkTests {
+    /// The subscription a current-value subject keeps for its last subscriber.
+    private func lastConduit<Output, Failure>(
+        of subject: CurrentValueSubject<Output, Failure>
+    ) -> SubjectConduit<Output, Failure>? {
+        subject.core.state.withCriticalSection { $0.conduits.last }
+    }
+
+    func testACurrentValueSubjectsSinkIsOneObjectThatGetsTheCurrentValueBeforeSinkReturns() {
+        let subject = CurrentValueSubject<Int, TestError>(1)
+        var events: [String] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { events.append("completion \($0)") }, receiveValue: { events.append("\($0)") })
+        XCTAssertEqual(events, ["1"], "the current value, before sink returned")
+        XCTAssertTrue(lastConduit(of: subject) is SubjectSinkOf<Int, TestError>)
+        subject.send(2)
+        subject.value = 3
+        subject.send(completion: .failure(TestError(4)))
+        subject.send(5)
+        subject.value = 6
+        XCTAssertEqual(events, ["1", "2", "3", "completion failure(TestError(4))"])
+        XCTAssertNil(lastConduit(of: subject))
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testACompletedCurrentValueSubjectsSinkGetsOnlyTheCompletion() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        subject.send(completion: .finished)
+        var events: [String] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { events.append("completion \($0)") }, receiveValue: { events.append("\($0)") })
+        XCTAssertEqual(events, ["completion finished"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    /// One script on a current-value subject (sinks attached from inside another sink's delivery, each getting the
+    /// value being delivered at once; a sink cancelling itself inside a delivery) through both kinds of sink.
+    private func runCurrentValueScript(fused: Bool) -> [String] {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let log = LockedBox<[String]>([])
+        var later: [AnyCancellable] = []
+        func attach(_ name: String, onValue: @escaping (Int, AnyCancellable?) -> Void) -> AnyCancellable {
+            var made: AnyCancellable?
+            let receiveValue: (Int) -> Void = { value in
+                log.withLock { $0.append("\(name) \(value)") }
+                onValue(value, made)
+            }
+            made =
+                fused
+                ? subject.sink(receiveValue: receiveValue) : AnyPublisher(subject).sink(receiveValue: receiveValue)
+            return made!
+        }
+        let first = attach("x") { value, _ in
+            if value == 2 { later.append(attach("z") { _, _ in }) }
+            if value == 3 {
+                later.append(attach("w") { value, cancellable in if value == 4 { cancellable?.cancel() } })
+            }
+        }
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        subject.send(4)
+        subject.send(5)
+        // Each closure holds its own sink's cancellable (through `made`): cancelling breaks that cycle.
+        first.cancel()
+        later.forEach { $0.cancel() }
+        return log.withLock { $0 }
+    }
+
+    func testBothKindsOfSinkOnACurrentValueSubjectLogTheSameEvents() {
+        let expected = ["x 0", "x 1", "x 2", "z 2", "x 3", "w 3", "z 3", "x 4", "z 4", "w 4", "x 5", "z 5"]
+        XCTAssertEqual(runCurrentValueScript(fused: true), expected)
+        XCTAssertEqual(runCurrentValueScript(fused: false), expected)
+    }
+
+    func testAPublishedPropertysSinkIsOneObjectThatGetsTheCurrentValueFirst() {
+        final class Model: ObservableObject {
+            @Published var name = "a"
+        }
+        let model = Model()
+        var names: [String] = []
+        let cancellable = model.$name.sink { names.append($0) }
+        XCTAssertTrue(lastConduit(of: model.$name.box.subject) is SubjectSinkOf<String, Never>)
+        model.name = "b"
+        cancellable.cancel()
+        model.name = "c"
+        XCTAssertEqual(names, ["a", "b"])
+    }
+}
+
 final class SubjectSinkConcurrencyTests: XCTestCase {
     /// Nothing reaches a sink after its `cancel()` returned, while another thread sends without pause: a delivery
     /// that started before the cancel may finish (its closure entered just after), none may start after it.
@@ -291,5 +381,34 @@ final class SubjectSinkConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(LiveObjects.count, before, "a sink's subscription outlived its cancel")
         XCTAssertNil(subject.core.state.withCriticalSection { $0.conduits.last })
+    }
+
+    /// Sinks attaching to a current-value subject while another thread sends: each sink's first value is the
+    /// subject's value at some moment of its attaching, then every later value in order, up to the last.
+    func testCurrentValueSinksAttachingWhileAnotherThreadSendsSeeGaplessRunsFromACurrentValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let count = 10_000
+        let sinks = 100
+        let runs = LockedBox<[[Int]]>(Array(repeating: [], count: sinks))
+        let cancellables = LockedBox<[AnyCancellable]>([])
+        runConcurrently(threads: 2, timeout: 600) { thread in
+            if thread == 0 {
+                for value in 1...count { subject.send(value) }
+            } else {
+                for index in 0..<sinks {
+                    let cancellable = subject.sink { value in runs.withLock { $0[index].append(value) } }
+                    cancellables.withLock { $0.append(cancellable) }
+                }
+            }
+        }
+        subject.send(count + 1)
+        for (index, run) in runs.withLock({ $0 }).enumerated() {
+            guard let first = run.first else {
+                XCTFail("sink \(index) received nothing, not even the current value")
+                continue
+            }
+            XCTAssertEqual(run, Array(first...(count + 1)), "sink \(index) missed or reordered values")
+        }
+        cancellables.withLock { $0.forEach { $0.cancel() } }
     }
 }

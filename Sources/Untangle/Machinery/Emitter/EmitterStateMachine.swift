@@ -266,6 +266,17 @@ package struct EmitterStateMachine<Downstream: Subscriber> {
         downstream = DownstreamReference(heldUnboxed: object)
     }
 
+    /// Makes `thread` the owner of a machine made by `init(startedWithUnlimitedDemandForSelfHeldDownstreamWith:)`,
+    /// before its subscription is published: that thread then delivers the subject's current value as the owner
+    /// (anything offered meanwhile queues behind it), then drains.
+    @inlinable
+    mutating func claimBeforePublishing(on thread: ThreadID) {
+        precondition(
+            subscriptionPhase == .started && owner == nil && queue.isEmpty && isOpen,
+            "EmitterStateMachine: claimed before publishing only when fresh and self-held")
+        owner = thread
+    }
+
     /// Whether the downstream is gone (cancelled, or completion delivered).
     @inlinable
     var isReleased: Bool { downstream == nil }
