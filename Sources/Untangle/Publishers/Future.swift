@@ -150,7 +150,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
                 }
             }
             super.init(resolveEntry: { conduit, result in
-                unsafeDowncast(conduit, to: FutureSubscription.self).specializedResolve(result)
+                RawReference.downcast(conduit, to: FutureSubscription.self).specializedResolve(result)
             })
         }
 
