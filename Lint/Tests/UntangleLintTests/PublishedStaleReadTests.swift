@@ -35,6 +35,46 @@ final class PublishedStaleReadTests: XCTestCase {
         XCTAssertEqual(findings(rule, in: source), ["8:14 published-stale-read"])
     }
 
+    /// Brave's tab tray (C030): the subscriber asks UIKit for the status bar again, which reads the controller's
+    /// `preferredStatusBarStyle` within the call, and that getter reads the observed property.
+    func testAStatusBarUpdateReadsTheObservedPropertyInPreferredStatusBarStyle() {
+        let source = """
+            final class TabTrayController: UIViewController {
+                let tabManager: TabManager
+                var cancellable: AnyCancellable?
+                override var preferredStatusBarStyle: UIStatusBarStyle {
+                    if tabManager.privateBrowsingManager.isPrivateBrowsing { return .lightContent }
+                    return .darkContent
+                }
+                override func viewDidLoad() {
+                    cancellable = tabManager.privateBrowsingManager.$isPrivateBrowsing
+                        .sink(receiveValue: { [weak self] isPrivate in self?.updateColors(isPrivate) })
+                }
+                private func updateColors(_ isPrivate: Bool) {
+                    overrideUserInterfaceStyle = isPrivate ? .dark : .unspecified
+                    setNeedsStatusBarAppearanceUpdate()
+                }
+            }
+            final class FixedTabTrayController: UIViewController {
+                let tabManager: TabManager
+                var cancellable: AnyCancellable?
+                override var preferredStatusBarStyle: UIStatusBarStyle {
+                    if tabManager.privateBrowsingManager.isPrivateBrowsing { return .lightContent }
+                    return .darkContent
+                }
+                override func viewDidLoad() {
+                    cancellable = tabManager.privateBrowsingManager.$isPrivateBrowsing
+                        .receive(on: RunLoop.main)
+                        .sink(receiveValue: { [weak self] isPrivate in self?.updateColors(isPrivate) })
+                }
+                private func updateColors(_ isPrivate: Bool) {
+                    setNeedsStatusBarAppearanceUpdate()
+                }
+            }
+            """
+        XCTAssertEqual(findings(rule, in: source), ["10:14 published-stale-read"])
+    }
+
     /// The read in the closure itself, a write of the observed property (re-entered, then overwritten by the outer
     /// assignment), a method call on the object, a method reference as the subscriber, the object passed to a method
     /// under another name, `self`'s own `$property` read bare in a method, and `objectWillChange` with a read of the

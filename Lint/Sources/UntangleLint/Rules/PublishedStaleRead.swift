@@ -16,7 +16,8 @@ import SwiftSyntax
 /// read or write of `object.property` (a bare `property` inside the type's own methods when the object is `self`),
 /// a method call on another `object` (which re-enters it: the method may read the property); for
 /// `objectWillChange`: a read or write of one of the file's `@Published` properties of the object, a method call on
-/// another object. The object is matched by its text (`self.` and optional chaining ignored), through a method's
+/// another object. `setNeedsStatusBarAppearanceUpdate()` is followed into the type's `preferredStatusBarStyle` and
+/// `prefersStatusBarHidden` getters, which UIKit reads again within that call. The object is matched by its text (`self.` and optional chaining ignored), through a method's
 /// parameter when the subscriber passes it as an argument; a call is followed only when one method of the type has
 /// its name and labels (overloads differ by types syntax does not know). Test code is not checked (tests assert the
 /// old value on purpose: swift-composable-architecture's `testWillSet`).
@@ -205,6 +206,16 @@ struct StaleAccessScanner {
             if access.isCall {
                 if base == object && !object.isEmpty {
                     hits.append(StaleAccess(kind: .call, text: access.text, node: access.node, member: access.name))
+                } else if base.isEmpty && access.baseIsSelfOrNone
+                    && access.name == "setNeedsStatusBarAppearanceUpdate" && !objectIsLocal && depth < 3
+                {
+                    // UIKit asks the controller's status bar properties again within this call.
+                    for name in ["preferredStatusBarStyle", "prefersStatusBarHidden"] {
+                        for getter in Self.getters(named: name, around: access.node, in: file)
+                        where visited.insert("\(getter.position.utf8Offset)|\(object)").inserted {
+                            scan(getter, object: object, objectIsLocal: false, inMethod: true, depth: depth + 1)
+                        }
+                    }
                 } else if base.isEmpty && access.baseIsSelfOrNone {
                     follow(
                         method: access.name, labels: access.labels, arguments: access.arguments, object: object,
@@ -262,6 +273,27 @@ struct StaleAccessScanner {
 
     /// The methods named `name` of the type enclosing `node`: its members and those of the file's extensions of it.
     static func methods(named name: String, around node: Syntax, in file: SourceFileSyntax) -> [FunctionDeclSyntax] {
+        members(around: node, in: file).compactMap {
+            $0.as(FunctionDeclSyntax.self).flatMap { $0.name.text == name ? $0 : nil }
+        }
+    }
+
+    /// The getters of the computed properties named `name` of the type enclosing `node` (as ``methods(named:around:in:)``).
+    static func getters(named name: String, around node: Syntax, in file: SourceFileSyntax) -> [Syntax] {
+        members(around: node, in: file).compactMap { decl -> Syntax? in
+            guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                let binding = variable.bindings.first,
+                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name,
+                let accessors = binding.accessorBlock?.accessors
+            else { return nil }
+            if let body = accessors.as(CodeBlockItemListSyntax.self) { return Syntax(body) }
+            let getter = accessors.as(AccessorDeclListSyntax.self)?.first { $0.accessorSpecifier.text == "get" }
+            return getter?.body.map { Syntax($0.statements) }
+        }
+    }
+
+    /// The member declarations of the type enclosing `node` and of the file's top-level extensions of it: no walk.
+    private static func members(around node: Syntax, in file: SourceFileSyntax) -> [DeclSyntax] {
         var typeName: String?
         var ownMembers: MemberBlockItemListSyntax?
         for ancestor in node.ancestors {
@@ -271,22 +303,14 @@ struct StaleAccessScanner {
                 break
             }
         }
-        var result: [FunctionDeclSyntax] = []
-        func collect(_ members: MemberBlockItemListSyntax) {
-            for item in members {
-                if let function = item.decl.as(FunctionDeclSyntax.self), function.name.text == name {
-                    result.append(function)
-                }
-            }
-        }
-        if let ownMembers { collect(ownMembers) }
+        var result: [DeclSyntax] = ownMembers.map { $0.map(\.decl) } ?? []
         guard let typeName else { return result }
         for statement in file.statements {
             guard let decl = statement.item.asProtocol(DeclGroupSyntax.self),
                 Self.name(of: Syntax(statement.item)) == typeName,
                 decl.memberBlock.members != ownMembers
             else { continue }
-            collect(decl.memberBlock.members)
+            result += decl.memberBlock.members.map(\.decl)
         }
         return result
     }
