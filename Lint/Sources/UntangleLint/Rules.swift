@@ -24,6 +24,7 @@ package enum Rules {
         RxDisposeBagReassigned.description,
         UIUpdateOffMain.description,
         UIUpdateUnprovenMain.description,
+        PublishedStaleRead.description,
         CalloutUnderLock.description,
         SubscriptionStateOutsideLock.description,
         BufferStateOutsideLock.description,

@@ -20,6 +20,7 @@ final class PitfallsTests: XCTestCase {
         "EagerPublisher.swift:7:9 eager-publisher",
         "MainQueueSync.swift:5:24 main-queue-sync",
         "MainQueueSyncGuarded.swift:12:35 main-queue-sync-guarded",
+        "PublishedStaleRead.swift:15:14 published-stale-read",
         "ReceiveOnConcurrentQueue.swift:8:10 receive-on-concurrent-queue",
         "RxDisposeBagReassigned.swift:17:17 rx-disposebag-reassigned-across-threads",
         "RxSwift.swift:9:14 rx-subscribe-retain-cycle",
