@@ -1,11 +1,12 @@
 import UntangleSync
 
-// A `sink` on a PassthroughSubject (the most common subscription there is) is one object, not two: the subject's
+// A `sink` on a subject (the most common subscription there is: `_OneObjectSink` gives PassthroughSubject,
+// CurrentValueSubject, `@Published`'s publisher and the relays their `sink`) is one object, not two: the subject's
 // subscription holds the sink's closures and is its own downstream, where a `Subscribers.Sink` and the subscription
 // it adopts (see `SubjectCore.subscribeSink(_:)`) were two objects pointing at each other. Nobody can tell: the
 // sink of `sink(receiveValue:)` is never handed to anyone, and the subscription is reached only through the
-// `AnyCancellable` returned. What it saves per subscription: an object (80 bytes of heap), the sink's adoption steps,
-// and the sink's hop on cancel (measured in Benchmarks/README.md, "The fourth session").
+// `AnyCancellable` returned. What it saves per subscription: an object (an 80-byte heap chunk), the sink's adoption
+// steps, and the sink's hop on cancel (measured in Benchmarks/README.md, "The fourth session").
 //
 // The emitter holds its downstream strongly: here that is the subscription itself, a reference cycle by design,
 // broken exactly when the emitter lets go of its downstream (the completion delivered, or the cancel, which the
