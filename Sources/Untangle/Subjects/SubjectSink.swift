@@ -63,8 +63,8 @@ class SubjectSinkBase<Input, Failure: Error>: SubjectConduit<Input, Failure>, Su
     }
 }
 
-/// The subscription of a `sink` on a subject, which is its own downstream (see ``SubjectSinkBase``); `State` is always `SubjectSubscriptionState<EmitterStateMachine<SubjectSinkBase<…>>>`
-/// (see ``SubjectSinkOf``).
+/// The subscription of a `sink` on a subject, which is its own downstream (see ``SubjectSinkBase``); `State` is always
+/// `SubjectSubscriptionState<EmitterStateMachine<SubjectSinkBase<…>>>` (see ``SubjectSinkOf``).
 ///
 /// ```swift
 /// let cancellable = PassthroughSubject<Int, Never>().sink { print($0) }  // AnyCancellable(a SubjectSink)

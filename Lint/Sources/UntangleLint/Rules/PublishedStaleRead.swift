@@ -13,21 +13,23 @@ import SwiftSyntax
 /// The rule follows the subscriber's closure (or the method it names) and the methods of the enclosing type that it
 /// calls, declared in the same file, three calls deep; nested closures are left out (they run later), except the
 /// closures of synchronous sequence methods (`forEach`, `map`, `filter`...). What counts, for `object.$property`: a
-/// read or write of `object.property` (a bare `property` inside the type's own methods when the object is `self`),
-/// a method call on another `object` (which re-enters it: the method may read the property); for
-/// `objectWillChange`: a read or write of one of the file's `@Published` properties of the object, a method call on
-/// another object. `setNeedsStatusBarAppearanceUpdate()` is followed into the type's `preferredStatusBarStyle` and
-/// `prefersStatusBarHidden` getters, which UIKit reads again within that call. The object is matched by its text (`self.` and optional chaining ignored), through a method's
-/// parameter when the subscriber passes it as an argument; a call is followed only when one method of the type has
-/// its name and labels (overloads differ by types syntax does not know). Test code is not checked (tests assert the
-/// old value on purpose: swift-composable-architecture's `testWillSet`).
+/// read or write of `object.property` (a bare `property` inside the type's own methods when the object is `self`), a
+/// method call on another `object` (which re-enters it: the method may read the property); for `objectWillChange`: a
+/// read or write of one of the file's `@Published` properties of the object, a method call on another object.
+/// `setNeedsStatusBarAppearanceUpdate()` is followed into the type's `preferredStatusBarStyle` and
+/// `prefersStatusBarHidden` getters, which UIKit reads again within that call. The object is matched by its text
+/// (`self.` and optional chaining ignored), through a method's parameter when the subscriber passes it as an argument;
+/// a call is followed only when one method of the type has its name and labels (overloads differ by types syntax does
+/// not know). Test code is not checked (tests assert the old value on purpose: swift-composable-architecture's
+/// `testWillSet`).
 package final class PublishedStaleRead: LintVisitor {
     package static let description = RuleDescription(
         id: "published-stale-read", severity: .warning,
         message:
             "the subscriber of a @Published property runs in its willSet, before the new value is stored: reading the "
             + "property through its object gives the old value, and setting it or calling the object re-enters it "
-            + "mid-assignment; use the value the subscriber is passed, or defer it with receive(on: DispatchQueue.main)",
+            + "mid-assignment; use the value the subscriber is passed, or defer it with "
+            + "receive(on: DispatchQueue.main)",
         visitor: PublishedStaleRead.self)
 
     override package class var visitedKinds: Set<SyntaxKind> { [.functionCallExpr] }
@@ -278,7 +280,8 @@ struct StaleAccessScanner {
         }
     }
 
-    /// The getters of the computed properties named `name` of the type enclosing `node` (as ``methods(named:around:in:)``).
+    /// The getters of the computed properties named `name` of the type enclosing `node` (as
+    /// ``methods(named:around:in:)``).
     static func getters(named name: String, around node: Syntax, in file: SourceFileSyntax) -> [Syntax] {
         members(around: node, in: file).compactMap { decl -> Syntax? in
             guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
