@@ -133,7 +133,7 @@ work, cases_path, kind_filter = sys.argv[1], sys.argv[2], sys.argv[3]
 RULES = {
     "retain-cycle": {"sink-retain-cycle", "rx-subscribe-retain-cycle", "assign-on-self", "task-retain-cycle"},
     "main-thread": {"ui-update-off-main", "ui-update-unproven-main", "published-stale-read"},
-    "main-sync": {"main-queue-sync", "main-queue-sync-guarded", "sync-on-current-queue"},
+    "main-sync": {"main-queue-sync", "main-queue-sync-guarded", "sync-on-current-queue", "sync-on-caller-queue"},
     "cancellables-threads": {
         "cancellable-set-from-closure", "rx-disposebag-reassigned-across-threads", "subscription-state-outside-lock",
         "buffer-state-outside-lock"},

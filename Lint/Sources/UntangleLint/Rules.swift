@@ -8,6 +8,7 @@ package enum Rules {
         MainQueueSync.description,
         MainQueueSyncGuarded.description,
         SyncOnCurrentQueue.description,
+        SyncOnCallerQueue.description,
         BlockingWaitInPool.description,
         SinkRetainCycle.description,
         AssignOnSelf.description,

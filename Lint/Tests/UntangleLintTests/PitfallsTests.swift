@@ -29,6 +29,7 @@ final class PitfallsTests: XCTestCase {
         "SinkRetainCycle.swift:12:14 sink-retain-cycle",
         "SubscribeOnTwice.swift:9:10 subscribe-on-twice",
         "SubscriptionStateOutsideLock.swift:14:31 subscription-state-outside-lock",
+        "SyncOnCallerQueue.swift:8:15 sync-on-caller-queue",
         "SyncOnCurrentQueue.swift:10:34 sync-on-current-queue",
         "TaskRetainCycle.swift:10:23 task-retain-cycle",
         "UIUpdateOffMain.swift:14:14 ui-update-off-main",
