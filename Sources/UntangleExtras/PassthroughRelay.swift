@@ -44,10 +44,11 @@ extension PassthroughRelay: _OneObjectSink {
     /// let cancellable = subject.sink { print($0) }  // calls this
     /// ```
     @inlinable
+    @inline(__always)
     public func _sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
-    ) -> AnyCancellable {
+    ) -> () -> Void {
         subject._sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }

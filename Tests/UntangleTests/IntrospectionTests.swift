@@ -152,6 +152,68 @@ final class IntrospectionTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.subscription("PassthroughSubject")])
     }
 
+    // A sink on a subject is one object, made without `subscribe` (SubjectSink.swift); while an introspection is
+    // enabled it must be observed as `Publisher.sink`'s is (here through an eraser, which keeps the generic path):
+    // the same events, for each kind of subject (the current-value one delivers its value while subscribing).
+    func testASinkOnASubjectIsObservedAsAnyOtherSinkWhileAnIntrospectionIsEnabled() {
+        func events<S: Subject<Int, Never>>(
+            _ makeSubject: () -> S, sink: (S, @escaping (Int) -> Void) -> AnyCancellable
+        )
+            -> (oneObject: [String], generic: [String], publishers: [String], received: [Int])
+        {
+            var received: [Int] = []
+            var logs: [EventLog] = []
+            for erased in [false, true] {
+                let subject = makeSubject()
+                let log = EventLog()
+                log.enable()
+                let cancellable =
+                    erased
+                    ? subject.eraseToAnyPublisher().sink { received.append($0) }
+                    : sink(subject) { received.append($0) }
+                subject.send(7)
+                cancellable.cancel()
+                subject.send(8)
+                log.disable()
+                logs.append(log)
+            }
+            return (logs[0].events, logs[1].events, logs[0].publishers, received)
+        }
+        let passthrough = events({ PassthroughSubject<Int, Never>() }, sink: { $0.sink(receiveValue: $1) })
+        XCTAssertEqual(passthrough.publishers, ["PassthroughSubject"])
+        XCTAssertEqual(
+            passthrough.oneObject,
+            [
+                "willSubscribe Sink", "willReceive subscription PassthroughSubject", "willRequest unlimited",
+                "didRequest unlimited", "didReceive subscription PassthroughSubject", "didSubscribe Sink",
+                "willReceive 7", "didReceive 7 -> max(0)", "willCancel", "didCancel",
+            ])
+        XCTAssertEqual(passthrough.oneObject, passthrough.generic)
+        XCTAssertEqual(passthrough.received, [7, 7])
+        let current = events(
+            { CurrentValueSubject<Int, Never>(1) },
+            sink: { subject, value in subject.sink(receiveCompletion: { _ in }, receiveValue: value) })
+        XCTAssertEqual(current.publishers, ["CurrentValueSubject"])
+        XCTAssertEqual(current.oneObject, current.generic)
+        XCTAssertEqual(
+            current.oneObject.filter { $0.hasPrefix("willReceive ") && !$0.contains("subscription") },
+            ["willReceive 1", "willReceive 7"])
+        XCTAssertEqual(current.received, [1, 7, 1, 7])
+
+        final class Model { @Published var level = 1 }
+        let model = Model()
+        let log = EventLog()
+        log.enable()
+        let cancellable = model.$level.sink { _ in }
+        model.level = 2
+        cancellable.cancel()
+        log.disable()
+        XCTAssertEqual(
+            log.events.filter { $0.hasPrefix("willReceive ") && !$0.contains("subscription") },
+            ["willReceive 1", "willReceive 2"])
+        XCTAssertEqual(log.events.first, "willSubscribe Sink")
+    }
+
     func testSubscriptionsMadeWhileDisabledAreNotObservedAndDisablingStopsTheEvents() {
         let log = EventLog()
         let before = ManualPublisher<Int, Never>()

@@ -51,10 +51,11 @@ public struct Published<Value> {
         /// let cancellable = contact.$name.sink { print($0) }  // calls this
         /// ```
         @inlinable
+        @inline(__always)
         public func _sink(
             receiveCompletion: @escaping (Subscribers.Completion<Never>) -> Void,
             receiveValue: @escaping (Value) -> Void
-        ) -> AnyCancellable {
+        ) -> () -> Void {
             box.subject._sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
     }

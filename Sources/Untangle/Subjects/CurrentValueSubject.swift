@@ -71,10 +71,11 @@ extension CurrentValueSubject: _OneObjectSink {
     /// let cancellable = subject.sink { print($0) }  // calls this
     /// ```
     @inlinable
+    @inline(__always)
     public func _sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
-    ) -> AnyCancellable {
+    ) -> () -> Void {
         core.subscribeSink(
             closures: SinkClosures(receiveValue: receiveValue, receiveCompletion: receiveCompletion),
             hasCurrentValue: true)

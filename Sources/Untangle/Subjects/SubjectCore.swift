@@ -379,7 +379,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// `hasCurrentValue`: whether the subject keeps one (a constant at each call site, so that a PassthroughSubject's
     /// sink does not pay for the branch: 14 instructions of subscribe-cancel).
     @inlinable
-    func subscribeSink(closures: consuming SinkClosures<Output, Failure>, hasCurrentValue: Bool) -> AnyCancellable {
+    @inline(__always)
+    func subscribeSink(closures: consuming SinkClosures<Output, Failure>, hasCurrentValue: Bool) -> () -> Void {
         let conduit = SubjectSinkOf<Output, Failure>(closures: closures, policy: policy)
         // Performance: nil, not an empty array, when there is nothing to request (nearly always: only a
         // PassthroughSubject's first demand starts its upstreams): returning the empty array cost its retain and
@@ -407,11 +408,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         if let upstreams {
             Self.requestUnlimited(from: upstreams)
         }
-        // Performance: a closure, formed here where the types are known, so that the cancel runs code specialized
-        // for them; `AnyCancellable(conduit)` would reach `cancel()` through the `Cancellable` witness, compiled once
-        // for the generic class (95 more instructions per subscribe and cancel, that way through the entries). The
-        // closure's context is the subscription itself (one reference captured: no allocation).
-        return AnyCancellable { conduit.cancel() }
+        // Performance: a closure (the caller's `AnyCancellable` holds it), formed here where the types are known, so
+        // that the cancel runs code specialized for them; `AnyCancellable(conduit)` would reach `cancel()` through the
+        // `Cancellable` witness, compiled once for the generic class (95 more instructions per subscribe and cancel,
+        // that way through the entries). The closure's context is the subscription itself (one reference captured:
+        // no allocation).
+        return { conduit.cancel() }
     }
 
     @inlinable
