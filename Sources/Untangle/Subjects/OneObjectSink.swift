@@ -92,5 +92,4 @@ extension _OneObjectSink where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
-
 }
